@@ -1,0 +1,255 @@
+//! `eos-sim`: run and check scenarios headless.
+//!
+//!   eos-sim list
+//!   eos-sim run <name|file> [--seed N] [--json] [--trace]
+//!   eos-sim check <file|name>...
+
+use eos_core::report::Report;
+use eos_core::scenario::expect;
+use eos_core::sim::narration::narrate;
+use eos_core::sim::StepOutcome;
+use eos_core::{builtin, RunLimit, Scenario, ScenarioError};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  eos-sim list                                   built-in scenarios, one a line
+  eos-sim run <name|file> [--seed N] [--json] [--trace]
+                                                 run one scenario and report
+  eos-sim check <name|file>...                   validate, run, verify `expect`
+  eos-sim help";
+
+fn load(arg: &str) -> Result<Scenario, ScenarioError> {
+    if builtin::text(arg).is_some() {
+        return builtin::get(arg);
+    }
+    let path = std::path::Path::new(arg);
+    if path.exists() {
+        let meta = std::fs::metadata(path).map_err(|e| ScenarioError::Io {
+            path: arg.into(),
+            message: e.to_string(),
+        })?;
+        if meta.len() > eos_core::scenario::limits::MAX_FILE_BYTES as u64 {
+            return Err(ScenarioError::TooLarge {
+                bytes: meta.len() as usize,
+                max: eos_core::scenario::limits::MAX_FILE_BYTES,
+            });
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            path: arg.into(),
+            message: e.to_string(),
+        })?;
+        return Scenario::parse(&text);
+    }
+    builtin::get(arg)
+}
+
+fn run(scenario: &Scenario, seed: Option<u64>, trace: bool) -> Report {
+    let mut sim = if trace {
+        scenario.simulation(seed)
+    } else {
+        scenario.simulation_without_trace(seed)
+    };
+    if trace {
+        loop {
+            let outcome = sim.step();
+            if outcome != StepOutcome::Stepped {
+                break;
+            }
+            if let Some(rec) = sim.trace().last() {
+                let t = eos_core::time::format_duration(rec.time);
+                for note in &rec.notes {
+                    println!("#{:<5} {:>10}  {}", rec.step, t, narrate(&sim.names, note));
+                }
+            }
+        }
+    } else {
+        sim.run(RunLimit::Completion);
+    }
+    Report::of(scenario.name(), &sim)
+}
+
+fn print_summary(r: &Report) {
+    println!("scenario   {}", r.scenario);
+    println!("seed       {}", r.seed);
+    println!(
+        "run        {} steps, {} ms simulated{}",
+        r.steps,
+        r.end_time_ms,
+        if r.completed {
+            ""
+        } else {
+            " (STEP LIMIT REACHED)"
+        }
+    );
+    println!(
+        "outcome    duplicates {}, lost {}, aborted reads {}",
+        r.outcome.duplicates, r.outcome.lost, r.outcome.aborted_reads
+    );
+    println!("deliveries");
+    for d in r.deliveries.iter().take(20) {
+        println!(
+            "  {:<6} key {:<14} {:<12} {:<14} offset {:<6} attempts {:<3} at {}",
+            d.record,
+            d.key.clone().unwrap_or_else(|| "null".into()),
+            format!(
+                "{}-{}",
+                d.topic.clone().unwrap_or_default(),
+                d.partition.map_or("?".into(), |p| p.to_string())
+            ),
+            d.status,
+            d.offset.map_or("-".into(), |o| o.to_string()),
+            d.attempts,
+            d.delivered_at_ms.map_or("-".into(), |t| format!("{t} ms")),
+        );
+    }
+    if r.deliveries.len() > 20 {
+        println!("  … {} more", r.deliveries.len() - 20);
+    }
+    for (name, reads) in &r.reads {
+        println!(
+            "reads      {name} ({}): {} records",
+            reads.isolation, reads.records
+        );
+    }
+    if r.anomalies.is_empty() {
+        println!("anomalies  none");
+    } else {
+        println!("anomalies");
+        for a in &r.anomalies {
+            println!("  {:<18} {} (steps {:?})", a.kind, a.detail, a.events);
+        }
+    }
+    let broken: Vec<_> = r.invariants.iter().filter(|i| !i.holds).collect();
+    println!(
+        "invariants {} checked, {} broken",
+        r.invariants.len(),
+        broken.len()
+    );
+    for i in broken {
+        println!(
+            "  BROKEN {}: {}",
+            i.name,
+            i.detail.clone().unwrap_or_default()
+        );
+    }
+    println!("trace      {}", r.trace_hash);
+}
+
+fn parse_seed(v: Option<&String>) -> Result<u64, String> {
+    let v = v.ok_or("--seed needs a number")?;
+    v.parse::<u64>()
+        .map_err(|_| format!("--seed {v:?} is not a whole number from 0 to {}", u64::MAX))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let fail = |msg: String| {
+        eprintln!("eos-sim: {msg}");
+        ExitCode::from(2)
+    };
+    match args.first().map(String::as_str) {
+        Some("list") => {
+            for info in builtin::list() {
+                println!("{:<34} {:<22} {}", info.name, info.group, info.summary);
+            }
+            ExitCode::SUCCESS
+        }
+        Some("run") => {
+            let mut target = None;
+            let (mut seed, mut json, mut trace) = (None, false, false);
+            let mut it = args.iter().skip(1);
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--seed" => match parse_seed(it.next()) {
+                        Ok(s) => seed = Some(s),
+                        Err(e) => return fail(e),
+                    },
+                    "--json" => json = true,
+                    "--trace" => trace = true,
+                    flag if flag.starts_with("--") => {
+                        return fail(format!("unknown option {flag}\n{USAGE}"))
+                    }
+                    other if target.is_none() => target = Some(other.to_string()),
+                    other => return fail(format!("unexpected argument {other:?}\n{USAGE}")),
+                }
+            }
+            let Some(target) = target else {
+                return fail(format!("run needs a scenario name or file\n{USAGE}"));
+            };
+            let scenario = match load(&target) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("{target}: {e}")),
+            };
+            let report = run(&scenario, seed, trace && !json);
+            if json {
+                match serde_json::to_string_pretty(&report) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => return fail(format!("cannot write the report: {e}")),
+                }
+            } else {
+                print_summary(&report);
+            }
+            ExitCode::SUCCESS
+        }
+        Some("check") => {
+            let targets: Vec<&String> = args.iter().skip(1).collect();
+            if targets.is_empty() {
+                return fail(format!("check needs at least one file or name\n{USAGE}"));
+            }
+            let (mut passed, mut failed) = (0, 0);
+            for t in targets {
+                match load(t) {
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("FAIL {t}: {e}");
+                    }
+                    Ok(s) => {
+                        let report = run(&s, None, false);
+                        let problems = s
+                            .file
+                            .expect
+                            .as_ref()
+                            .map(|e| expect::check(e, &report))
+                            .unwrap_or_else(|| {
+                                let mut p: Vec<String> = report
+                                    .invariants
+                                    .iter()
+                                    .filter(|i| !i.holds)
+                                    .map(|i| format!("invariant {} is broken", i.name))
+                                    .collect();
+                                if !report.completed {
+                                    p.push("the run hit its step limit".into());
+                                }
+                                p
+                            });
+                        if problems.is_empty() {
+                            passed += 1;
+                            println!(
+                                "ok   {t} ({} steps, {} ms)",
+                                report.steps, report.end_time_ms
+                            );
+                        } else {
+                            failed += 1;
+                            eprintln!("FAIL {t}:");
+                            for p in problems {
+                                eprintln!("       {p}");
+                            }
+                        }
+                    }
+                }
+            }
+            println!("check: {passed} passed, {failed} failed");
+            if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => fail(format!("unknown command {other:?}\n{USAGE}")),
+        None => fail(USAGE.to_string()),
+    }
+}

@@ -1,0 +1,64 @@
+//! Kafka: partition logs, brokers and replication, the idempotent producer, consumers.
+
+pub mod broker;
+pub mod config;
+pub mod consumer;
+pub mod controller;
+pub mod errors;
+pub mod partition_log;
+pub mod partitioner;
+pub mod producer;
+pub mod producer_state;
+pub mod protocol;
+pub mod replica;
+
+pub use errors::KafkaError;
+
+use serde::{Deserialize, Serialize};
+
+/// Kafka's "no producer id" (`RecordBatch.NO_PRODUCER_ID`).
+pub const NO_PRODUCER_ID: i64 = -1;
+/// Kafka's "no producer epoch".
+pub const NO_PRODUCER_EPOCH: i16 = -1;
+/// Kafka's "no sequence".
+pub const NO_SEQUENCE: i32 = -1;
+/// How many batches per producer the broker remembers for de-duplication.
+pub const PRODUCER_STATE_BATCHES: usize = 5;
+/// The most requests an idempotent producer may have in flight per connection.
+pub const MAX_IN_FLIGHT_FOR_IDEMPOTENCE: u32 = 5;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Acks {
+    /// acks=0: fire and forget.
+    None,
+    /// acks=1: the leader answers after its own append.
+    Leader,
+    /// acks=all (-1): the leader answers once every in-sync replica has the batch.
+    All,
+}
+
+impl Acks {
+    pub fn as_config(self) -> &'static str {
+        match self {
+            Acks::None => "0",
+            Acks::Leader => "1",
+            Acks::All => "all",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Isolation {
+    ReadUncommitted,
+    ReadCommitted,
+}
+
+impl Isolation {
+    pub fn as_config(self) -> &'static str {
+        match self {
+            Isolation::ReadUncommitted => "read_uncommitted",
+            Isolation::ReadCommitted => "read_committed",
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! A partition's log: batches at increasing offsets. Offsets are dense; a batch occupies one
+//! offset per record.
+
+use crate::ids::RecordId;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// One data record as stored. The value is the logical record it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LogRecord {
+    /// Index into the scenario's key table; `None` for a null key.
+    pub key: Option<u32>,
+    pub value: RecordId,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StoredBatch {
+    pub base_offset: u64,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub base_sequence: i32,
+    pub records: Vec<LogRecord>,
+    pub appended_at: SimTime,
+    /// The simulation step whose event appended this batch (on the leader).
+    pub appended_step: u64,
+}
+
+impl StoredBatch {
+    pub fn len(&self) -> u64 {
+        self.records.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    pub fn last_offset(&self) -> u64 {
+        self.base_offset + self.len().saturating_sub(1)
+    }
+
+    pub fn last_sequence(&self) -> i32 {
+        sequence_add(self.base_sequence, self.records.len() as i32 - 1)
+    }
+}
+
+/// Sequence arithmetic wraps at `i32::MAX` back to 0, as Kafka's does.
+pub fn sequence_add(sequence: i32, increment: i32) -> i32 {
+    if sequence < 0 {
+        return sequence;
+    }
+    let sum = i64::from(sequence) + i64::from(increment);
+    if sum > i64::from(i32::MAX) {
+        (sum - i64::from(i32::MAX) - 1) as i32
+    } else {
+        sum as i32
+    }
+}
+
+/// A record as a reader sees it, with its offset and producer metadata.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FetchedRecord {
+    pub offset: u64,
+    pub key: Option<u32>,
+    pub value: RecordId,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub sequence: i32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PartitionLog {
+    batches: Vec<StoredBatch>,
+    log_end_offset: u64,
+}
+
+impl PartitionLog {
+    pub fn log_end_offset(&self) -> u64 {
+        self.log_end_offset
+    }
+
+    pub fn batches(&self) -> &[StoredBatch] {
+        &self.batches
+    }
+
+    /// Appends at the log end; returns the base offset the batch was given.
+    pub fn append(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        base_sequence: i32,
+        records: Vec<LogRecord>,
+        appended_at: SimTime,
+        appended_step: u64,
+    ) -> u64 {
+        let base_offset = self.log_end_offset;
+        self.log_end_offset += records.len() as u64;
+        self.batches.push(StoredBatch {
+            base_offset,
+            producer_id,
+            epoch,
+            base_sequence,
+            records,
+            appended_at,
+            appended_step,
+        });
+        base_offset
+    }
+
+    /// Appends a copy of a batch replicated from the leader, keeping its offsets.
+    pub fn append_replica(&mut self, batch: StoredBatch) {
+        debug_assert_eq!(batch.base_offset, self.log_end_offset);
+        self.log_end_offset = batch.base_offset + batch.len();
+        self.batches.push(batch);
+    }
+
+    /// Drops every record at or above `offset` (a whole batch at a time, as Kafka does when a
+    /// follower truncates to the leader's log).
+    pub fn truncate_to(&mut self, offset: u64) {
+        self.batches.retain(|b| b.base_offset < offset);
+        self.log_end_offset = self.batches.last().map_or(0, |b| b.base_offset + b.len());
+    }
+
+    /// Batches that start at or after `offset`, for replication.
+    pub fn batches_from(&self, offset: u64) -> Vec<StoredBatch> {
+        let start = self.batches.partition_point(|b| b.base_offset < offset);
+        self.batches[start..].to_vec()
+    }
+
+    /// Records in `[from, until)`, at most `max_records`.
+    pub fn read(&self, from: u64, until: u64, max_records: u32) -> Vec<FetchedRecord> {
+        let mut out = Vec::new();
+        let start = self
+            .batches
+            .partition_point(|b| b.base_offset + b.len() <= from);
+        for batch in &self.batches[start..] {
+            for (i, record) in batch.records.iter().enumerate() {
+                let offset = batch.base_offset + i as u64;
+                if offset < from {
+                    continue;
+                }
+                if offset >= until || out.len() as u32 >= max_records {
+                    return out;
+                }
+                out.push(FetchedRecord {
+                    offset,
+                    key: record.key,
+                    value: record.value,
+                    producer_id: batch.producer_id,
+                    epoch: batch.epoch,
+                    sequence: sequence_add(batch.base_sequence, i as i32),
+                });
+            }
+        }
+        out
+    }
+
+    /// Every record below `until`, in offset order.
+    pub fn records_below(&self, until: u64) -> impl Iterator<Item = FetchedRecord> + '_ {
+        self.batches
+            .iter()
+            .take_while(move |b| b.base_offset < until)
+            .flat_map(move |b| {
+                b.records.iter().enumerate().filter_map(move |(i, r)| {
+                    let offset = b.base_offset + i as u64;
+                    (offset < until).then_some(FetchedRecord {
+                        offset,
+                        key: r.key,
+                        value: r.value,
+                        producer_id: b.producer_id,
+                        epoch: b.epoch,
+                        sequence: sequence_add(b.base_sequence, i as i32),
+                    })
+                })
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(v: u32) -> LogRecord {
+        LogRecord {
+            key: None,
+            value: RecordId(v),
+        }
+    }
+
+    #[test]
+    fn offsets_are_dense_and_reads_respect_bounds() {
+        let mut log = PartitionLog::default();
+        assert_eq!(log.append(7, 0, 0, vec![rec(0), rec(1)], 0, 1), 0);
+        assert_eq!(log.append(7, 0, 2, vec![rec(2)], 0, 2), 2);
+        assert_eq!(log.log_end_offset(), 3);
+        let read = log.read(1, 3, 10);
+        assert_eq!(
+            read.iter().map(|r| r.offset).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        assert_eq!(read[1].sequence, 2);
+        assert_eq!(log.read(0, 2, 10).len(), 2, "stops at `until`");
+        assert_eq!(log.read(0, 3, 1).len(), 1, "stops at max_records");
+        assert_eq!(log.records_below(2).count(), 2);
+    }
+
+    #[test]
+    fn truncation_drops_whole_batches_at_and_above_the_offset() {
+        let mut log = PartitionLog::default();
+        log.append(-1, -1, -1, vec![rec(0)], 0, 1);
+        log.append(-1, -1, -1, vec![rec(1), rec(2)], 0, 2);
+        log.truncate_to(1);
+        assert_eq!(log.log_end_offset(), 1);
+        assert_eq!(log.batches_from(0).len(), 1);
+    }
+
+    #[test]
+    fn sequences_wrap_like_kafka() {
+        assert_eq!(sequence_add(i32::MAX, 1), 0);
+        assert_eq!(sequence_add(5, 2), 7);
+        assert_eq!(sequence_add(-1, 3), -1);
+    }
+}

@@ -1,0 +1,758 @@
+//! The producer client: accumulator (linger, batching, partitioning), sequence numbers,
+//! in-flight limit, request and delivery timeouts, exponential backoff, the idempotent epoch
+//! bump on OUT_OF_ORDER_SEQUENCE_NUMBER, and what a crash and restart do.
+
+use super::config::ProducerConfig;
+use super::errors::KafkaError;
+use super::partition_log::{sequence_add, LogRecord};
+use super::partitioner::partition_for_key;
+use super::protocol::{Message, ProduceResult, ProducerBatch};
+use super::{Acks, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+use crate::ids::{NodeId, RecordId, Tp};
+use crate::sim::{Ctx, Note, Timer};
+use crate::time::{ms, SimTime};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Backoff jitter, as the Java client applies it (±20%).
+const BACKOFF_JITTER_PERCENT: u8 = 20;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProducerTimer {
+    Start,
+    /// The application hands the next record of `sends[spec]` to the producer.
+    Workload {
+        spec: u16,
+    },
+    Linger {
+        batch_id: u64,
+    },
+    RequestTimeout {
+        request_id: u64,
+    },
+    BackoffOver {
+        batch_id: u64,
+    },
+    DeliveryTimeout {
+        batch_id: u64,
+    },
+    InitTimeout {
+        request_id: u64,
+    },
+}
+
+/// Where a workload's keys come from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum KeyPlan {
+    Null,
+    /// Every record has this key (index into the key table, and its text).
+    Fixed {
+        key: u32,
+        text: String,
+    },
+    /// Record i has key `{prefix}{i}`, key index `first_key + i`.
+    Distinct {
+        first_key: u32,
+        prefix: String,
+    },
+}
+
+/// Part of the application's workload: `count` records, one every `interval`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SendSpec {
+    pub at: SimTime,
+    pub topic: u16,
+    pub partitions: u16,
+    pub partition: Option<u16>,
+    pub keys: KeyPlan,
+    pub count: u32,
+    pub interval: SimTime,
+    pub first_record: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientState {
+    /// Waiting to ask for a producer id (idempotent) or crashed.
+    Idle,
+    Initializing {
+        request_id: u64,
+        broker: u8,
+    },
+    Ready,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BatchState {
+    pub id: u64,
+    pub tp: Tp,
+    pub records: Vec<LogRecord>,
+    pub created_at: SimTime,
+    pub base_sequence: i32,
+    pub epoch: i16,
+    pub attempts: u32,
+    /// No more records may join: it was sent once, or is full, or lingered long enough.
+    pub closed: bool,
+    /// Waiting out a retry backoff.
+    pub backing_off: bool,
+    /// Some attempt went unanswered: the batch may be in the log.
+    pub unanswered: bool,
+    pub in_flight: Option<u64>,
+}
+
+impl BatchState {
+    fn record_ids(&self) -> Vec<RecordId> {
+        self.records.iter().map(|r| r.value).collect()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct InFlight {
+    pub batch_id: u64,
+    pub broker: u8,
+    pub sent_at: SimTime,
+}
+
+/// A record the application handed over and has not seen acknowledged. The application
+/// remembers these across a crash so that it can send them again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Unconfirmed {
+    pub record: RecordId,
+    pub key: Option<u32>,
+    pub tp: Tp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Producer {
+    pub index: u8,
+    pub config: ProducerConfig,
+    pub resend_unconfirmed_on_restart: bool,
+    pub brokers: u8,
+    pub specs: Vec<SendSpec>,
+    /// How many records of each spec the application has handed over (survives crashes).
+    pub spec_progress: Vec<u32>,
+    pub unconfirmed: BTreeMap<RecordId, Unconfirmed>,
+    pub state: ClientState,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub next_sequence: BTreeMap<Tp, i32>,
+    pub leader_hint: BTreeMap<Tp, u8>,
+    pub queues: BTreeMap<Tp, VecDeque<u64>>,
+    pub batches: BTreeMap<u64, BatchState>,
+    pub in_flight: BTreeMap<u64, InFlight>,
+    sticky: BTreeMap<u16, u16>,
+    next_request_id: u64,
+    next_batch_id: u64,
+}
+
+impl Producer {
+    pub fn new(
+        index: u8,
+        config: ProducerConfig,
+        specs: Vec<SendSpec>,
+        leaders: BTreeMap<Tp, u8>,
+        brokers: u8,
+        resend_unconfirmed_on_restart: bool,
+    ) -> Self {
+        Producer {
+            index,
+            config,
+            resend_unconfirmed_on_restart,
+            brokers: brokers.max(1),
+            spec_progress: vec![0; specs.len()],
+            specs,
+            unconfirmed: BTreeMap::new(),
+            state: ClientState::Idle,
+            producer_id: NO_PRODUCER_ID,
+            epoch: NO_PRODUCER_EPOCH,
+            next_sequence: BTreeMap::new(),
+            leader_hint: leaders,
+            queues: BTreeMap::new(),
+            batches: BTreeMap::new(),
+            in_flight: BTreeMap::new(),
+            sticky: BTreeMap::new(),
+            next_request_id: 0,
+            next_batch_id: 0,
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        NodeId::Producer(self.index)
+    }
+
+    pub fn is_idempotent(&self) -> bool {
+        self.config.enable_idempotence
+    }
+
+    /// Records handed over but not yet acknowledged or failed.
+    pub fn pending_records(&self) -> usize {
+        self.batches.values().map(|b| b.records.len()).sum()
+    }
+
+    /// True when the application has nothing left to send and nothing is outstanding.
+    pub fn is_done(&self) -> bool {
+        self.batches.is_empty()
+            && self
+                .specs
+                .iter()
+                .zip(&self.spec_progress)
+                .all(|(s, done)| *done >= s.count)
+    }
+
+    /// Returns false when the timer is stale (nothing happened).
+    pub fn on_timer(&mut self, timer: &ProducerTimer, ctx: &mut Ctx) -> bool {
+        match timer {
+            ProducerTimer::Start => {
+                self.start(ctx);
+                true
+            }
+            ProducerTimer::Workload { spec } => self.on_workload(*spec, ctx),
+            ProducerTimer::Linger { batch_id } => {
+                let Some(batch) = self.batches.get_mut(batch_id) else {
+                    return false;
+                };
+                if batch.closed {
+                    return false;
+                }
+                batch.closed = true;
+                self.drain(ctx) > 0
+            }
+            ProducerTimer::RequestTimeout { request_id } => {
+                self.on_request_timeout(*request_id, ctx)
+            }
+            ProducerTimer::BackoffOver { batch_id } => {
+                let Some(batch) = self.batches.get_mut(batch_id) else {
+                    return false;
+                };
+                if !batch.backing_off {
+                    return false;
+                }
+                batch.backing_off = false;
+                self.drain(ctx);
+                true
+            }
+            ProducerTimer::DeliveryTimeout { batch_id } => self.on_delivery_timeout(*batch_id, ctx),
+            ProducerTimer::InitTimeout { request_id } => match self.state {
+                ClientState::Initializing {
+                    request_id: waiting,
+                    broker,
+                } if waiting == *request_id => {
+                    self.request_producer_id((broker + 1) % self.brokers, ctx);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    fn start(&mut self, ctx: &mut Ctx) {
+        if self.is_idempotent() {
+            self.request_producer_id(0, ctx);
+        } else {
+            self.state = ClientState::Ready;
+        }
+        for (i, spec) in self.specs.iter().enumerate() {
+            let done = self.spec_progress[i];
+            if done < spec.count {
+                let due = spec.at + spec.interval.saturating_mul(u64::from(done));
+                ctx.set_timer(
+                    due.saturating_sub(ctx.now),
+                    Timer::Producer(ProducerTimer::Workload { spec: i as u16 }),
+                );
+            }
+        }
+        if self.resend_unconfirmed_on_restart {
+            let again: Vec<Unconfirmed> = self.unconfirmed.values().copied().collect();
+            for u in again {
+                self.accumulate(u.record, u.key, u.tp, ctx);
+            }
+        }
+        self.drain(ctx);
+    }
+
+    fn request_producer_id(&mut self, broker: u8, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        self.state = ClientState::Initializing { request_id, broker };
+        ctx.note(Note::ProducerIdRequested {
+            producer: self.node(),
+            broker: NodeId::Broker(broker),
+        });
+        ctx.send(
+            NodeId::Broker(broker),
+            Message::InitProducerId { request_id },
+        );
+        ctx.set_timer(
+            ms(self.config.request_timeout_ms),
+            Timer::Producer(ProducerTimer::InitTimeout { request_id }),
+        );
+    }
+
+    fn take_request_id(&mut self) -> u64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        id
+    }
+
+    fn on_workload(&mut self, spec_index: u16, ctx: &mut Ctx) -> bool {
+        let i = usize::from(spec_index);
+        let Some(spec) = self.specs.get(i).cloned() else {
+            return false;
+        };
+        let done = self.spec_progress[i];
+        if done >= spec.count {
+            return false;
+        }
+        // With no interval, the whole spec is handed over at once.
+        let upto = if spec.interval == 0 {
+            spec.count
+        } else {
+            done + 1
+        };
+        for n in done..upto {
+            let record = RecordId(spec.first_record + n);
+            let (key, key_text) = match &spec.keys {
+                KeyPlan::Null => (None, None),
+                KeyPlan::Fixed { key, text } => (Some(*key), Some(text.clone())),
+                KeyPlan::Distinct { first_key, prefix } => {
+                    (Some(first_key + n), Some(format!("{prefix}{n}")))
+                }
+            };
+            let partition = match (spec.partition, key_text) {
+                (Some(p), _) => p,
+                (None, Some(text)) => partition_for_key(text.as_bytes(), spec.partitions),
+                (None, None) => *self.sticky.entry(spec.topic).or_insert(0),
+            };
+            let tp = Tp {
+                topic: spec.topic,
+                partition,
+            };
+            self.unconfirmed
+                .insert(record, Unconfirmed { record, key, tp });
+            self.accumulate(record, key, tp, ctx);
+        }
+        self.spec_progress[i] = upto;
+        if upto < spec.count {
+            ctx.set_timer(
+                spec.interval,
+                Timer::Producer(ProducerTimer::Workload { spec: spec_index }),
+            );
+        }
+        self.drain(ctx);
+        true
+    }
+
+    fn accumulate(&mut self, record: RecordId, key: Option<u32>, tp: Tp, ctx: &mut Ctx) {
+        ctx.note(Note::RecordAccepted {
+            producer: self.node(),
+            record,
+            key,
+            tp,
+        });
+        let max = self.config.batch_max_records.max(1) as usize;
+        let queue = self.queues.entry(tp).or_default();
+        let open = queue
+            .back()
+            .and_then(|id| self.batches.get_mut(id))
+            .filter(|b| !b.closed && b.records.len() < max);
+        let batch = match open {
+            Some(b) => b,
+            None => {
+                let id = self.next_batch_id;
+                self.next_batch_id += 1;
+                queue.push_back(id);
+                ctx.set_timer(
+                    ms(self.config.delivery_timeout_ms),
+                    Timer::Producer(ProducerTimer::DeliveryTimeout { batch_id: id }),
+                );
+                if self.config.linger_ms > 0 {
+                    ctx.set_timer(
+                        ms(self.config.linger_ms),
+                        Timer::Producer(ProducerTimer::Linger { batch_id: id }),
+                    );
+                }
+                self.batches.entry(id).or_insert(BatchState {
+                    id,
+                    tp,
+                    records: Vec::new(),
+                    created_at: ctx.now,
+                    base_sequence: NO_SEQUENCE,
+                    epoch: NO_PRODUCER_EPOCH,
+                    attempts: 0,
+                    closed: self.config.linger_ms == 0,
+                    backing_off: false,
+                    unanswered: false,
+                    in_flight: None,
+                })
+            }
+        };
+        batch.records.push(LogRecord { key, value: record });
+        if batch.records.len() >= max {
+            batch.closed = true;
+            // The uniform sticky partitioner moves on when a batch fills.
+            if key.is_none() {
+                let partitions = self
+                    .specs
+                    .iter()
+                    .find(|s| s.topic == tp.topic)
+                    .map_or(1, |s| s.partitions.max(1));
+                self.sticky
+                    .insert(tp.topic, (tp.partition + 1) % partitions);
+            }
+        }
+    }
+
+    fn in_flight_to(&self, broker: u8) -> u32 {
+        self.in_flight
+            .values()
+            .filter(|f| f.broker == broker)
+            .count() as u32
+    }
+
+    /// Sends every batch that may go now; returns how many went.
+    fn drain(&mut self, ctx: &mut Ctx) -> u32 {
+        if self.state != ClientState::Ready {
+            return 0;
+        }
+        let mut sent = 0;
+        let tps: Vec<Tp> = self.queues.keys().copied().collect();
+        for tp in tps {
+            loop {
+                let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) else {
+                    break;
+                };
+                let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
+                let ready = self
+                    .batches
+                    .get(&batch_id)
+                    .is_some_and(|b| b.closed && !b.backing_off && b.in_flight.is_none());
+                if !ready || self.in_flight_to(leader) >= self.config.max_in_flight {
+                    break;
+                }
+                if let Some(q) = self.queues.get_mut(&tp) {
+                    q.pop_front();
+                }
+                self.transmit(batch_id, leader, ctx);
+                sent += 1;
+            }
+        }
+        sent
+    }
+
+    fn transmit(&mut self, batch_id: u64, leader: u8, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        let idempotent = self.is_idempotent();
+        let (producer_id, epoch) = (self.producer_id, self.epoch);
+        let Some(batch) = self.batches.get_mut(&batch_id) else {
+            return;
+        };
+        if idempotent && batch.base_sequence == NO_SEQUENCE {
+            let next = self.next_sequence.entry(batch.tp).or_insert(0);
+            batch.base_sequence = *next;
+            batch.epoch = epoch;
+            *next = sequence_add(*next, batch.records.len() as i32);
+        }
+        batch.attempts += 1;
+        batch.in_flight = Some(request_id);
+        let tp = batch.tp;
+        let wire = ProducerBatch {
+            producer_id: if idempotent {
+                producer_id
+            } else {
+                NO_PRODUCER_ID
+            },
+            epoch: if idempotent {
+                batch.epoch
+            } else {
+                NO_PRODUCER_EPOCH
+            },
+            base_sequence: batch.base_sequence,
+            records: batch.records.clone(),
+        };
+        ctx.note(Note::BatchSent {
+            producer: NodeId::Producer(self.index),
+            broker: NodeId::Broker(leader),
+            tp,
+            request_id,
+            records: batch.record_ids(),
+            producer_id: wire.producer_id,
+            epoch: wire.epoch,
+            base_sequence: wire.base_sequence,
+            attempt: batch.attempts,
+        });
+        ctx.send(
+            NodeId::Broker(leader),
+            Message::Produce {
+                request_id,
+                tp,
+                acks: self.config.acks,
+                batch: wire,
+            },
+        );
+        if self.config.acks == Acks::None {
+            // Fire and forget: the client calls it a success with no offset.
+            self.complete(batch_id, None, false, ctx);
+            return;
+        }
+        self.in_flight.insert(
+            request_id,
+            InFlight {
+                batch_id,
+                broker: leader,
+                sent_at: ctx.now,
+            },
+        );
+        ctx.set_timer(
+            ms(self.config.request_timeout_ms),
+            Timer::Producer(ProducerTimer::RequestTimeout { request_id }),
+        );
+    }
+
+    pub fn on_message(&mut self, msg: &Message, ctx: &mut Ctx) -> bool {
+        match msg {
+            Message::InitProducerIdResponse {
+                request_id,
+                producer_id,
+                epoch,
+            } => {
+                let waiting = matches!(self.state,
+                    ClientState::Initializing { request_id: r, .. } if r == *request_id);
+                if !waiting {
+                    ctx.note(Note::StaleResponseIgnored {
+                        producer: self.node(),
+                        request_id: *request_id,
+                        kind: msg.kind(),
+                    });
+                    return true;
+                }
+                self.producer_id = *producer_id;
+                self.epoch = *epoch;
+                self.state = ClientState::Ready;
+                ctx.note(Note::ProducerIdAssigned {
+                    producer: self.node(),
+                    producer_id: *producer_id,
+                    epoch: *epoch,
+                });
+                self.drain(ctx);
+                true
+            }
+            Message::ProduceResponse {
+                request_id,
+                tp,
+                result,
+            } => {
+                self.on_produce_response(*request_id, *tp, *result, msg, ctx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn on_produce_response(
+        &mut self,
+        request_id: u64,
+        tp: Tp,
+        result: ProduceResult,
+        msg: &Message,
+        ctx: &mut Ctx,
+    ) {
+        let Some(flight) = self.in_flight.remove(&request_id) else {
+            ctx.note(Note::StaleResponseIgnored {
+                producer: self.node(),
+                request_id,
+                kind: msg.kind(),
+            });
+            return;
+        };
+        let batch_id = flight.batch_id;
+        if let Some(b) = self.batches.get_mut(&batch_id) {
+            b.in_flight = None;
+        }
+        match result {
+            ProduceResult::Appended { base_offset } => {
+                self.complete(batch_id, Some(base_offset), false, ctx)
+            }
+            ProduceResult::Duplicate { base_offset } => {
+                self.complete(batch_id, Some(base_offset), true, ctx)
+            }
+            ProduceResult::Error {
+                error: KafkaError::NotLeaderOrFollower,
+                leader_hint,
+            } => {
+                let next = leader_hint.unwrap_or((flight.broker + 1) % self.brokers);
+                self.leader_hint.insert(tp, next);
+                ctx.note(Note::LeaderChanged {
+                    producer: self.node(),
+                    tp,
+                    leader: next,
+                });
+                self.retry(batch_id, KafkaError::NotLeaderOrFollower, ctx);
+            }
+            ProduceResult::Error {
+                error: KafkaError::OutOfOrderSequenceNumber,
+                ..
+            } => {
+                let earlier_unresolved =
+                    self.batches.values().any(|b| b.tp == tp && b.id < batch_id);
+                if earlier_unresolved {
+                    // An earlier batch has not landed yet: this one must wait its turn.
+                    self.retry(batch_id, KafkaError::OutOfOrderSequenceNumber, ctx);
+                } else {
+                    // A real gap on the next expected batch: bump the epoch, restart at 0.
+                    self.fail(batch_id, KafkaError::OutOfOrderSequenceNumber, false, ctx);
+                    self.bump_epoch(ctx);
+                }
+            }
+            ProduceResult::Error { error, .. } => self.fail(batch_id, error, false, ctx),
+        }
+        self.drain(ctx);
+    }
+
+    fn on_request_timeout(&mut self, request_id: u64, ctx: &mut Ctx) -> bool {
+        let Some(flight) = self.in_flight.remove(&request_id) else {
+            return false;
+        };
+        let Some(batch) = self.batches.get_mut(&flight.batch_id) else {
+            return false;
+        };
+        batch.in_flight = None;
+        batch.unanswered = true;
+        ctx.note(Note::RequestTimedOut {
+            producer: NodeId::Producer(self.index),
+            tp: batch.tp,
+            request_id,
+            records: batch.record_ids(),
+            attempt: batch.attempts,
+            timeout_ms: self.config.request_timeout_ms,
+        });
+        // The client cannot know which broker is alive: try the next one if this one is
+        // silent and there are others (it will say NOT_LEADER_OR_FOLLOWER if it is wrong).
+        if self.brokers > 1 {
+            self.leader_hint
+                .insert(batch.tp, (flight.broker + 1) % self.brokers);
+        }
+        self.retry(flight.batch_id, KafkaError::RequestTimedOut, ctx);
+        self.drain(ctx);
+        true
+    }
+
+    fn retry(&mut self, batch_id: u64, reason: KafkaError, ctx: &mut Ctx) {
+        let config = &self.config;
+        let Some(batch) = self.batches.get_mut(&batch_id) else {
+            return;
+        };
+        let indeterminate = batch.unanswered;
+        if batch.attempts > config.retries {
+            self.fail(batch_id, reason, indeterminate, ctx);
+            return;
+        }
+        if ctx.now.saturating_sub(batch.created_at) >= ms(config.delivery_timeout_ms) {
+            self.fail(batch_id, KafkaError::DeliveryTimeout, indeterminate, ctx);
+            return;
+        }
+        let backoff = ms(config.backoff_ms(batch.attempts));
+        batch.backing_off = true;
+        let tp = batch.tp;
+        ctx.note(Note::RetryScheduled {
+            producer: NodeId::Producer(self.index),
+            tp,
+            records: batch.record_ids(),
+            backoff,
+            reason,
+        });
+        ctx.set_timer_jittered(
+            backoff,
+            BACKOFF_JITTER_PERCENT,
+            Timer::Producer(ProducerTimer::BackoffOver { batch_id }),
+        );
+        // Back into the partition's queue in creation order, ahead of newer batches.
+        let queue = self.queues.entry(tp).or_default();
+        let at = queue.partition_point(|id| *id < batch_id);
+        queue.insert(at, batch_id);
+    }
+
+    fn on_delivery_timeout(&mut self, batch_id: u64, ctx: &mut Ctx) -> bool {
+        let Some(batch) = self.batches.get(&batch_id) else {
+            return false;
+        };
+        let transmitted = batch.attempts > 0;
+        let indeterminate = batch.unanswered || batch.in_flight.is_some();
+        if let Some(request_id) = batch.in_flight {
+            self.in_flight.remove(&request_id);
+        }
+        self.fail(batch_id, KafkaError::DeliveryTimeout, indeterminate, ctx);
+        if self.is_idempotent() && transmitted {
+            // The sequence space now has a hole the broker may or may not have filled.
+            self.bump_epoch(ctx);
+        }
+        self.drain(ctx);
+        true
+    }
+
+    fn bump_epoch(&mut self, ctx: &mut Ctx) {
+        self.epoch = self.epoch.saturating_add(1);
+        self.next_sequence.clear();
+        for b in self.batches.values_mut() {
+            if b.in_flight.is_none() {
+                b.base_sequence = NO_SEQUENCE;
+            }
+        }
+        ctx.note(Note::EpochBumped {
+            producer: self.node(),
+            producer_id: self.producer_id,
+            new_epoch: self.epoch,
+        });
+    }
+
+    fn remove_batch(&mut self, batch_id: u64) -> Option<BatchState> {
+        let batch = self.batches.remove(&batch_id)?;
+        if let Some(q) = self.queues.get_mut(&batch.tp) {
+            q.retain(|id| *id != batch_id);
+        }
+        for r in &batch.records {
+            self.unconfirmed.remove(&r.value);
+        }
+        Some(batch)
+    }
+
+    fn complete(&mut self, batch_id: u64, base_offset: Option<u64>, dup: bool, ctx: &mut Ctx) {
+        if let Some(batch) = self.remove_batch(batch_id) {
+            ctx.note(Note::Delivered {
+                producer: self.node(),
+                tp: batch.tp,
+                records: batch.record_ids(),
+                base_offset,
+                duplicate_answer: dup,
+            });
+        }
+    }
+
+    fn fail(&mut self, batch_id: u64, error: KafkaError, indeterminate: bool, ctx: &mut Ctx) {
+        if let Some(batch) = self.remove_batch(batch_id) {
+            ctx.note(Note::DeliveryFailed {
+                producer: self.node(),
+                tp: batch.tp,
+                records: batch.record_ids(),
+                error,
+                indeterminate,
+            });
+        }
+    }
+
+    /// The process dies: everything in memory is gone. What the application had handed
+    /// over and not seen acknowledged stays in `unconfirmed`.
+    pub fn crash(&mut self) {
+        self.state = ClientState::Idle;
+        self.producer_id = NO_PRODUCER_ID;
+        self.epoch = NO_PRODUCER_EPOCH;
+        self.next_sequence.clear();
+        self.queues.clear();
+        self.batches.clear();
+        self.in_flight.clear();
+    }
+
+    /// Restarts as a new process: without a transactional id that means a new producer id.
+    pub fn restart(&mut self, ctx: &mut Ctx) {
+        self.start(ctx);
+    }
+}

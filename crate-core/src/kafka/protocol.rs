@@ -1,0 +1,192 @@
+//! The requests and responses that travel between simulated processes.
+
+use super::errors::KafkaError;
+use super::partition_log::{FetchedRecord, LogRecord, StoredBatch};
+use super::{Acks, Isolation};
+use crate::ids::Tp;
+use serde::{Deserialize, Serialize};
+
+/// A batch as a producer sends it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProducerBatch {
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub base_sequence: i32,
+    pub records: Vec<LogRecord>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ProduceResult {
+    Appended {
+        base_offset: u64,
+    },
+    /// The broker recognised the batch and answers with the offset it was first stored at.
+    Duplicate {
+        base_offset: u64,
+    },
+    Error {
+        error: KafkaError,
+        leader_hint: Option<u8>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FetchBody {
+    pub records: Vec<FetchedRecord>,
+    pub high_watermark: u64,
+    pub last_stable_offset: u64,
+    /// Where the consumer's next fetch starts.
+    pub next_offset: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Message {
+    InitProducerId {
+        request_id: u64,
+    },
+    InitProducerIdResponse {
+        request_id: u64,
+        producer_id: i64,
+        epoch: i16,
+    },
+    Produce {
+        request_id: u64,
+        tp: Tp,
+        acks: Acks,
+        batch: ProducerBatch,
+    },
+    ProduceResponse {
+        request_id: u64,
+        tp: Tp,
+        result: ProduceResult,
+    },
+    Replicate {
+        tp: Tp,
+        leader_epoch: u32,
+        from_offset: u64,
+        batches: Vec<StoredBatch>,
+        leader_high_watermark: u64,
+    },
+    ReplicateResponse {
+        tp: Tp,
+        leader_epoch: u32,
+        log_end_offset: u64,
+    },
+    Fetch {
+        request_id: u64,
+        tp: Tp,
+        offset: u64,
+        isolation: Isolation,
+        max_records: u32,
+    },
+    FetchResponse {
+        request_id: u64,
+        tp: Tp,
+        result: Result<FetchBody, (KafkaError, Option<u8>)>,
+    },
+}
+
+/// What kind of message this is, for filters, faults and the UI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    InitProducerId,
+    InitProducerIdResponse,
+    Produce,
+    ProduceResponse,
+    Replicate,
+    ReplicateResponse,
+    Fetch,
+    FetchResponse,
+}
+
+impl MessageKind {
+    pub const ALL: [MessageKind; 8] = [
+        MessageKind::InitProducerId,
+        MessageKind::InitProducerIdResponse,
+        MessageKind::Produce,
+        MessageKind::ProduceResponse,
+        MessageKind::Replicate,
+        MessageKind::ReplicateResponse,
+        MessageKind::Fetch,
+        MessageKind::FetchResponse,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageKind::InitProducerId => "init_producer_id",
+            MessageKind::InitProducerIdResponse => "init_producer_id_response",
+            MessageKind::Produce => "produce",
+            MessageKind::ProduceResponse => "produce_response",
+            MessageKind::Replicate => "replicate",
+            MessageKind::ReplicateResponse => "replicate_response",
+            MessageKind::Fetch => "fetch",
+            MessageKind::FetchResponse => "fetch_response",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<MessageKind> {
+        MessageKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl Message {
+    pub fn kind(&self) -> MessageKind {
+        match self {
+            Message::InitProducerId { .. } => MessageKind::InitProducerId,
+            Message::InitProducerIdResponse { .. } => MessageKind::InitProducerIdResponse,
+            Message::Produce { .. } => MessageKind::Produce,
+            Message::ProduceResponse { .. } => MessageKind::ProduceResponse,
+            Message::Replicate { .. } => MessageKind::Replicate,
+            Message::ReplicateResponse { .. } => MessageKind::ReplicateResponse,
+            Message::Fetch { .. } => MessageKind::Fetch,
+            Message::FetchResponse { .. } => MessageKind::FetchResponse,
+        }
+    }
+
+    /// The partition the message is about, where it has one.
+    pub fn tp(&self) -> Option<Tp> {
+        match self {
+            Message::Produce { tp, .. }
+            | Message::ProduceResponse { tp, .. }
+            | Message::Replicate { tp, .. }
+            | Message::ReplicateResponse { tp, .. }
+            | Message::Fetch { tp, .. }
+            | Message::FetchResponse { tp, .. } => Some(*tp),
+            Message::InitProducerId { .. } | Message::InitProducerIdResponse { .. } => None,
+        }
+    }
+
+    /// A short label for the UI: "produce seq 0–4", "ack @0".
+    pub fn label(&self) -> String {
+        match self {
+            Message::InitProducerId { .. } => "InitProducerId".into(),
+            Message::InitProducerIdResponse { producer_id, .. } => format!("pid {producer_id}"),
+            Message::Produce { batch, .. } => {
+                if batch.base_sequence < 0 {
+                    format!("produce ×{}", batch.records.len())
+                } else {
+                    format!(
+                        "produce seq {}",
+                        super::partition_log::sequence_add(
+                            batch.base_sequence,
+                            batch.records.len() as i32 - 1
+                        )
+                    )
+                }
+            }
+            Message::ProduceResponse { result, .. } => match result {
+                ProduceResult::Appended { base_offset } => format!("ack @{base_offset}"),
+                ProduceResult::Duplicate { base_offset } => format!("dup ack @{base_offset}"),
+                ProduceResult::Error { error, .. } => error.name().to_string(),
+            },
+            Message::Replicate { batches, .. } => format!("replicate ×{}", batches.len()),
+            Message::ReplicateResponse { log_end_offset, .. } => format!("leo {log_end_offset}"),
+            Message::Fetch { offset, .. } => format!("fetch @{offset}"),
+            Message::FetchResponse { result, .. } => match result {
+                Ok(body) => format!("{} records", body.records.len()),
+                Err((e, _)) => e.name().to_string(),
+            },
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! One broker's copy of one partition: its log, the producer-state table, and, on the
+//! leader, the followers' log end offsets, the high watermark and the produce requests
+//! waiting for `acks=all`.
+
+use super::partition_log::PartitionLog;
+use super::producer_state::ProducerStateTable;
+use crate::ids::{NodeId, Tp};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// An `acks=all` answer held until the high watermark passes the batch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PendingAck {
+    pub request_id: u64,
+    pub producer: NodeId,
+    pub base_offset: u64,
+    pub end_offset: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Replica {
+    pub tp: Tp,
+    pub log: PartitionLog,
+    pub producers: ProducerStateTable,
+    pub leader: Option<u8>,
+    pub leader_epoch: u32,
+    pub replicas: Vec<u8>,
+    pub isr: Vec<u8>,
+    pub high_watermark: u64,
+    pub follower_leo: BTreeMap<u8, u64>,
+    pub pending_acks: Vec<PendingAck>,
+}
+
+impl Replica {
+    pub fn new(tp: Tp, replicas: Vec<u8>) -> Self {
+        Replica {
+            tp,
+            log: PartitionLog::default(),
+            producers: ProducerStateTable::default(),
+            leader: replicas.first().copied(),
+            leader_epoch: 0,
+            isr: replicas.clone(),
+            replicas,
+            high_watermark: 0,
+            follower_leo: BTreeMap::new(),
+            pending_acks: Vec::new(),
+        }
+    }
+
+    pub fn is_leader(&self, me: u8) -> bool {
+        self.leader == Some(me)
+    }
+
+    /// Last stable offset. Without transactions it equals the high watermark; the
+    /// transactions model lowers it to the first offset of the earliest open transaction.
+    pub fn last_stable_offset(&self) -> u64 {
+        self.high_watermark
+    }
+
+    /// The leader's high watermark: the smallest log end offset among the in-sync replicas.
+    /// Returns true when it moved.
+    pub fn recompute_high_watermark(&mut self, me: u8) -> bool {
+        let mut hw = self.log.log_end_offset();
+        for follower in self.isr.iter().filter(|b| **b != me) {
+            hw = hw.min(self.follower_leo.get(follower).copied().unwrap_or(0));
+        }
+        // The high watermark never moves backwards on a leader.
+        if hw > self.high_watermark {
+            self.high_watermark = hw;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Pending answers whose batch is now below the high watermark.
+    pub fn take_releasable_acks(&mut self) -> Vec<PendingAck> {
+        let hw = self.high_watermark;
+        let (ready, waiting): (Vec<_>, Vec<_>) = self
+            .pending_acks
+            .drain(..)
+            .partition(|p| p.end_offset <= hw);
+        self.pending_acks = waiting;
+        ready
+    }
+
+    /// Truncates to `offset` and rebuilds the producer state from what is left.
+    pub fn truncate_to(&mut self, offset: u64) -> Vec<crate::ids::RecordId> {
+        let dropped: Vec<_> = self
+            .log
+            .batches_from(0)
+            .iter()
+            .filter(|b| b.base_offset >= offset)
+            .flat_map(|b| b.records.iter().map(|r| r.value))
+            .collect();
+        self.log.truncate_to(offset);
+        self.producers = ProducerStateTable::rebuild(self.log.batches());
+        self.high_watermark = self.high_watermark.min(self.log.log_end_offset());
+        dropped
+    }
+}

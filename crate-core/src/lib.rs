@@ -1,0 +1,21 @@
+//! `eos-core`: a deterministic, step-by-step simulation of Kafka's delivery machinery
+//! (partition logs, replication, the idempotent producer, consumers) with first-class faults
+//! and an oracle that names every duplicate and loss.
+//!
+//! The behavioural reference is `shared/SEMANTICS.md`; this crate follows Apache Kafka 4.x.
+//! It knows nothing of the web: the playground and the `eos-sim` CLI both drive it.
+
+pub mod hash;
+pub mod ids;
+pub mod kafka;
+pub mod net;
+pub mod oracle;
+pub mod report;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod time;
+
+pub use report::Report;
+pub use scenario::{builtin, Scenario, ScenarioError};
+pub use sim::{RunLimit, Simulation, StepOutcome};

@@ -1,0 +1,272 @@
+//! Anomalies with Jepsen's names, found in the final state and the ledger, each tied to the
+//! steps that prove it.
+
+use crate::ids::{RecordId, Tp};
+use crate::oracle::ledger::DeliveryStatus;
+use crate::sim::observe::{leader_replica, partitions};
+use crate::sim::Simulation;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnomalyKind {
+    /// One value at two offsets.
+    Duplicate,
+    /// Acknowledged, never readable.
+    LostWrite,
+    /// G1a: a value from an aborted transaction was read.
+    AbortedRead,
+    /// Acknowledged and readable, but no consumer of its partition read it.
+    Unseen,
+    /// A producer's records appear in the log in another order than it sent them.
+    NonmonotonicSend,
+    /// A consumer read offsets out of order.
+    NonmonotonicPoll,
+    /// A consumer jumped over readable records.
+    PollSkip,
+    /// One offset, two values on two replicas.
+    InconsistentOffsets,
+}
+
+impl AnomalyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AnomalyKind::Duplicate => "duplicate",
+            AnomalyKind::LostWrite => "lost-write",
+            AnomalyKind::AbortedRead => "aborted-read",
+            AnomalyKind::Unseen => "unseen",
+            AnomalyKind::NonmonotonicSend => "nonmonotonic-send",
+            AnomalyKind::NonmonotonicPoll => "nonmonotonic-poll",
+            AnomalyKind::PollSkip => "poll-skip",
+            AnomalyKind::InconsistentOffsets => "inconsistent-offsets",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Anomaly {
+    pub kind: AnomalyKind,
+    pub record: Option<RecordId>,
+    pub detail: String,
+    /// Steps of the trace that prove it.
+    pub events: Vec<u64>,
+}
+
+/// Readable copies (below the leader's high watermark) of each record, per partition.
+pub fn readable_copies(sim: &Simulation) -> BTreeMap<RecordId, Vec<(Tp, u64)>> {
+    let mut copies: BTreeMap<RecordId, Vec<(Tp, u64)>> = BTreeMap::new();
+    for tp in partitions(sim) {
+        if let Some((_, r)) = leader_replica(sim, tp) {
+            for rec in r.log.records_below(r.high_watermark) {
+                copies.entry(rec.value).or_default().push((tp, rec.offset));
+            }
+        }
+    }
+    copies
+}
+
+const MAX_PER_KIND: usize = 50;
+
+pub fn find(sim: &Simulation) -> Vec<Anomaly> {
+    let copies = readable_copies(sim);
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Anomaly>, a: Anomaly| {
+        if out.iter().filter(|x: &&Anomaly| x.kind == a.kind).count() < MAX_PER_KIND {
+            out.push(a);
+        }
+    };
+    let describe = |id: RecordId| -> String {
+        let key = sim
+            .ledger
+            .get(id)
+            .and_then(|e| sim.names.key(e.key))
+            .map(|k| format!(" (key \"{k}\")"))
+            .unwrap_or_default();
+        format!("record {id}{key}")
+    };
+    let evidence = |id: RecordId| {
+        sim.ledger
+            .get(id)
+            .map(|e| e.evidence.clone())
+            .unwrap_or_default()
+    };
+
+    for (id, at) in &copies {
+        if at.len() > 1 {
+            let places: Vec<String> = at
+                .iter()
+                .map(|(tp, o)| format!("{} offset {o}", sim.names.tp(*tp)))
+                .collect();
+            push(
+                &mut out,
+                Anomaly {
+                    kind: AnomalyKind::Duplicate,
+                    record: Some(*id),
+                    detail: format!(
+                        "{} is stored {} times: {}",
+                        describe(*id),
+                        at.len(),
+                        places.join(", ")
+                    ),
+                    events: evidence(*id),
+                },
+            );
+        }
+    }
+    let consumed: BTreeSet<Tp> = sim
+        .consumers
+        .iter()
+        .flat_map(|c| c.settings.assignments.iter().copied())
+        .collect();
+    for (i, e) in sim.ledger.records.iter().enumerate() {
+        let id = RecordId(i as u32);
+        if e.final_status() != DeliveryStatus::Delivered {
+            continue;
+        }
+        let readable = copies.get(&id);
+        if readable.is_none() {
+            push(
+                &mut out,
+                Anomaly {
+                    kind: AnomalyKind::LostWrite,
+                    record: Some(id),
+                    detail: format!(
+                        "{} was acknowledged{} but is in no readable log",
+                        describe(id),
+                        e.acked_offset
+                            .map(|o| format!(" at offset {o}"))
+                            .unwrap_or_default()
+                    ),
+                    events: e.evidence.clone(),
+                },
+            );
+        } else if e.tp.is_some_and(|tp| consumed.contains(&tp)) && e.reads.is_empty() {
+            push(
+                &mut out,
+                Anomaly {
+                    kind: AnomalyKind::Unseen,
+                    record: Some(id),
+                    detail: format!(
+                        "{} was acknowledged and is readable, but no consumer read it",
+                        describe(id)
+                    ),
+                    events: e.evidence.clone(),
+                },
+            );
+        }
+    }
+    // Send order: per producer and partition, first copies must follow record order.
+    let mut by_producer: BTreeMap<(u8, Tp), Vec<(RecordId, u64)>> = BTreeMap::new();
+    for (id, at) in &copies {
+        let Some(e) = sim.ledger.get(*id) else {
+            continue;
+        };
+        let (Some(p), Some(&(tp, offset))) = (e.producer, at.first()) else {
+            continue;
+        };
+        by_producer.entry((p, tp)).or_default().push((*id, offset));
+    }
+    for ((p, tp), mut recs) in by_producer {
+        recs.sort_by_key(|(_, offset)| *offset);
+        for pair in recs.windows(2) {
+            let ((a, oa), (b, ob)) = (pair[0], pair[1]);
+            if sim.ledger.send_order(b) < sim.ledger.send_order(a) {
+                let mut events = evidence(a);
+                events.extend(evidence(b));
+                events.sort_unstable();
+                events.dedup();
+                push(
+                    &mut out,
+                    Anomaly {
+                        kind: AnomalyKind::NonmonotonicSend,
+                        record: Some(b),
+                        detail: format!(
+                            "{} sent {} before {}, but {} holds {} at offset {ob} after {} at offset {oa}",
+                            sim.names.node(crate::ids::NodeId::Producer(p)),
+                            b,
+                            a,
+                            sim.names.tp(tp),
+                            b,
+                            a
+                        ),
+                        events,
+                    },
+                );
+            }
+        }
+    }
+    // Consumers: offsets must rise, and must not jump over readable records.
+    for c in &sim.consumers {
+        let mut last: BTreeMap<Tp, u64> = BTreeMap::new();
+        for r in &c.reads {
+            if let Some(prev) = last.get(&r.tp) {
+                if r.offset <= *prev {
+                    push(
+                        &mut out,
+                        Anomaly {
+                            kind: AnomalyKind::NonmonotonicPoll,
+                            record: Some(r.value),
+                            detail: format!(
+                                "{} read offset {} of {} after offset {prev}",
+                                sim.names.node(c.node()),
+                                r.offset,
+                                sim.names.tp(r.tp)
+                            ),
+                            events: Vec::new(),
+                        },
+                    );
+                } else if r.offset > prev + 1 {
+                    push(
+                        &mut out,
+                        Anomaly {
+                            kind: AnomalyKind::PollSkip,
+                            record: Some(r.value),
+                            detail: format!(
+                                "{} jumped from offset {prev} to {} of {}",
+                                sim.names.node(c.node()),
+                                r.offset,
+                                sim.names.tp(r.tp)
+                            ),
+                            events: Vec::new(),
+                        },
+                    );
+                }
+            }
+            last.insert(r.tp, r.offset);
+        }
+    }
+    // Replicas: below both high watermarks, one offset holds one value.
+    for tp in partitions(sim) {
+        let Some((leader, lr)) = leader_replica(sim, tp) else {
+            continue;
+        };
+        for b in sim.brokers.iter().filter(|b| b.id != leader) {
+            let Some(r) = b.replicas.get(&tp) else {
+                continue;
+            };
+            let upto = r.high_watermark.min(lr.high_watermark);
+            for (x, y) in lr.log.records_below(upto).zip(r.log.records_below(upto)) {
+                if x.offset == y.offset && x.value != y.value {
+                    push(
+                        &mut out,
+                        Anomaly {
+                            kind: AnomalyKind::InconsistentOffsets,
+                            record: Some(x.value),
+                            detail: format!(
+                                "offset {} of {} holds {} on broker {leader} and {} on broker {}",
+                                x.offset,
+                                sim.names.tp(tp),
+                                x.value,
+                                y.value,
+                                b.id
+                            ),
+                            events: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+    out
+}

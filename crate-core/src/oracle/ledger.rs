@@ -1,0 +1,267 @@
+//! Per logical record: who sent it, how often, where copies were appended, how it was
+//! acknowledged, who read it, and the steps that tell its story.
+
+use crate::ids::{RecordId, Tp};
+use crate::kafka::errors::KafkaError;
+use crate::kafka::producer::Producer;
+use crate::sim::note::Note;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Evidence kept per record is capped so that a pathological run stays small.
+const EVIDENCE_MAX: usize = 24;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// Not yet acknowledged nor failed.
+    Pending,
+    Delivered,
+    Failed,
+    /// Sent, never answered, given up: it may or may not be in the log.
+    Indeterminate,
+}
+
+impl DeliveryStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Failed => "failed",
+            DeliveryStatus::Indeterminate => "indeterminate",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AppendedCopy {
+    pub tp: Tp,
+    pub offset: u64,
+    pub step: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ReadBy {
+    pub consumer: u8,
+    pub offset: u64,
+    pub step: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecordEntry {
+    pub producer: Option<u8>,
+    pub key: Option<u32>,
+    pub tp: Option<Tp>,
+    pub accepted_at: Option<SimTime>,
+    /// The order in which the application handed records over (its send order).
+    pub accept_order: Option<u64>,
+    pub attempts: u32,
+    /// Sent at least once and not yet settled when its producer crashed.
+    pub in_doubt_at_crash: bool,
+    pub status: DeliveryStatus,
+    pub acked_offset: Option<u64>,
+    pub delivered_at: Option<SimTime>,
+    pub error: Option<KafkaError>,
+    pub appends: Vec<AppendedCopy>,
+    pub reads: Vec<ReadBy>,
+    pub evidence: Vec<u64>,
+}
+
+impl RecordEntry {
+    fn new() -> Self {
+        RecordEntry {
+            producer: None,
+            key: None,
+            tp: None,
+            accepted_at: None,
+            accept_order: None,
+            attempts: 0,
+            in_doubt_at_crash: false,
+            status: DeliveryStatus::Pending,
+            acked_offset: None,
+            delivered_at: None,
+            error: None,
+            appends: Vec::new(),
+            reads: Vec::new(),
+            evidence: Vec::new(),
+        }
+    }
+
+    fn witness(&mut self, step: u64) {
+        if self.evidence.last() != Some(&step) && self.evidence.len() < EVIDENCE_MAX {
+            self.evidence.push(step);
+        }
+    }
+
+    /// The status a report gives: a record still pending at the end was either never sent
+    /// (failed) or sent and left in doubt by a crash (indeterminate).
+    pub fn final_status(&self) -> DeliveryStatus {
+        match self.status {
+            DeliveryStatus::Pending if self.in_doubt_at_crash || self.attempts > 0 => {
+                DeliveryStatus::Indeterminate
+            }
+            DeliveryStatus::Pending => DeliveryStatus::Failed,
+            s => s,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ledger {
+    pub records: Vec<RecordEntry>,
+    /// (partition, base offset) → the records of the batch appended there, so that a lost
+    /// acknowledgement can be tied to what it acknowledged.
+    batches_at: BTreeMap<(Tp, u64), Vec<RecordId>>,
+    accepted: u64,
+}
+
+impl Ledger {
+    pub fn new(records: u32) -> Self {
+        Ledger {
+            records: (0..records).map(|_| RecordEntry::new()).collect(),
+            batches_at: BTreeMap::new(),
+            accepted: 0,
+        }
+    }
+
+    /// Send order of a record (records never handed over sort last).
+    pub fn send_order(&self, id: RecordId) -> u64 {
+        self.get(id)
+            .and_then(|e| e.accept_order)
+            .unwrap_or(u64::MAX)
+    }
+
+    pub fn get(&self, id: RecordId) -> Option<&RecordEntry> {
+        self.records.get(id.0 as usize)
+    }
+
+    fn entry(&mut self, id: RecordId) -> Option<&mut RecordEntry> {
+        self.records.get_mut(id.0 as usize)
+    }
+
+    fn each(&mut self, ids: &[RecordId], mut f: impl FnMut(usize, &mut RecordEntry)) {
+        for (i, id) in ids.iter().enumerate() {
+            if let Some(e) = self.entry(*id) {
+                f(i, e);
+            }
+        }
+    }
+
+    pub fn observe(&mut self, note: &Note, step: u64, now: SimTime) {
+        match note {
+            Note::RecordAccepted {
+                producer,
+                record,
+                key,
+                tp,
+            } => {
+                let order = self.accepted;
+                if let Some(e) = self.records.get_mut(record.0 as usize) {
+                    if e.accept_order.is_none() {
+                        e.accept_order = Some(order);
+                        self.accepted += 1;
+                    }
+                    if let crate::ids::NodeId::Producer(p) = producer {
+                        e.producer = Some(*p);
+                    }
+                    e.key = *key;
+                    e.tp = Some(*tp);
+                    e.accepted_at.get_or_insert(now);
+                }
+            }
+            Note::BatchSent { records, .. } => self.each(records, |_, e| {
+                e.attempts += 1;
+                e.witness(step);
+            }),
+            Note::RequestTimedOut { records, .. }
+            | Note::RetryScheduled { records, .. }
+            | Note::DuplicateDetected { records, .. }
+            | Note::AppendRejected { records, .. } => self.each(records, |_, e| e.witness(step)),
+            Note::Delivered {
+                records,
+                base_offset,
+                ..
+            } => self.each(records, |i, e| {
+                e.status = DeliveryStatus::Delivered;
+                e.acked_offset = base_offset.map(|o| o + i as u64);
+                e.delivered_at = Some(now);
+                e.witness(step);
+            }),
+            Note::DeliveryFailed {
+                records,
+                error,
+                indeterminate,
+                ..
+            } => self.each(records, |_, e| {
+                e.status = if *indeterminate {
+                    DeliveryStatus::Indeterminate
+                } else {
+                    DeliveryStatus::Failed
+                };
+                e.error = Some(*error);
+                e.witness(step);
+            }),
+            Note::Appended {
+                tp,
+                base_offset,
+                records,
+                ..
+            } => {
+                self.batches_at.insert((*tp, *base_offset), records.clone());
+                self.each(records, |i, e| {
+                    e.appends.push(AppendedCopy {
+                        tp: *tp,
+                        offset: base_offset + i as u64,
+                        step,
+                    });
+                    e.witness(step);
+                });
+            }
+            Note::AckLost {
+                tp, base_offset, ..
+            } => {
+                if let Some(ids) = self.batches_at.get(&(*tp, *base_offset)).cloned() {
+                    self.each(&ids, |_, e| e.witness(step));
+                }
+            }
+            Note::LeaderElected { lost_records, .. } => {
+                let ids = lost_records.clone();
+                self.each(&ids, |_, e| e.witness(step));
+            }
+            Note::LogTruncated { dropped, .. } => {
+                let ids = dropped.clone();
+                self.each(&ids, |_, e| e.witness(step));
+            }
+            Note::Read {
+                consumer, records, ..
+            } => {
+                if let crate::ids::NodeId::Consumer(c) = consumer {
+                    for (offset, id) in records {
+                        if let Some(e) = self.entry(*id) {
+                            e.reads.push(ReadBy {
+                                consumer: *c,
+                                offset: *offset,
+                                step,
+                            });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A producer crashes: whatever it had sent and not settled is now in doubt.
+    pub fn producer_crashed(&mut self, producer: &Producer, step: u64) {
+        for batch in producer.batches.values() {
+            let sent = batch.attempts > 0;
+            for r in &batch.records {
+                if let Some(e) = self.entry(r.value) {
+                    e.in_doubt_at_crash |= sent;
+                    e.witness(step);
+                }
+            }
+        }
+    }
+}

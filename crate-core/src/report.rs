@@ -1,0 +1,172 @@
+//! The run report: what `eos-sim run --json` prints and what `expect` is checked against.
+//! Its keys are stable and documented in `docs/report-format.md`.
+
+use crate::oracle::anomalies::{self, readable_copies};
+use crate::oracle::invariants;
+use crate::sim::Simulation;
+use crate::time::to_ms;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Extra copies: a record stored three times counts two.
+    pub duplicates: u64,
+    /// Acknowledged records that no reader can ever see (lost-write).
+    pub lost: u64,
+    /// Records of aborted transactions that a reader returned (G1a).
+    pub aborted_reads: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delivery {
+    pub record: String,
+    pub producer: String,
+    pub key: Option<String>,
+    pub topic: Option<String>,
+    pub partition: Option<u16>,
+    /// The offset the producer was told (for acks=0: none).
+    pub offset: Option<u64>,
+    pub attempts: u32,
+    pub delivered_at_ms: Option<u64>,
+    /// `delivered`, `failed` or `indeterminate`.
+    pub status: String,
+    /// Where copies are readable now (`topic-partition@offset`).
+    pub copies: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reads {
+    pub isolation: String,
+    pub records: u64,
+    pub keys: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnomalyReport {
+    pub kind: String,
+    pub detail: String,
+    pub events: Vec<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvariantReport {
+    pub name: String,
+    pub holds: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub scenario: String,
+    pub seed: u64,
+    pub steps: u64,
+    pub end_time_ms: u64,
+    /// False when the step limit stopped the run before it finished.
+    pub completed: bool,
+    pub outcome: Outcome,
+    pub deliveries: Vec<Delivery>,
+    pub reads: BTreeMap<String, Reads>,
+    pub anomalies: Vec<AnomalyReport>,
+    pub invariants: Vec<InvariantReport>,
+    /// 16 hex digits: the same scenario and seed give the same hash everywhere.
+    pub trace_hash: String,
+}
+
+impl Report {
+    pub fn of(scenario: &str, sim: &Simulation) -> Report {
+        let copies = readable_copies(sim);
+        let found = anomalies::find(sim);
+        let duplicates = copies
+            .values()
+            .map(|c| c.len().saturating_sub(1) as u64)
+            .sum();
+        let lost = found
+            .iter()
+            .filter(|a| a.kind == anomalies::AnomalyKind::LostWrite)
+            .count() as u64;
+        let aborted_reads = found
+            .iter()
+            .filter(|a| a.kind == anomalies::AnomalyKind::AbortedRead)
+            .count() as u64;
+        let deliveries = sim
+            .ledger
+            .records
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let id = crate::ids::RecordId(i as u32);
+                Delivery {
+                    record: id.to_string(),
+                    producer: e
+                        .producer
+                        .map(|p| sim.names.node(crate::ids::NodeId::Producer(p)))
+                        .unwrap_or_default(),
+                    key: sim.names.key(e.key),
+                    topic: e
+                        .tp
+                        .and_then(|tp| sim.names.topics.get(usize::from(tp.topic)).cloned()),
+                    partition: e.tp.map(|tp| tp.partition),
+                    offset: e.acked_offset,
+                    attempts: e.attempts,
+                    delivered_at_ms: e.delivered_at.map(to_ms),
+                    status: e.final_status().name().to_string(),
+                    copies: copies
+                        .get(&id)
+                        .map(|c| {
+                            c.iter()
+                                .map(|(tp, o)| format!("{}@{o}", sim.names.tp(*tp)))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
+        let reads = sim
+            .consumers
+            .iter()
+            .map(|c| {
+                (
+                    sim.names.node(c.node()),
+                    Reads {
+                        isolation: c.settings.isolation.as_config().to_string(),
+                        records: c.reads.len() as u64,
+                        keys: c.reads.iter().map(|r| sim.names.key(r.key)).collect(),
+                    },
+                )
+            })
+            .collect();
+        Report {
+            scenario: scenario.to_string(),
+            seed: sim.seed,
+            steps: sim.steps(),
+            end_time_ms: to_ms(sim.last_step_at()),
+            completed: sim.is_finished(),
+            outcome: Outcome {
+                duplicates,
+                lost,
+                aborted_reads,
+            },
+            deliveries,
+            reads,
+            anomalies: found
+                .into_iter()
+                .map(|a| AnomalyReport {
+                    kind: a.kind.name().to_string(),
+                    detail: a.detail,
+                    events: a.events,
+                })
+                .collect(),
+            invariants: invariants::check_all(sim)
+                .into_iter()
+                .map(|r| InvariantReport {
+                    name: r.name.to_string(),
+                    holds: r.holds,
+                    detail: r.detail,
+                })
+                .collect(),
+            trace_hash: format!("{:016x}", sim.trace_hash()),
+        }
+    }
+}

@@ -1,0 +1,708 @@
+//! Validates a scenario file and builds the simulation's starting point. Every error names
+//! the field, the value and what is allowed; all errors are reported at once.
+
+use super::error::{FieldError, ScenarioError};
+use super::limits::*;
+use super::schema::{AcksValue, FaultSpec, ScenarioFile};
+use crate::ids::{NodeId, Tp};
+use crate::kafka::broker::Broker;
+use crate::kafka::config::{ClientKind, ProducerConfig, ProducerOverrides};
+use crate::kafka::consumer::{Consumer, ConsumerSettings};
+use crate::kafka::producer::{KeyPlan, Producer, SendSpec};
+use crate::kafka::protocol::MessageKind;
+use crate::kafka::replica::Replica;
+use crate::kafka::{Acks, Isolation};
+use crate::net::NetworkConfig;
+use crate::sim::fault::{Fault, MessageMatch, ScheduledFault};
+use crate::sim::names::{KeyRange, Names};
+use crate::sim::simulation::Setup;
+use crate::time::ms;
+use std::collections::BTreeMap;
+
+#[derive(Default)]
+struct Checker {
+    errors: Vec<FieldError>,
+}
+
+impl Checker {
+    fn err(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(FieldError {
+            field: field.into(),
+            message: message.into(),
+        });
+    }
+
+    fn range<T: PartialOrd + std::fmt::Display + Copy>(&mut self, field: &str, v: T, lo: T, hi: T) {
+        if v < lo || v > hi {
+            self.err(
+                field,
+                format!("{v} is out of range (allowed: {lo} to {hi})"),
+            );
+        }
+    }
+
+    fn name(&mut self, field: &str, v: &str) {
+        if v.trim().is_empty() {
+            self.err(field, "must not be empty");
+        } else if v.chars().count() > MAX_NAME_CHARS {
+            self.err(field, format!("is longer than {MAX_NAME_CHARS} characters"));
+        }
+    }
+
+    fn text(&mut self, field: &str, v: &str) {
+        if v.chars().count() > MAX_TEXT_CHARS {
+            self.err(field, format!("is longer than {MAX_TEXT_CHARS} characters"));
+        }
+    }
+}
+
+fn client(c: &mut Checker, field: &str, v: &str) -> ClientKind {
+    match v {
+        "java" => ClientKind::Java,
+        "librdkafka" => ClientKind::Librdkafka,
+        other => {
+            c.err(
+                field,
+                format!("\"{other}\" is not a client (allowed: \"java\", \"librdkafka\")"),
+            );
+            ClientKind::Java
+        }
+    }
+}
+
+fn acks(c: &mut Checker, field: &str, v: &AcksValue) -> Acks {
+    match v {
+        AcksValue::Number(0) => Acks::None,
+        AcksValue::Number(1) => Acks::Leader,
+        AcksValue::Number(-1) => Acks::All,
+        AcksValue::Text(t) if t == "all" || t == "-1" => Acks::All,
+        AcksValue::Text(t) if t == "0" => Acks::None,
+        AcksValue::Text(t) if t == "1" => Acks::Leader,
+        other => {
+            let shown = match other {
+                AcksValue::Number(n) => n.to_string(),
+                AcksValue::Text(t) => format!("\"{t}\""),
+            };
+            c.err(
+                field,
+                format!("{shown} is not an acks setting (allowed: 0, 1, \"all\")"),
+            );
+            Acks::All
+        }
+    }
+}
+
+/// Resolves a process name: `broker-N`, or a producer's or consumer's name.
+fn node(file: &ScenarioFile, name: &str) -> Option<NodeId> {
+    if let Some(n) = name
+        .strip_prefix("broker-")
+        .or_else(|| name.strip_prefix("broker "))
+    {
+        let id: u8 = n.parse().ok()?;
+        return (id < file.cluster.brokers).then_some(NodeId::Broker(id));
+    }
+    if let Some(i) = file.producers.iter().position(|p| p.name == name) {
+        return Some(NodeId::Producer(i as u8));
+    }
+    file.consumers
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| NodeId::Consumer(i as u8))
+}
+
+pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
+    let mut c = Checker::default();
+    if file.version != 1 {
+        c.err(
+            "version",
+            format!("{} is not supported (allowed: 1)", file.version),
+        );
+    }
+    c.name("name", &file.name);
+    c.text("title", &file.title);
+    c.text("summary", &file.summary);
+    c.text("group", &file.group);
+    c.range("cluster.brokers", file.cluster.brokers, 1, MAX_BROKERS);
+    let brokers = file.cluster.brokers.clamp(1, MAX_BROKERS);
+    c.range(
+        "network.latency_us",
+        file.network.latency_us,
+        0,
+        MAX_LATENCY_US,
+    );
+    c.range(
+        "network.jitter_us",
+        file.network.jitter_us,
+        0,
+        MAX_LATENCY_US,
+    );
+    c.range(
+        "network.loss_per_million",
+        file.network.loss_per_million,
+        0,
+        1_000_000,
+    );
+    c.range("limits.max_steps", file.limits.max_steps, 1, MAX_STEPS);
+
+    // Topics and partition assignment (Kafka's round-robin: replica k of partition p on
+    // broker (p + k) mod brokers; the first is the preferred leader).
+    if file.topics.is_empty() {
+        c.err("topics", "at least one topic is needed");
+    }
+    if file.topics.len() > MAX_TOPICS {
+        c.err(
+            "topics",
+            format!("{} topics; the limit is {MAX_TOPICS}", file.topics.len()),
+        );
+    }
+    let mut broker_list: Vec<Broker> = (0..brokers).map(Broker::new).collect();
+    let mut leaders: BTreeMap<Tp, u8> = BTreeMap::new();
+    let mut topic_index: BTreeMap<&str, (u16, u16)> = BTreeMap::new();
+    for (ti, t) in file.topics.iter().enumerate().take(MAX_TOPICS) {
+        let f = format!("topics[{ti}]");
+        c.name(&format!("{f}.name"), &t.name);
+        if topic_index.contains_key(t.name.as_str()) {
+            c.err(
+                format!("{f}.name"),
+                format!("\"{}\" is declared twice", t.name),
+            );
+        }
+        c.range(&format!("{f}.partitions"), t.partitions, 1, MAX_PARTITIONS);
+        if t.replication_factor < 1 || t.replication_factor > brokers {
+            c.err(
+                format!("{f}.replication_factor"),
+                format!(
+                    "{} is out of range (allowed: 1 to {brokers}, the number of brokers)",
+                    t.replication_factor
+                ),
+            );
+        }
+        let partitions = t.partitions.clamp(1, MAX_PARTITIONS);
+        let rf = t.replication_factor.clamp(1, brokers);
+        topic_index.insert(t.name.as_str(), (ti as u16, partitions));
+        for p in 0..partitions {
+            let tp = Tp {
+                topic: ti as u16,
+                partition: p,
+            };
+            let replicas: Vec<u8> = (0..rf)
+                .map(|k| ((u32::from(p) + u32::from(k)) % u32::from(brokers)) as u8)
+                .collect();
+            leaders.insert(tp, replicas[0]);
+            for b in &replicas {
+                broker_list[usize::from(*b)]
+                    .replicas
+                    .insert(tp, Replica::new(tp, replicas.clone()));
+            }
+        }
+    }
+
+    // Process names must be unique and must not look like brokers.
+    let mut seen_names: BTreeMap<&str, String> = BTreeMap::new();
+    let all_names = file
+        .producers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("producers[{i}].name"), p.name.as_str()))
+        .chain(
+            file.consumers
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (format!("consumers[{i}].name"), p.name.as_str())),
+        );
+    for (field, name) in all_names {
+        c.name(&field, name);
+        if name.starts_with("broker") {
+            c.err(&field, format!("\"{name}\" is reserved for brokers"));
+        }
+        if let Some(first) = seen_names.insert(name, field.clone()) {
+            c.err(&field, format!("\"{name}\" is already the name of {first}"));
+        }
+    }
+
+    let mut names = Names {
+        producers: file.producers.iter().map(|p| p.name.clone()).collect(),
+        consumers: file.consumers.iter().map(|p| p.name.clone()).collect(),
+        topics: file.topics.iter().map(|t| t.name.clone()).collect(),
+        keys: Vec::new(),
+    };
+    let mut fixed_keys: BTreeMap<String, u32> = BTreeMap::new();
+    let mut next_key: u32 = 0;
+
+    if file.producers.len() > MAX_PRODUCERS {
+        c.err(
+            "producers",
+            format!(
+                "{} producers; the limit is {MAX_PRODUCERS}",
+                file.producers.len()
+            ),
+        );
+    }
+    let mut producers = Vec::new();
+    let mut total_records: u64 = 0;
+    for (pi, p) in file.producers.iter().enumerate().take(MAX_PRODUCERS) {
+        let f = format!("producers[{pi}]");
+        let kind = client(&mut c, &format!("{f}.client"), &p.client);
+        let acks_value = p
+            .acks
+            .as_ref()
+            .map(|a| acks(&mut c, &format!("{f}.acks"), a));
+        if p.delivery_timeout_ms.is_some() && p.message_timeout_ms.is_some() {
+            c.err(
+                format!("{f}.message_timeout_ms"),
+                "set delivery_timeout_ms or message_timeout_ms, not both (they are the same bound)",
+            );
+        }
+        let timeout_fields = [
+            ("request_timeout_ms", p.request_timeout_ms),
+            ("delivery_timeout_ms", p.delivery_timeout_ms),
+            ("message_timeout_ms", p.message_timeout_ms),
+            ("retry_backoff_ms", p.retry_backoff_ms),
+            ("retry_backoff_max_ms", p.retry_backoff_max_ms),
+        ];
+        for (name, v) in timeout_fields {
+            if let Some(v) = v {
+                c.range(&format!("{f}.{name}"), v, 1, MAX_TIMEOUT_MS);
+            }
+        }
+        if let Some(v) = p.linger_ms {
+            c.range(&format!("{f}.linger_ms"), v, 0, MAX_TIMEOUT_MS);
+        }
+        if let Some(v) = p.max_in_flight_requests_per_connection {
+            c.range(
+                &format!("{f}.max_in_flight_requests_per_connection"),
+                v,
+                1,
+                MAX_IN_FLIGHT,
+            );
+        }
+        if let Some(v) = p.batch_max_records {
+            c.range(&format!("{f}.batch_max_records"), v, 1, MAX_BATCH_RECORDS);
+        }
+        let overrides = ProducerOverrides {
+            enable_idempotence: p.enable_idempotence,
+            acks: acks_value,
+            retries: p.retries.map(|r| r.min(crate::kafka::config::RETRIES_MAX)),
+            max_in_flight: p.max_in_flight_requests_per_connection,
+            request_timeout_ms: p.request_timeout_ms,
+            delivery_timeout_ms: p.delivery_timeout_ms.or(p.message_timeout_ms),
+            retry_backoff_ms: p.retry_backoff_ms,
+            retry_backoff_max_ms: p.retry_backoff_max_ms,
+            linger_ms: p.linger_ms,
+            batch_max_records: p.batch_max_records,
+        };
+        let config = match ProducerConfig::resolve(kind, &overrides) {
+            Ok(config) => config,
+            Err(message) => {
+                c.err(f.clone(), message);
+                ProducerConfig::defaults(kind)
+            }
+        };
+        if p.sends.len() > MAX_SENDS_PER_PRODUCER {
+            c.err(
+                format!("{f}.sends"),
+                format!(
+                    "{} entries; the limit is {MAX_SENDS_PER_PRODUCER}",
+                    p.sends.len()
+                ),
+            );
+        }
+        let mut specs = Vec::new();
+        for (si, s) in p.sends.iter().enumerate().take(MAX_SENDS_PER_PRODUCER) {
+            let sf = format!("{f}.sends[{si}]");
+            c.range(&format!("{sf}.at_ms"), s.at_ms, 0, MAX_TIME_MS);
+            c.range(&format!("{sf}.count"), u64::from(s.count), 1, MAX_RECORDS);
+            c.range(
+                &format!("{sf}.interval_us"),
+                s.interval_us,
+                0,
+                ms(MAX_TIME_MS),
+            );
+            let Some(&(topic, partitions)) = topic_index.get(s.topic.as_str()) else {
+                c.err(
+                    format!("{sf}.topic"),
+                    format!("\"{}\" is not a declared topic", s.topic),
+                );
+                continue;
+            };
+            if let Some(part) = s.partition {
+                if part >= partitions {
+                    c.err(
+                        format!("{sf}.partition"),
+                        format!(
+                            "{part} is out of range (topic \"{}\" has partitions 0 to {})",
+                            s.topic,
+                            partitions - 1
+                        ),
+                    );
+                }
+            }
+            let keys = match (&s.key, &s.key_prefix) {
+                (Some(_), Some(_)) => {
+                    c.err(
+                        format!("{sf}.key_prefix"),
+                        "set key or key_prefix, not both",
+                    );
+                    KeyPlan::Null
+                }
+                (Some(k), None) => {
+                    c.text(&format!("{sf}.key"), k);
+                    let key = *fixed_keys.entry(k.clone()).or_insert_with(|| {
+                        let id = next_key;
+                        next_key += 1;
+                        names.keys.push(KeyRange {
+                            first: id,
+                            count: 1,
+                            prefix: k.clone(),
+                            distinct: false,
+                        });
+                        id
+                    });
+                    KeyPlan::Fixed {
+                        key,
+                        text: k.clone(),
+                    }
+                }
+                (None, Some(prefix)) => {
+                    c.text(&format!("{sf}.key_prefix"), prefix);
+                    let first = next_key;
+                    next_key = next_key.saturating_add(s.count);
+                    names.keys.push(KeyRange {
+                        first,
+                        count: s.count,
+                        prefix: prefix.clone(),
+                        distinct: true,
+                    });
+                    KeyPlan::Distinct {
+                        first_key: first,
+                        prefix: prefix.clone(),
+                    }
+                }
+                (None, None) => KeyPlan::Null,
+            };
+            let first_record = total_records.min(u64::from(u32::MAX)) as u32;
+            total_records = total_records.saturating_add(u64::from(s.count));
+            specs.push(SendSpec {
+                at: ms(s.at_ms.min(MAX_TIME_MS)),
+                topic,
+                partitions,
+                partition: s.partition.filter(|p| *p < partitions),
+                keys,
+                count: s.count,
+                interval: s.interval_us,
+                first_record,
+            });
+        }
+        producers.push(Producer::new(
+            pi as u8,
+            config,
+            specs,
+            leaders.clone(),
+            brokers,
+            p.resend_unconfirmed_on_restart,
+        ));
+    }
+    if total_records > MAX_RECORDS {
+        c.err(
+            "producers",
+            format!("{total_records} records in all; the limit is {MAX_RECORDS}"),
+        );
+    }
+
+    if file.consumers.len() > MAX_CONSUMERS {
+        c.err(
+            "consumers",
+            format!(
+                "{} consumers; the limit is {MAX_CONSUMERS}",
+                file.consumers.len()
+            ),
+        );
+    }
+    let mut consumers = Vec::new();
+    for (ci, s) in file.consumers.iter().enumerate().take(MAX_CONSUMERS) {
+        let f = format!("consumers[{ci}]");
+        let kind = client(&mut c, &format!("{f}.client"), &s.client);
+        let isolation = match s.isolation.as_deref() {
+            None => kind.default_isolation(),
+            Some("read_uncommitted") => Isolation::ReadUncommitted,
+            Some("read_committed") => Isolation::ReadCommitted,
+            Some(other) => {
+                c.err(
+                    format!("{f}.isolation"),
+                    format!("\"{other}\" is not an isolation level (allowed: \"read_uncommitted\", \"read_committed\")"),
+                );
+                Isolation::ReadUncommitted
+            }
+        };
+        c.range(&format!("{f}.start_ms"), s.start_ms, 0, MAX_TIME_MS);
+        c.range(
+            &format!("{f}.poll_interval_ms"),
+            s.poll_interval_ms,
+            1,
+            MAX_TIMEOUT_MS,
+        );
+        c.range(
+            &format!("{f}.max_empty_polls"),
+            s.max_empty_polls,
+            1,
+            10_000,
+        );
+        if let Some(stop) = s.stop_ms {
+            c.range(&format!("{f}.stop_ms"), stop, s.start_ms, MAX_TIME_MS);
+        }
+        let Some(&(topic, partitions)) = topic_index.get(s.topic.as_str()) else {
+            c.err(
+                format!("{f}.topic"),
+                format!("\"{}\" is not a declared topic", s.topic),
+            );
+            continue;
+        };
+        let wanted: Vec<u16> = s
+            .partitions
+            .clone()
+            .unwrap_or_else(|| (0..partitions).collect());
+        if wanted.is_empty() {
+            c.err(
+                format!("{f}.partitions"),
+                "must name at least one partition",
+            );
+        }
+        let mut assignments = Vec::new();
+        for p in wanted {
+            if p >= partitions {
+                c.err(
+                    format!("{f}.partitions"),
+                    format!(
+                        "{p} is out of range (topic \"{}\" has partitions 0 to {})",
+                        s.topic,
+                        partitions - 1
+                    ),
+                );
+            } else if !assignments.contains(&Tp {
+                topic,
+                partition: p,
+            }) {
+                assignments.push(Tp {
+                    topic,
+                    partition: p,
+                });
+            }
+        }
+        consumers.push(Consumer::new(
+            ci as u8,
+            ConsumerSettings {
+                assignments,
+                isolation,
+                start_at: ms(s.start_ms.min(MAX_TIME_MS)),
+                poll_interval: ms(s.poll_interval_ms.max(1)),
+                max_empty_polls: s.max_empty_polls.max(1),
+                stop_at: s.stop_ms.map(ms),
+            },
+            leaders.clone(),
+            brokers,
+        ));
+    }
+
+    if file.faults.len() > MAX_FAULTS {
+        c.err(
+            "faults",
+            format!("{} faults; the limit is {MAX_FAULTS}", file.faults.len()),
+        );
+    }
+    let mut faults = Vec::new();
+    for (fi, spec) in file.faults.iter().enumerate().take(MAX_FAULTS) {
+        if let Some(fault) = fault(&mut c, file, &topic_index, fi, spec) {
+            faults.push(ScheduledFault {
+                at: ms(spec.at_ms.min(MAX_TIME_MS)),
+                fault,
+            });
+        }
+    }
+
+    if let Some(expect) = &file.expect {
+        super::expect::validate(
+            &mut |field, message| c.err(field, message),
+            expect,
+            file,
+            total_records,
+        );
+    }
+
+    if !c.errors.is_empty() {
+        return Err(ScenarioError::Invalid(c.errors));
+    }
+    Ok(Setup {
+        seed: file.seed,
+        names,
+        brokers: broker_list,
+        producers,
+        consumers,
+        network: NetworkConfig {
+            latency: file.network.latency_us,
+            jitter: file.network.jitter_us,
+            loss_per_million: file.network.loss_per_million,
+        },
+        faults,
+        max_steps: file.limits.max_steps,
+        records: total_records as u32,
+        keep_trace: true,
+    })
+}
+
+fn fault(
+    c: &mut Checker,
+    file: &ScenarioFile,
+    topics: &BTreeMap<&str, (u16, u16)>,
+    fi: usize,
+    s: &FaultSpec,
+) -> Option<Fault> {
+    let f = format!("faults[{fi}]");
+    c.range(&format!("{f}.at_ms"), s.at_ms, 0, MAX_TIME_MS);
+    c.range(&format!("{f}.count"), s.count, 1, MAX_FAULT_COUNT);
+    let resolve = |c: &mut Checker,
+                   field: &str,
+                   name: &Option<String>,
+                   required: bool|
+     -> Option<NodeId> {
+        match name {
+            None => {
+                if required {
+                    c.err(
+                        format!("{f}.{field}"),
+                        format!("is required for action \"{}\"", s.action),
+                    );
+                }
+                None
+            }
+            Some(n) => {
+                let found = node(file, n);
+                if found.is_none() {
+                    c.err(
+                        format!("{f}.{field}"),
+                        format!("\"{n}\" is not a process (use broker-0 … broker-{}, or a producer's or consumer's name)", file.cluster.brokers.saturating_sub(1)),
+                    );
+                }
+                found
+            }
+        }
+    };
+    let millis = |c: &mut Checker, field: &str, v: Option<u64>, required: bool| -> Option<u64> {
+        match v {
+            None if required => {
+                c.err(
+                    format!("{f}.{field}"),
+                    format!("is required for action \"{}\"", s.action),
+                );
+                None
+            }
+            None => None,
+            Some(v) => {
+                c.range(&format!("{f}.{field}"), v, 1, MAX_TIME_MS);
+                Some(ms(v.min(MAX_TIME_MS)))
+            }
+        }
+    };
+    let tp = |c: &mut Checker| -> Option<Tp> {
+        let topic = s.topic.as_ref()?;
+        let Some(&(t, partitions)) = topics.get(topic.as_str()) else {
+            c.err(
+                format!("{f}.topic"),
+                format!("\"{topic}\" is not a declared topic"),
+            );
+            return None;
+        };
+        let p = s.partition.unwrap_or(0);
+        if p >= partitions {
+            c.err(
+                format!("{f}.partition"),
+                format!("{p} is out of range (0 to {})", partitions - 1),
+            );
+            return None;
+        }
+        Some(Tp {
+            topic: t,
+            partition: p,
+        })
+    };
+    let kind = |c: &mut Checker| -> Option<MessageKind> {
+        let m = s.message.as_ref()?;
+        let k = MessageKind::parse(m);
+        if k.is_none() {
+            let all: Vec<&str> = MessageKind::ALL.iter().map(|k| k.name()).collect();
+            c.err(
+                format!("{f}.message"),
+                format!(
+                    "\"{m}\" is not a message kind (allowed: {})",
+                    all.join(", ")
+                ),
+            );
+        }
+        k
+    };
+    let count = s.count.clamp(1, MAX_FAULT_COUNT);
+    match s.action.as_str() {
+        "freeze" => {
+            let node = resolve(c, "target", &s.target, true);
+            let duration = millis(c, "duration_ms", s.duration_ms, true);
+            Some(Fault::Freeze {
+                node: node?,
+                duration: duration?,
+            })
+        }
+        "crash" => {
+            let node = resolve(c, "target", &s.target, true);
+            let restart_after = millis(c, "restart_after_ms", s.restart_after_ms, false);
+            Some(Fault::Crash {
+                node: node?,
+                restart_after,
+            })
+        }
+        "restart" => Some(Fault::Restart {
+            node: resolve(c, "target", &s.target, true)?,
+        }),
+        "drop" | "delay" | "duplicate" => {
+            let matcher = MessageMatch {
+                from: resolve(c, "from", &s.from, false),
+                to: resolve(c, "to", &s.to, false),
+                kind: kind(c),
+                tp: tp(c),
+            };
+            match s.action.as_str() {
+                "drop" => Some(Fault::Drop { matcher, count }),
+                "delay" => Some(Fault::Delay {
+                    matcher,
+                    extra: millis(c, "extra_ms", s.extra_ms, true)?,
+                    count,
+                }),
+                _ => Some(Fault::Duplicate {
+                    matcher,
+                    extra: millis(c, "extra_ms", s.extra_ms, true)?,
+                    count,
+                }),
+            }
+        }
+        "lose_ack" => {
+            if s.topic.is_none() {
+                c.err(format!("{f}.topic"), "is required for action \"lose_ack\"");
+            }
+            Some(Fault::LoseAck { tp: tp(c)?, count })
+        }
+        "partition" | "heal" => {
+            let a = resolve(c, "target", &s.target, true);
+            let b = resolve(c, "peer", &s.peer, true);
+            let (a, b) = (a?, b?);
+            Some(if s.action == "partition" {
+                Fault::Partition { a, b }
+            } else {
+                Fault::Heal { a, b }
+            })
+        }
+        other => {
+            c.err(
+                format!("{f}.action"),
+                format!("\"{other}\" is not a fault (allowed: freeze, crash, restart, drop, delay, duplicate, lose_ack, partition, heal)"),
+            );
+            None
+        }
+    }
+}

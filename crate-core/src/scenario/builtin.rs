@@ -1,0 +1,93 @@
+//! The built-in scenarios, compiled in from `scenarios/*.toml`.
+
+use super::{Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
+
+/// The scenario the playground opens on.
+pub const DEFAULT: &str = "seed-frozen-broker";
+
+macro_rules! builtin {
+    ($($name:literal),* $(,)?) => {
+        /// (name, TOML text) of every built-in scenario, in picker order.
+        pub const BUILTIN: &[(&str, &str)] = &[
+            $(($name, include_str!(concat!("../../../scenarios/", $name, ".toml")))),*
+        ];
+    };
+}
+
+builtin!(
+    "seed-frozen-broker",
+    "lost-ack-idempotence-off",
+    "lost-ack-idempotence-on",
+    "retry-outside-window",
+    "in-flight-order-idempotence-off",
+    "in-flight-order-idempotence-on",
+    "producer-restart-new-pid",
+    "acks1-leader-crash-loss",
+    "acks-all-leader-crash-no-loss",
+);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuiltinInfo {
+    pub name: String,
+    pub title: String,
+    pub summary: String,
+    pub group: String,
+}
+
+pub fn names() -> Vec<String> {
+    BUILTIN.iter().map(|(n, _)| n.to_string()).collect()
+}
+
+pub fn text(name: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+pub fn get(name: &str) -> Result<Scenario, ScenarioError> {
+    match text(name) {
+        Some(t) => Scenario::parse(t),
+        None => Err(ScenarioError::UnknownBuiltin {
+            name: name.to_string(),
+            known: names(),
+        }),
+    }
+}
+
+/// Every built-in scenario that parses (all of them, as a test checks).
+pub fn list() -> Vec<BuiltinInfo> {
+    BUILTIN
+        .iter()
+        .filter_map(|(_, t)| Scenario::parse(t).ok())
+        .map(|s| BuiltinInfo {
+            name: s.file.name.clone(),
+            title: s.file.title.clone(),
+            summary: s.file.summary.clone(),
+            group: s.file.group.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_parses_and_is_named_as_its_file() {
+        for (name, text) in BUILTIN {
+            let s = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(s.name(), *name);
+            assert!(
+                !s.file.title.is_empty() && !s.file.summary.is_empty(),
+                "{name}"
+            );
+        }
+        assert_eq!(list().len(), BUILTIN.len());
+        assert!(text(DEFAULT).is_some());
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        let err = get("nope").unwrap_err().to_string();
+        assert!(err.contains("seed-frozen-broker"), "{err}");
+    }
+}

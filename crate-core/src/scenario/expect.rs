@@ -1,0 +1,190 @@
+//! `expect` assertions: how course authors pin a scenario's outcome.
+
+use super::schema::{ExpectSpec, ScenarioFile};
+use crate::oracle::anomalies::AnomalyKind;
+use crate::report::Report;
+
+const STATUSES: [&str; 3] = ["delivered", "failed", "indeterminate"];
+const KINDS: [AnomalyKind; 8] = [
+    AnomalyKind::Duplicate,
+    AnomalyKind::LostWrite,
+    AnomalyKind::AbortedRead,
+    AnomalyKind::Unseen,
+    AnomalyKind::NonmonotonicSend,
+    AnomalyKind::NonmonotonicPoll,
+    AnomalyKind::PollSkip,
+    AnomalyKind::InconsistentOffsets,
+];
+
+fn kind_names() -> Vec<&'static str> {
+    KINDS.iter().map(|k| k.name()).collect()
+}
+
+pub fn validate(
+    err: &mut dyn FnMut(String, String),
+    e: &ExpectSpec,
+    file: &ScenarioFile,
+    records: u64,
+) {
+    for (list, field) in [
+        (&e.anomalies, "anomalies"),
+        (&e.no_anomalies, "no_anomalies"),
+    ] {
+        for (i, k) in list.iter().enumerate() {
+            if !kind_names().contains(&k.as_str()) {
+                err(
+                    format!("expect.{field}[{i}]"),
+                    format!(
+                        "\"{k}\" is not an anomaly (allowed: {})",
+                        kind_names().join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    for (i, d) in e.deliveries.iter().enumerate() {
+        if u64::from(d.record) >= records {
+            err(
+                format!("expect.deliveries[{i}].record"),
+                format!(
+                    "{} is out of range (the scenario sends records 0 to {})",
+                    d.record,
+                    records.saturating_sub(1)
+                ),
+            );
+        }
+        if let Some(s) = &d.status {
+            if !STATUSES.contains(&s.as_str()) {
+                err(
+                    format!("expect.deliveries[{i}].status"),
+                    format!("\"{s}\" is not a status (allowed: {})", STATUSES.join(", ")),
+                );
+            }
+        }
+    }
+    for name in e.reads.keys() {
+        if !file.consumers.iter().any(|c| &c.name == name) {
+            err(
+                format!("expect.reads.{name}"),
+                format!("\"{name}\" is not a consumer of this scenario"),
+            );
+        }
+    }
+}
+
+/// Every way the report falls short of the expectations, as sentences.
+pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut number = |what: &str, want: Option<u64>, got: u64| {
+        if let Some(w) = want {
+            if w != got {
+                out.push(format!("expected {what} = {w}, got {got}"));
+            }
+        }
+    };
+    number("duplicates", e.duplicates, r.outcome.duplicates);
+    number("lost", e.lost, r.outcome.lost);
+    number("aborted_reads", e.aborted_reads, r.outcome.aborted_reads);
+    for k in &e.anomalies {
+        if !r.anomalies.iter().any(|a| &a.kind == k) {
+            out.push(format!("expected a {k} anomaly, found none"));
+        }
+    }
+    for k in &e.no_anomalies {
+        if let Some(a) = r.anomalies.iter().find(|a| &a.kind == k) {
+            out.push(format!("expected no {k} anomaly, found: {}", a.detail));
+        }
+    }
+    for d in &e.deliveries {
+        let Some(got) = r.deliveries.get(d.record as usize) else {
+            out.push(format!("record {} does not exist", d.record));
+            continue;
+        };
+        let who = format!("record {}", got.record);
+        if let Some(s) = &d.status {
+            if &got.status != s {
+                out.push(format!("expected {who} to be {s}, it is {}", got.status));
+            }
+        }
+        if let Some(o) = d.offset {
+            if got.offset != Some(o) {
+                out.push(format!(
+                    "expected {who} acknowledged at offset {o}, got {:?}",
+                    got.offset
+                ));
+            }
+        }
+        if let Some(n) = d.min_attempts {
+            if got.attempts < n {
+                out.push(format!(
+                    "expected {who} to take at least {n} attempts, it took {}",
+                    got.attempts
+                ));
+            }
+        }
+        if let Some(n) = d.max_attempts {
+            if got.attempts > n {
+                out.push(format!(
+                    "expected {who} to take at most {n} attempts, it took {}",
+                    got.attempts
+                ));
+            }
+        }
+        if let Some(t) = d.delivered_after_ms {
+            if got.delivered_at_ms.is_none_or(|at| at <= t) {
+                out.push(format!(
+                    "expected {who} delivered after {t} ms, got {:?}",
+                    got.delivered_at_ms
+                ));
+            }
+        }
+        if let Some(t) = d.delivered_before_ms {
+            if got.delivered_at_ms.is_none_or(|at| at >= t) {
+                out.push(format!(
+                    "expected {who} delivered before {t} ms, got {:?}",
+                    got.delivered_at_ms
+                ));
+            }
+        }
+    }
+    for (name, want) in &e.reads {
+        let Some(got) = r.reads.get(name) else {
+            out.push(format!("consumer {name} did not run"));
+            continue;
+        };
+        if let Some(n) = want.records {
+            if got.records != n {
+                out.push(format!(
+                    "expected {name} to read {n} records, it read {}",
+                    got.records
+                ));
+            }
+        }
+        if let Some(keys) = &want.keys {
+            let got_keys: Vec<String> = got
+                .keys
+                .iter()
+                .map(|k| k.clone().unwrap_or_default())
+                .collect();
+            if &got_keys != keys {
+                out.push(format!(
+                    "expected {name} to read keys {keys:?}, it read {got_keys:?}"
+                ));
+            }
+        }
+    }
+    if !r.completed {
+        out.push(format!(
+            "the run hit its step limit after {} steps",
+            r.steps
+        ));
+    }
+    for inv in r.invariants.iter().filter(|i| !i.holds) {
+        out.push(format!(
+            "invariant {} is broken: {}",
+            inv.name,
+            inv.detail.clone().unwrap_or_default()
+        ));
+    }
+    out
+}

@@ -1,0 +1,75 @@
+//! Scenario files: TOML, `version = 1`, validated field by field with explicit limits.
+//! See `docs/scenario-format.md`.
+
+pub mod build;
+pub mod builtin;
+pub mod error;
+pub mod expect;
+pub mod limits;
+pub mod schema;
+
+pub use error::{FieldError, ScenarioError};
+pub use schema::ScenarioFile;
+
+use crate::sim::simulation::Setup;
+use crate::sim::Simulation;
+
+/// A scenario that parsed and validated: it can always be built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub file: ScenarioFile,
+    setup: Setup,
+}
+
+impl Scenario {
+    /// Parses and validates TOML text.
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > limits::MAX_FILE_BYTES {
+            return Err(ScenarioError::TooLarge {
+                bytes: text.len(),
+                max: limits::MAX_FILE_BYTES,
+            });
+        }
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Parse {
+            message: e.to_string(),
+        })?;
+        Scenario::from_file(file)
+    }
+
+    pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
+        let setup = build::build(&file)?;
+        Ok(Scenario { file, setup })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.file.name
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.file.seed
+    }
+
+    /// The scenario as TOML again (for export).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(&self.file).unwrap_or_default()
+    }
+
+    /// A fresh simulation of this scenario; `seed` overrides the file's.
+    pub fn simulation(&self, seed: Option<u64>) -> Simulation {
+        let mut setup = self.setup.clone();
+        if let Some(s) = seed {
+            setup.seed = s;
+        }
+        Simulation::new(setup)
+    }
+
+    /// The same, without keeping the per-step trace (for long headless runs).
+    pub fn simulation_without_trace(&self, seed: Option<u64>) -> Simulation {
+        let mut setup = self.setup.clone();
+        if let Some(s) = seed {
+            setup.seed = s;
+        }
+        setup.keep_trace = false;
+        Simulation::new(setup)
+    }
+}

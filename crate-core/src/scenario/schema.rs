@@ -1,0 +1,301 @@
+//! The scenario file as written. Unknown fields are rejected everywhere; ranges and cross
+//! references are checked by `build`.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn default_seed() -> u64 {
+    1
+}
+fn one_u8() -> u8 {
+    1
+}
+fn one_u16() -> u16 {
+    1
+}
+fn one_u32() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    /// One line for the scenario picker.
+    #[serde(default)]
+    pub summary: String,
+    /// Where the picker files it ("Idempotent producer", "Replication", ...).
+    #[serde(default)]
+    pub group: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default)]
+    pub cluster: ClusterSpec,
+    #[serde(default)]
+    pub network: NetworkSpec,
+    pub topics: Vec<TopicSpec>,
+    #[serde(default)]
+    pub producers: Vec<ProducerSpec>,
+    #[serde(default)]
+    pub consumers: Vec<ConsumerSpec>,
+    #[serde(default)]
+    pub faults: Vec<FaultSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<ExpectSpec>,
+    #[serde(default)]
+    pub limits: LimitsSpec,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSpec {
+    #[serde(default = "one_u8")]
+    pub brokers: u8,
+}
+
+impl Default for ClusterSpec {
+    fn default() -> Self {
+        ClusterSpec { brokers: 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSpec {
+    #[serde(default = "default_latency")]
+    pub latency_us: u64,
+    #[serde(default)]
+    pub jitter_us: u64,
+    #[serde(default)]
+    pub loss_per_million: u32,
+}
+
+fn default_latency() -> u64 {
+    1_000
+}
+
+impl Default for NetworkSpec {
+    fn default() -> Self {
+        NetworkSpec {
+            latency_us: default_latency(),
+            jitter_us: 0,
+            loss_per_million: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub name: String,
+    #[serde(default = "one_u16")]
+    pub partitions: u16,
+    #[serde(default = "one_u8")]
+    pub replication_factor: u8,
+}
+
+/// `acks` as Kafka users write it: `0`, `1`, `-1`, `"all"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AcksValue {
+    Number(i64),
+    Text(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerSpec {
+    pub name: String,
+    /// `java` or `librdkafka`: whose defaults apply.
+    #[serde(default = "default_client")]
+    pub client: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_idempotence: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acks: Option<AcksValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_in_flight_requests_per_connection: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout_ms: Option<u64>,
+    /// Java's name for the bound on a whole send.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_timeout_ms: Option<u64>,
+    /// librdkafka's name for the same bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_backoff_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_backoff_max_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linger_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_max_records: Option<u32>,
+    /// After a crash, the application sends again what it never saw acknowledged.
+    #[serde(default)]
+    pub resend_unconfirmed_on_restart: bool,
+    #[serde(default)]
+    pub sends: Vec<SendSpecFile>,
+}
+
+fn default_client() -> String {
+    "java".into()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendSpecFile {
+    #[serde(default)]
+    pub at_ms: u64,
+    pub topic: String,
+    /// Every record carries this key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Record i carries the key `{key_prefix}{i}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_prefix: Option<String>,
+    /// An explicit partition (otherwise the key's murmur2, or sticky for null keys).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u16>,
+    #[serde(default = "one_u32")]
+    pub count: u32,
+    #[serde(default)]
+    pub interval_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    pub name: String,
+    #[serde(default = "default_client")]
+    pub client: String,
+    pub topic: String,
+    /// Defaults to every partition of the topic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<Vec<u16>>,
+    /// `read_uncommitted` or `read_committed`; defaults to the client's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<String>,
+    #[serde(default)]
+    pub start_ms: u64,
+    #[serde(default = "default_poll")]
+    pub poll_interval_ms: u64,
+    #[serde(default = "default_empty_polls")]
+    pub max_empty_polls: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_ms: Option<u64>,
+}
+
+fn default_poll() -> u64 {
+    100
+}
+fn default_empty_polls() -> u32 {
+    3
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultSpec {
+    pub at_ms: u64,
+    /// freeze, crash, restart, drop, delay, duplicate, lose_ack, partition, heal
+    pub action: String,
+    /// The process for freeze, crash, restart, partition and heal: `broker-0`, or a
+    /// producer's or consumer's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The other end, for partition and heal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_after_ms: Option<u64>,
+    /// Message filters, for drop, delay and duplicate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_ms: Option<u64>,
+    #[serde(default = "one_u32")]
+    pub count: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aborted_reads: Option<u64>,
+    /// Anomaly kinds that must be found (`duplicate`, `lost-write`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anomalies: Vec<String>,
+    /// Anomaly kinds that must not be found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_anomalies: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliveries: Vec<ExpectDelivery>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reads: BTreeMap<String, ExpectRead>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectDelivery {
+    /// The record's index in the scenario (0 = the first record sent).
+    pub record: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_attempts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered_after_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered_before_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectRead {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    #[serde(default = "default_max_steps")]
+    pub max_steps: u64,
+}
+
+fn default_max_steps() -> u64 {
+    super::limits::DEFAULT_MAX_STEPS
+}
+
+impl Default for LimitsSpec {
+    fn default() -> Self {
+        LimitsSpec {
+            max_steps: default_max_steps(),
+        }
+    }
+}

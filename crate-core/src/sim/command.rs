@@ -1,0 +1,70 @@
+//! What a handler may ask for. Handlers never touch the clock, the RNG or the queue: they
+//! push commands into a context, and the simulation carries them out.
+
+use super::event::Timer;
+use super::note::Note;
+use crate::ids::NodeId;
+use crate::kafka::protocol::Message;
+use crate::time::SimTime;
+
+#[derive(Clone, Debug)]
+pub enum Command {
+    Send {
+        from: NodeId,
+        to: NodeId,
+        msg: Message,
+    },
+    SetTimer {
+        node: NodeId,
+        after: SimTime,
+        /// Spread the delay by up to ± this percentage, drawn from the simulation's RNG.
+        jitter_percent: u8,
+        timer: Timer,
+    },
+    Note(Note),
+}
+
+/// The handler's view of the world: the time, the step number, and an outbox.
+pub struct Ctx<'a> {
+    pub now: SimTime,
+    /// The number the current step will have in the trace.
+    pub step: u64,
+    pub me: NodeId,
+    out: &'a mut Vec<Command>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(now: SimTime, step: u64, me: NodeId, out: &'a mut Vec<Command>) -> Self {
+        Ctx { now, step, me, out }
+    }
+
+    pub fn send(&mut self, to: NodeId, msg: Message) {
+        self.out.push(Command::Send {
+            from: self.me,
+            to,
+            msg,
+        });
+    }
+
+    /// Sends on behalf of another process (the controller moving data between brokers).
+    pub fn send_as(&mut self, from: NodeId, to: NodeId, msg: Message) {
+        self.out.push(Command::Send { from, to, msg });
+    }
+
+    pub fn set_timer(&mut self, after: SimTime, timer: Timer) {
+        self.set_timer_jittered(after, 0, timer);
+    }
+
+    pub fn set_timer_jittered(&mut self, after: SimTime, jitter_percent: u8, timer: Timer) {
+        self.out.push(Command::SetTimer {
+            node: self.me,
+            after,
+            jitter_percent,
+            timer,
+        });
+    }
+
+    pub fn note(&mut self, note: Note) {
+        self.out.push(Command::Note(note));
+    }
+}

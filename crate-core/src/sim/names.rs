@@ -1,0 +1,55 @@
+//! Human names for processes, partitions and keys, so that narration and the UI speak the
+//! scenario's language ("orders-0", "producer app", key "customer-7").
+
+use crate::ids::{NodeId, Tp};
+use serde::{Deserialize, Serialize};
+
+/// Keys are interned: a fixed key has one index; a run of distinct keys `{prefix}{i}` has a
+/// contiguous range of indices.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KeyRange {
+    pub first: u32,
+    pub count: u32,
+    pub prefix: String,
+    pub distinct: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Names {
+    pub producers: Vec<String>,
+    pub consumers: Vec<String>,
+    pub topics: Vec<String>,
+    pub keys: Vec<KeyRange>,
+}
+
+impl Names {
+    pub fn node(&self, node: NodeId) -> String {
+        let named = |list: &Vec<String>, i: u8| list.get(usize::from(i)).cloned();
+        match node {
+            NodeId::Broker(i) => format!("broker {i}"),
+            NodeId::Producer(i) => named(&self.producers, i).unwrap_or_else(|| node.to_string()),
+            NodeId::Consumer(i) => named(&self.consumers, i).unwrap_or_else(|| node.to_string()),
+        }
+    }
+
+    pub fn tp(&self, tp: Tp) -> String {
+        let topic = self
+            .topics
+            .get(usize::from(tp.topic))
+            .map_or("topic", String::as_str);
+        format!("{topic}-{}", tp.partition)
+    }
+
+    pub fn key(&self, key: Option<u32>) -> Option<String> {
+        let key = key?;
+        let range = self
+            .keys
+            .iter()
+            .find(|r| key >= r.first && key < r.first.saturating_add(r.count.max(1)))?;
+        Some(if range.distinct {
+            format!("{}{}", range.prefix, key - range.first)
+        } else {
+            range.prefix.clone()
+        })
+    }
+}

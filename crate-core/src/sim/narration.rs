@@ -1,0 +1,519 @@
+//! One sentence a student understands for every fact the simulation reports.
+
+use super::fault::{Fault, MessageMatch};
+use super::names::Names;
+use super::note::{DropReason, Note};
+use crate::ids::{NodeId, RecordId};
+use crate::time::format_duration;
+
+fn records(ids: &[RecordId]) -> String {
+    match ids {
+        [] => "nothing".into(),
+        [one] => format!("record {one}"),
+        [first, .., last] => format!("{} records ({first}…{last})", ids.len()),
+    }
+}
+
+fn seq_range(base: i32, count: usize) -> String {
+    if base < 0 {
+        return "no sequence (idempotence off)".into();
+    }
+    if count <= 1 {
+        format!("sequence {base}")
+    } else {
+        format!("sequences {base}–{}", base + count as i32 - 1)
+    }
+}
+
+fn pid(producer_id: i64) -> String {
+    if producer_id < 0 {
+        "no producer id".into()
+    } else {
+        format!("producer id {producer_id}")
+    }
+}
+
+fn matcher(names: &Names, m: &MessageMatch) -> String {
+    let mut parts = Vec::new();
+    if let Some(k) = m.kind {
+        parts.push(k.name().replace('_', " "));
+    } else {
+        parts.push("message".into());
+    }
+    if let Some(f) = m.from {
+        parts.push(format!("from {}", names.node(f)));
+    }
+    if let Some(t) = m.to {
+        parts.push(format!("to {}", names.node(t)));
+    }
+    if let Some(tp) = m.tp {
+        parts.push(format!("for {}", names.tp(tp)));
+    }
+    parts.join(" ")
+}
+
+pub fn describe_fault(names: &Names, fault: &Fault) -> String {
+    let n = |node: &NodeId| names.node(*node);
+    match fault {
+        Fault::Freeze { node, duration } => {
+            format!("freeze {} for {}", n(node), format_duration(*duration))
+        }
+        Fault::Thaw { node } => format!("thaw {}", n(node)),
+        Fault::Crash {
+            node,
+            restart_after,
+        } => match restart_after {
+            Some(t) => format!("crash {} (restart after {})", n(node), format_duration(*t)),
+            None => format!("crash {}", n(node)),
+        },
+        Fault::Restart { node } => format!("restart {}", n(node)),
+        Fault::Drop { matcher: m, count } => format!("drop the next {count} {}", matcher(names, m)),
+        Fault::Delay {
+            matcher: m,
+            extra,
+            count,
+        } => format!(
+            "delay the next {count} {} by {}",
+            matcher(names, m),
+            format_duration(*extra)
+        ),
+        Fault::Duplicate {
+            matcher: m,
+            extra,
+            count,
+        } => format!(
+            "duplicate the next {count} {} (the copy {} later)",
+            matcher(names, m),
+            format_duration(*extra)
+        ),
+        Fault::LoseAck { tp, count } => format!(
+            "lose the acknowledgement of the next {count} append(s) to {}",
+            names.tp(*tp)
+        ),
+        Fault::Partition { a, b } => format!("cut the link between {} and {}", n(a), n(b)),
+        Fault::Heal { a, b } => format!("heal the link between {} and {}", n(a), n(b)),
+    }
+}
+
+/// The sentence for one note.
+pub fn narrate(names: &Names, note: &Note) -> String {
+    let n = |node: &NodeId| names.node(*node);
+    let tp = |t: &crate::ids::Tp| names.tp(*t);
+    match note {
+        Note::ProducerIdRequested { producer, broker } => format!(
+            "{} asks {} for a producer id (InitProducerId).",
+            n(producer),
+            n(broker)
+        ),
+        Note::ProducerIdAllocated {
+            broker,
+            producer_id,
+        } => format!("{} hands out producer id {producer_id}.", n(broker)),
+        Note::ProducerIdAssigned {
+            producer,
+            producer_id,
+            epoch,
+        } => format!(
+            "{} is now producer id {producer_id}, epoch {epoch}: its sequence numbers start at 0.",
+            n(producer)
+        ),
+        Note::RecordAccepted {
+            producer,
+            record,
+            key,
+            tp: t,
+        } => match names.key(*key) {
+            Some(k) => format!(
+                "The application gives {} record {record} with key \"{k}\"; it goes to {}.",
+                n(producer),
+                tp(t)
+            ),
+            None => format!(
+                "The application gives {} record {record}; it goes to {}.",
+                n(producer),
+                tp(t)
+            ),
+        },
+        Note::BatchSent {
+            producer,
+            broker,
+            tp: t,
+            records: ids,
+            producer_id,
+            base_sequence,
+            attempt,
+            ..
+        } => {
+            let what = if *producer_id < 0 {
+                format!("{} (idempotence off: no producer id, no sequence)", records(ids))
+            } else {
+                format!(
+                    "{} with {}, {}",
+                    records(ids),
+                    pid(*producer_id),
+                    seq_range(*base_sequence, ids.len())
+                )
+            };
+            if *attempt > 1 {
+                let same = if *producer_id < 0 { "" } else { ", the same sequence" };
+                format!(
+                    "{} retries {what} to {} for {} (attempt {attempt}{same}).",
+                    n(producer),
+                    n(broker),
+                    tp(t)
+                )
+            } else {
+                format!("{} sends {what} to {} for {}.", n(producer), n(broker), tp(t))
+            }
+        }
+        Note::RequestTimedOut {
+            producer,
+            records: ids,
+            attempt,
+            timeout_ms,
+            ..
+        } => format!(
+            "{} heard nothing for {timeout_ms} ms (request.timeout.ms) about attempt {attempt} of {}: it cannot know whether the broker stored it.",
+            n(producer),
+            records(ids)
+        ),
+        Note::RetryScheduled {
+            producer,
+            records: ids,
+            backoff,
+            reason,
+            ..
+        } => format!(
+            "{} will retry {} after {} ({reason}).",
+            n(producer),
+            records(ids),
+            format_duration(*backoff)
+        ),
+        Note::Delivered {
+            producer,
+            tp: t,
+            records: ids,
+            base_offset,
+            duplicate_answer,
+        } => match (base_offset, duplicate_answer) {
+            (Some(o), true) => format!(
+                "{} gets its acknowledgement: {} at offset {o} of {} (the original offset, from the broker's de-duplication).",
+                n(producer),
+                records(ids),
+                tp(t)
+            ),
+            (Some(o), false) => format!(
+                "{} gets its acknowledgement: {} stored at offset {o} of {}.",
+                n(producer),
+                records(ids),
+                tp(t)
+            ),
+            (None, _) => format!(
+                "{} counts {} as sent (acks=0: no answer is ever awaited).",
+                n(producer),
+                records(ids)
+            ),
+        },
+        Note::DeliveryFailed {
+            producer,
+            records: ids,
+            error,
+            indeterminate,
+            ..
+        } => {
+            if *indeterminate {
+                format!(
+                    "{} gives up on {} ({error}); it was sent and never answered, so it may or may not be in the log.",
+                    n(producer),
+                    records(ids)
+                )
+            } else {
+                format!("{} reports {} as failed ({error}).", n(producer), records(ids))
+            }
+        }
+        Note::StaleResponseIgnored { producer, kind, .. } => format!(
+            "{} ignores a late {} for a request it already gave up on or completed.",
+            n(producer),
+            kind.name().replace('_', " ")
+        ),
+        Note::EpochBumped {
+            producer,
+            producer_id,
+            new_epoch,
+        } => format!(
+            "{} bumps producer id {producer_id} to epoch {new_epoch} and restarts its sequences at 0.",
+            n(producer)
+        ),
+        Note::LeaderChanged {
+            producer,
+            tp: t,
+            leader,
+        } => format!(
+            "{} will send {} to broker {leader} from now on.",
+            n(producer),
+            tp(t)
+        ),
+        Note::Appended {
+            broker,
+            tp: t,
+            base_offset,
+            records: ids,
+            producer_id,
+            base_sequence,
+            ..
+        } => {
+            if *producer_id < 0 {
+                format!("{} appends {} at offset {base_offset} of {}.", n(broker), records(ids), tp(t))
+            } else {
+                format!(
+                    "{} appends {} at offset {base_offset} of {} ({}, {}).",
+                    n(broker),
+                    records(ids),
+                    tp(t),
+                    pid(*producer_id),
+                    seq_range(*base_sequence, ids.len())
+                )
+            }
+        }
+        Note::DuplicateDetected {
+            broker,
+            producer_id,
+            base_sequence,
+            last_sequence,
+            original_offset,
+            ..
+        } => {
+            let seq = if base_sequence == last_sequence {
+                format!("sequence {base_sequence}")
+            } else {
+                format!("sequences {base_sequence}–{last_sequence}")
+            };
+            format!(
+                "{} has already stored producer {producer_id}'s {seq} at offset {original_offset}; it answers with offset {original_offset} again instead of appending a duplicate.",
+                n(broker)
+            )
+        }
+        Note::AppendRejected {
+            broker,
+            producer_id,
+            epoch,
+            base_sequence,
+            error,
+            expected_sequence,
+            ..
+        } => match expected_sequence {
+            Some(e) => format!(
+                "{} refuses producer {producer_id}'s sequence {base_sequence}: it expected {e} ({error}). Nothing is appended.",
+                n(broker)
+            ),
+            None => format!(
+                "{} refuses producer {producer_id} at epoch {epoch}: a newer epoch exists ({error}). Nothing is appended.",
+                n(broker)
+            ),
+        },
+        Note::AckWaitsForReplicas {
+            broker,
+            base_offset,
+            ..
+        } => format!(
+            "{} holds the answer for offset {base_offset} until every in-sync replica has it (acks=all).",
+            n(broker)
+        ),
+        Note::Replicated {
+            broker,
+            tp: t,
+            records: count,
+            log_end_offset,
+        } => format!(
+            "{} copies {count} record(s) of {} from the leader; its log now ends at {log_end_offset}.",
+            n(broker),
+            tp(t)
+        ),
+        Note::HighWatermarkAdvanced {
+            broker,
+            tp: t,
+            high_watermark,
+        } => format!(
+            "The high watermark of {} on {} moves to {high_watermark}: consumers may read below it.",
+            tp(t),
+            n(broker)
+        ),
+        Note::NotLeader {
+            broker,
+            tp: t,
+            leader,
+        } => match leader {
+            Some(l) => format!(
+                "{} is not the leader of {} (broker {l} is): NOT_LEADER_OR_FOLLOWER.",
+                n(broker),
+                tp(t)
+            ),
+            None => format!(
+                "{} cannot serve {}: it has no leader right now.",
+                n(broker),
+                tp(t)
+            ),
+        },
+        Note::FetchServed {
+            broker,
+            consumer,
+            tp: t,
+            from,
+            count,
+            high_watermark,
+        } => format!(
+            "{} serves {} {count} record(s) of {} from offset {from} (high watermark {high_watermark}).",
+            n(broker),
+            n(consumer),
+            tp(t)
+        ),
+        Note::LeaderElected {
+            tp: t,
+            broker,
+            leader_epoch,
+            lost_records,
+        } => {
+            if lost_records.is_empty() {
+                format!(
+                    "{} becomes the leader of {} (leader epoch {leader_epoch}).",
+                    n(broker),
+                    tp(t)
+                )
+            } else {
+                format!(
+                    "{} becomes the leader of {} (leader epoch {leader_epoch}) without {}: the old leader never replicated them.",
+                    n(broker),
+                    tp(t),
+                    records(lost_records)
+                )
+            }
+        }
+        Note::PartitionOffline { tp: t } => format!(
+            "{} has no in-sync replica left alive: it is offline until one returns.",
+            tp(t)
+        ),
+        Note::LogTruncated {
+            broker,
+            tp: t,
+            to_offset,
+            dropped,
+        } => format!(
+            "{} truncates {} to offset {to_offset}, dropping {} the new leader does not have.",
+            n(broker),
+            tp(t),
+            records(dropped)
+        ),
+        Note::Read {
+            consumer,
+            tp: t,
+            records: read,
+        } => {
+            let first = read.first().map_or(0, |r| r.0);
+            let last = read.last().map_or(0, |r| r.0);
+            format!(
+                "{} reads {} record(s) of {} (offsets {first}–{last}).",
+                n(consumer),
+                read.len(),
+                tp(t)
+            )
+        }
+        Note::FetchSent {
+            consumer,
+            broker,
+            tp: t,
+            offset,
+        } => format!(
+            "{} asks {} for {} from offset {offset}.",
+            n(consumer),
+            n(broker),
+            tp(t)
+        ),
+        Note::PolledNothing {
+            consumer,
+            tp: t,
+            offset,
+        } => format!(
+            "{} polls {} at offset {offset}: nothing new.",
+            n(consumer),
+            tp(t)
+        ),
+        Note::ConsumerStopped { consumer } => format!("{} stops polling.", n(consumer)),
+        Note::MessageDropped {
+            from,
+            to,
+            label,
+            why,
+            ..
+        } => {
+            let why = match why {
+                DropReason::Fault => "a scheduled fault",
+                DropReason::Partitioned => "the link is cut",
+                DropReason::RandomLoss => "random loss on the link",
+            };
+            format!(
+                "The network drops {} → {} \"{label}\" ({why}).",
+                n(from),
+                n(to)
+            )
+        }
+        Note::AckLost {
+            broker,
+            producer,
+            tp: t,
+            base_offset,
+        } => format!(
+            "The network loses {}'s acknowledgement to {}: the record IS at offset {base_offset} of {}, but the producer will never hear so.",
+            n(broker),
+            n(producer),
+            tp(t)
+        ),
+        Note::MessageDelayed {
+            from,
+            to,
+            kind,
+            extra,
+        } => format!(
+            "The network delays {} → {} {} by {}.",
+            n(from),
+            n(to),
+            kind.name().replace('_', " "),
+            format_duration(*extra)
+        ),
+        Note::MessageDuplicated {
+            from,
+            to,
+            kind,
+            extra,
+        } => format!(
+            "The network will deliver {} → {} {} twice (the copy {} later).",
+            n(from),
+            n(to),
+            kind.name().replace('_', " "),
+            format_duration(*extra)
+        ),
+        Note::HeldWhileFrozen { node, kind } => format!(
+            "{} is frozen: the {} waits in its socket buffer.",
+            n(node),
+            kind.name().replace('_', " ")
+        ),
+        Note::LostAtCrashedNode { node, kind } => format!(
+            "{} is down: the {} is lost.",
+            n(node),
+            kind.name().replace('_', " ")
+        ),
+        Note::Frozen { node, duration } => format!(
+            "{} freezes for {} (like docker pause: connections stay open, nothing is processed).",
+            n(node),
+            format_duration(*duration)
+        ),
+        Note::Thawed { node, held } => format!(
+            "{} wakes up and processes the {held} request(s) that queued while it was frozen, in order.",
+            n(node)
+        ),
+        Note::Crashed { node } => format!("{} crashes: whatever it held in memory is gone.", n(node)),
+        Note::Restarted { node } => format!("{} restarts.", n(node)),
+        Note::FaultArmed { description } => format!("Fault armed: {description}."),
+        Note::LinkCut { a, b } => format!("The link between {} and {} is cut.", n(a), n(b)),
+        Note::LinkHealed { a, b } => format!("The link between {} and {} is healed.", n(a), n(b)),
+    }
+}

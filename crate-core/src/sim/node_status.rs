@@ -1,0 +1,15 @@
+//! What the engine knows of each process: alive, frozen (with the events it could not
+//! process yet) or crashed, and its incarnation.
+
+use super::event::Scheduled;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NodeStatus {
+    pub crashed: bool,
+    pub frozen: bool,
+    /// Bumped at each crash so that timers set before it are void.
+    pub incarnation: u32,
+    /// Events that arrived while frozen, in arrival order; replayed at the thaw.
+    pub held: Vec<Scheduled>,
+}

@@ -1,0 +1,294 @@
+//! Structured facts that handlers report. They feed the oracle's ledger and the narration;
+//! each step's notes are what a student reads about it.
+
+use crate::ids::{NodeId, RecordId, Tp};
+use crate::kafka::errors::KafkaError;
+use crate::kafka::protocol::MessageKind;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "note")]
+pub enum Note {
+    // --- producer ---
+    ProducerIdRequested {
+        producer: NodeId,
+        broker: NodeId,
+    },
+    ProducerIdAssigned {
+        producer: NodeId,
+        producer_id: i64,
+        epoch: i16,
+    },
+    ProducerIdAllocated {
+        broker: NodeId,
+        producer_id: i64,
+    },
+    RecordAccepted {
+        producer: NodeId,
+        record: RecordId,
+        key: Option<u32>,
+        tp: Tp,
+    },
+    BatchSent {
+        producer: NodeId,
+        broker: NodeId,
+        tp: Tp,
+        request_id: u64,
+        records: Vec<RecordId>,
+        producer_id: i64,
+        epoch: i16,
+        base_sequence: i32,
+        attempt: u32,
+    },
+    RequestTimedOut {
+        producer: NodeId,
+        tp: Tp,
+        request_id: u64,
+        records: Vec<RecordId>,
+        attempt: u32,
+        timeout_ms: u64,
+    },
+    RetryScheduled {
+        producer: NodeId,
+        tp: Tp,
+        records: Vec<RecordId>,
+        backoff: SimTime,
+        reason: KafkaError,
+    },
+    Delivered {
+        producer: NodeId,
+        tp: Tp,
+        records: Vec<RecordId>,
+        base_offset: Option<u64>,
+        duplicate_answer: bool,
+    },
+    DeliveryFailed {
+        producer: NodeId,
+        tp: Tp,
+        records: Vec<RecordId>,
+        error: KafkaError,
+        /// The batch may be in the log: it was transmitted and never answered.
+        indeterminate: bool,
+    },
+    StaleResponseIgnored {
+        producer: NodeId,
+        request_id: u64,
+        kind: MessageKind,
+    },
+    EpochBumped {
+        producer: NodeId,
+        producer_id: i64,
+        new_epoch: i16,
+    },
+    LeaderChanged {
+        producer: NodeId,
+        tp: Tp,
+        leader: u8,
+    },
+    // --- broker ---
+    Appended {
+        broker: NodeId,
+        tp: Tp,
+        base_offset: u64,
+        records: Vec<RecordId>,
+        producer_id: i64,
+        epoch: i16,
+        base_sequence: i32,
+    },
+    DuplicateDetected {
+        broker: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        epoch: i16,
+        base_sequence: i32,
+        last_sequence: i32,
+        original_offset: u64,
+        records: Vec<RecordId>,
+    },
+    AppendRejected {
+        broker: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        epoch: i16,
+        base_sequence: i32,
+        error: KafkaError,
+        expected_sequence: Option<i32>,
+        records: Vec<RecordId>,
+    },
+    AckWaitsForReplicas {
+        broker: NodeId,
+        tp: Tp,
+        base_offset: u64,
+    },
+    Replicated {
+        broker: NodeId,
+        tp: Tp,
+        records: u64,
+        log_end_offset: u64,
+    },
+    HighWatermarkAdvanced {
+        broker: NodeId,
+        tp: Tp,
+        high_watermark: u64,
+    },
+    NotLeader {
+        broker: NodeId,
+        tp: Tp,
+        leader: Option<u8>,
+    },
+    FetchServed {
+        broker: NodeId,
+        consumer: NodeId,
+        tp: Tp,
+        from: u64,
+        count: u32,
+        high_watermark: u64,
+    },
+    LeaderElected {
+        tp: Tp,
+        broker: NodeId,
+        leader_epoch: u32,
+        lost_records: Vec<RecordId>,
+    },
+    PartitionOffline {
+        tp: Tp,
+    },
+    LogTruncated {
+        broker: NodeId,
+        tp: Tp,
+        to_offset: u64,
+        dropped: Vec<RecordId>,
+    },
+    // --- consumer ---
+    FetchSent {
+        consumer: NodeId,
+        broker: NodeId,
+        tp: Tp,
+        offset: u64,
+    },
+    Read {
+        consumer: NodeId,
+        tp: Tp,
+        records: Vec<(u64, RecordId)>,
+    },
+    PolledNothing {
+        consumer: NodeId,
+        tp: Tp,
+        offset: u64,
+    },
+    ConsumerStopped {
+        consumer: NodeId,
+    },
+    // --- network and faults ---
+    MessageDropped {
+        from: NodeId,
+        to: NodeId,
+        kind: MessageKind,
+        label: String,
+        why: DropReason,
+    },
+    AckLost {
+        broker: NodeId,
+        producer: NodeId,
+        tp: Tp,
+        base_offset: u64,
+    },
+    MessageDelayed {
+        from: NodeId,
+        to: NodeId,
+        kind: MessageKind,
+        extra: SimTime,
+    },
+    MessageDuplicated {
+        from: NodeId,
+        to: NodeId,
+        kind: MessageKind,
+        extra: SimTime,
+    },
+    HeldWhileFrozen {
+        node: NodeId,
+        kind: MessageKind,
+    },
+    LostAtCrashedNode {
+        node: NodeId,
+        kind: MessageKind,
+    },
+    Frozen {
+        node: NodeId,
+        duration: SimTime,
+    },
+    Thawed {
+        node: NodeId,
+        held: u32,
+    },
+    Crashed {
+        node: NodeId,
+    },
+    Restarted {
+        node: NodeId,
+    },
+    FaultArmed {
+        description: String,
+    },
+    LinkCut {
+        a: NodeId,
+        b: NodeId,
+    },
+    LinkHealed {
+        a: NodeId,
+        b: NodeId,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// A scheduled or injected drop fault.
+    Fault,
+    /// The link is cut.
+    Partitioned,
+    /// The link's random loss rate.
+    RandomLoss,
+}
+
+/// Kinds of step a viewer may want to jump to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Notable {
+    Retry,
+    DuplicateDetected,
+    DuplicateAppended,
+    Rejected,
+    Fencing,
+    Crash,
+    Freeze,
+    Loss,
+    Delivered,
+}
+
+impl Note {
+    /// What makes this note worth a jump, if anything.
+    pub fn notable(&self) -> Option<Notable> {
+        match self {
+            Note::RequestTimedOut { .. } | Note::RetryScheduled { .. } => Some(Notable::Retry),
+            Note::DuplicateDetected { .. } => Some(Notable::DuplicateDetected),
+            Note::AppendRejected {
+                error: KafkaError::InvalidProducerEpoch,
+                ..
+            } => Some(Notable::Fencing),
+            Note::AppendRejected { .. } => Some(Notable::Rejected),
+            Note::EpochBumped { .. } => Some(Notable::Fencing),
+            Note::Crashed { .. } | Note::Restarted { .. } => Some(Notable::Crash),
+            Note::Frozen { .. } | Note::Thawed { .. } => Some(Notable::Freeze),
+            Note::AckLost { .. } | Note::MessageDropped { .. } | Note::DeliveryFailed { .. } => {
+                Some(Notable::Loss)
+            }
+            Note::LeaderElected { lost_records, .. } if !lost_records.is_empty() => {
+                Some(Notable::Loss)
+            }
+            Note::Delivered { .. } => Some(Notable::Delivered),
+            _ => None,
+        }
+    }
+}

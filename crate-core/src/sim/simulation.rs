@@ -1,0 +1,638 @@
+//! The `Simulation`: it owns the clock, the single RNG, the event queue and every process,
+//! and is the only thing that schedules. `step()` runs one event.
+
+use super::command::{Command, Ctx};
+use super::event::{Envelope, Event, Scheduled, Timer};
+use super::fault::{Fault, ScheduledFault};
+use super::names::Names;
+use super::node_status::NodeStatus;
+use super::note::{Notable, Note};
+use crate::hash::{combine, stable_hash};
+use crate::ids::NodeId;
+use crate::kafka::broker::Broker;
+use crate::kafka::consumer::{Consumer, ConsumerTimer};
+use crate::kafka::controller;
+use crate::kafka::producer::{Producer, ProducerTimer};
+use crate::kafka::protocol::MessageKind;
+use crate::net::{Network, NetworkConfig};
+use crate::oracle::ledger::Ledger;
+use crate::rng::Rng;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// Everything a simulation starts from; built from a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    pub seed: u64,
+    pub names: Names,
+    pub brokers: Vec<Broker>,
+    pub producers: Vec<Producer>,
+    pub consumers: Vec<Consumer>,
+    pub network: NetworkConfig,
+    pub faults: Vec<ScheduledFault>,
+    pub max_steps: u64,
+    pub records: u32,
+    /// Keep every step's record (the UI and tests want it; the benchmark does not).
+    pub keep_trace: bool,
+}
+
+/// What happened in one step.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub step: u64,
+    pub time: SimTime,
+    pub node: Option<NodeId>,
+    pub what: StepKind,
+    pub notes: Vec<Note>,
+}
+
+impl StepRecord {
+    pub fn notable(&self) -> Option<Notable> {
+        self.notes.iter().filter_map(Note::notable).min()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        kind: MessageKind,
+        label: String,
+        sent_at: SimTime,
+    },
+    Timer {
+        timer: Timer,
+    },
+    Fault {
+        fault: Fault,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepOutcome {
+    Stepped,
+    /// Nothing left to happen.
+    Finished,
+    /// The step limit was reached first.
+    LimitReached,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunLimit {
+    Steps(u64),
+    Until(SimTime),
+    Completion,
+}
+
+/// A message on the wire, for the UI to animate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlightMessage {
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: MessageKind,
+    pub label: String,
+    pub sent_at: SimTime,
+    pub arrive_at: SimTime,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Simulation {
+    pub seed: u64,
+    pub names: Names,
+    now: SimTime,
+    /// When the last step happened (the clock may pass stale timers after it).
+    last_step_at: SimTime,
+    steps: u64,
+    next_seq: u64,
+    next_msg_id: u64,
+    rng: Rng,
+    queue: BinaryHeap<Scheduled>,
+    pub brokers: Vec<Broker>,
+    pub producers: Vec<Producer>,
+    pub consumers: Vec<Consumer>,
+    pub status: BTreeMap<NodeId, NodeStatus>,
+    pub network: Network,
+    pub ledger: Ledger,
+    pub faults: Vec<ScheduledFault>,
+    pub max_steps: u64,
+    keep_trace: bool,
+    trace: Vec<StepRecord>,
+    trace_hash: u64,
+    #[serde(skip)]
+    commands: Vec<Command>,
+}
+
+enum Dispatch {
+    /// A stale timer or similar: not a step.
+    Ignored,
+    Done(StepKind),
+}
+
+impl Simulation {
+    pub fn new(setup: Setup) -> Self {
+        let mut status = BTreeMap::new();
+        for b in &setup.brokers {
+            status.insert(b.node(), NodeStatus::default());
+        }
+        for p in &setup.producers {
+            status.insert(p.node(), NodeStatus::default());
+        }
+        for c in &setup.consumers {
+            status.insert(c.node(), NodeStatus::default());
+        }
+        let mut sim = Simulation {
+            seed: setup.seed,
+            names: setup.names,
+            now: 0,
+            last_step_at: 0,
+            steps: 0,
+            next_seq: 0,
+            next_msg_id: 0,
+            rng: Rng::seeded(setup.seed),
+            queue: BinaryHeap::new(),
+            brokers: setup.brokers,
+            producers: setup.producers,
+            consumers: setup.consumers,
+            status,
+            network: Network::new(setup.network),
+            ledger: Ledger::new(setup.records),
+            faults: Vec::new(),
+            max_steps: setup.max_steps,
+            keep_trace: setup.keep_trace,
+            trace: Vec::new(),
+            trace_hash: stable_hash(&setup.seed),
+            commands: Vec::new(),
+        };
+        for p in 0..sim.producers.len() {
+            let node = NodeId::Producer(p as u8);
+            sim.schedule_timer(node, 0, Timer::Producer(ProducerTimer::Start));
+        }
+        for c in 0..sim.consumers.len() {
+            let node = NodeId::Consumer(c as u8);
+            let at = sim.consumers[c].settings.start_at;
+            sim.schedule_timer(node, at, Timer::Consumer(ConsumerTimer::Start));
+        }
+        for f in setup.faults {
+            sim.schedule_fault(f);
+        }
+        sim
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The time of the last step that did something.
+    pub fn last_step_at(&self) -> SimTime {
+        self.last_step_at
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub fn trace(&self) -> &[StepRecord] {
+        &self.trace
+    }
+
+    /// A running hash over every step so far: same scenario and seed, same hash, everywhere.
+    pub fn trace_hash(&self) -> u64 {
+        self.trace_hash
+    }
+
+    /// A hash of the whole current state (processes, network, queue, RNG, ledger).
+    pub fn state_hash(&self) -> u64 {
+        let mut queue: Vec<&Scheduled> = self.queue.iter().collect();
+        queue.sort_by_key(|s| (s.time, s.seq));
+        stable_hash(&(
+            self.now,
+            self.steps,
+            &self.rng,
+            &queue,
+            &self.brokers,
+            &self.producers,
+            &self.consumers,
+            &self.status,
+            &self.network,
+            &self.ledger,
+            self.trace_hash,
+        ))
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// When the next event will happen, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek().map(|s| s.time)
+    }
+
+    /// Adds a fault to the schedule (it must not lie in the past).
+    pub fn schedule_fault(&mut self, f: ScheduledFault) {
+        let at = f.at.max(self.now);
+        self.faults.push(ScheduledFault {
+            at,
+            fault: f.fault.clone(),
+        });
+        self.push(at, Event::Fault(f.fault));
+    }
+
+    pub fn in_flight(&self) -> Vec<InFlightMessage> {
+        let mut out: Vec<InFlightMessage> = self
+            .queue
+            .iter()
+            .filter_map(|s| match &s.event {
+                Event::Deliver(env) => Some(InFlightMessage {
+                    id: env.id,
+                    from: env.from,
+                    to: env.to,
+                    kind: env.msg.kind(),
+                    label: env.msg.label(),
+                    sent_at: env.sent_at,
+                    arrive_at: s.time,
+                }),
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|m| (m.arrive_at, m.id));
+        out
+    }
+
+    /// Runs until the limit, the end, or the scenario's step limit.
+    pub fn run(&mut self, limit: RunLimit) -> StepOutcome {
+        loop {
+            match limit {
+                RunLimit::Steps(n) if self.steps >= n => return StepOutcome::Stepped,
+                RunLimit::Until(t) if self.next_event_time().is_none_or(|next| next > t) => {
+                    self.now = self.now.max(t);
+                    return if self.is_finished() {
+                        StepOutcome::Finished
+                    } else {
+                        StepOutcome::Stepped
+                    };
+                }
+                _ => {}
+            }
+            match self.step() {
+                StepOutcome::Stepped => {}
+                other => return other,
+            }
+        }
+    }
+
+    /// Runs exactly one event that does something.
+    pub fn step(&mut self) -> StepOutcome {
+        loop {
+            if self.steps >= self.max_steps {
+                return StepOutcome::LimitReached;
+            }
+            let Some(item) = self.queue.pop() else {
+                return StepOutcome::Finished;
+            };
+            self.now = item.time;
+            let node = item.event.node();
+            let mut notes = Vec::new();
+            match self.dispatch(item, &mut notes) {
+                Dispatch::Ignored => continue,
+                Dispatch::Done(what) => {
+                    self.steps += 1;
+                    self.last_step_at = self.now;
+                    let record = StepRecord {
+                        step: self.steps,
+                        time: self.now,
+                        node,
+                        what,
+                        notes,
+                    };
+                    self.trace_hash = combine(self.trace_hash, stable_hash(&record));
+                    if self.keep_trace {
+                        self.trace.push(record);
+                    }
+                    return StepOutcome::Stepped;
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, time: SimTime, event: Event) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.queue.push(Scheduled { time, seq, event });
+    }
+
+    fn schedule_timer(&mut self, node: NodeId, at: SimTime, timer: Timer) {
+        let incarnation = self.status.get(&node).map_or(0, |s| s.incarnation);
+        self.push(
+            at,
+            Event::Timer {
+                node,
+                incarnation,
+                timer,
+            },
+        );
+    }
+
+    fn dispatch(&mut self, item: Scheduled, notes: &mut Vec<Note>) -> Dispatch {
+        let step = self.steps + 1;
+        match item.event {
+            Event::Fault(fault) => {
+                self.apply_fault(&fault, notes);
+                Dispatch::Done(StepKind::Fault { fault })
+            }
+            Event::Timer {
+                node,
+                incarnation,
+                timer,
+            } => {
+                let Some(st) = self.status.get_mut(&node) else {
+                    return Dispatch::Ignored;
+                };
+                if st.crashed || st.incarnation != incarnation {
+                    return Dispatch::Ignored;
+                }
+                if st.frozen {
+                    // A paused process's timers fire when it resumes.
+                    st.held.push(Scheduled {
+                        time: item.time,
+                        seq: item.seq,
+                        event: Event::Timer {
+                            node,
+                            incarnation,
+                            timer,
+                        },
+                    });
+                    return Dispatch::Ignored;
+                }
+                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+                let acted = match (&timer, node) {
+                    (Timer::Producer(t), NodeId::Producer(i)) => self
+                        .producers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
+                    (Timer::Consumer(t), NodeId::Consumer(i)) => self
+                        .consumers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|c| c.on_timer(t, &mut ctx)),
+                    _ => false,
+                };
+                self.apply_commands(notes);
+                if acted || !notes.is_empty() {
+                    Dispatch::Done(StepKind::Timer { timer })
+                } else {
+                    Dispatch::Ignored
+                }
+            }
+            Event::Deliver(env) => {
+                let what = StepKind::Deliver {
+                    msg_id: env.id,
+                    from: env.from,
+                    kind: env.msg.kind(),
+                    label: env.msg.label(),
+                    sent_at: env.sent_at,
+                };
+                let to = env.to;
+                let Some(st) = self.status.get_mut(&to) else {
+                    return Dispatch::Ignored;
+                };
+                if st.crashed {
+                    notes.push(Note::LostAtCrashedNode {
+                        node: to,
+                        kind: env.msg.kind(),
+                    });
+                    return Dispatch::Done(what);
+                }
+                if st.frozen {
+                    notes.push(Note::HeldWhileFrozen {
+                        node: to,
+                        kind: env.msg.kind(),
+                    });
+                    st.held.push(Scheduled {
+                        time: item.time,
+                        seq: item.seq,
+                        event: Event::Deliver(env),
+                    });
+                    return Dispatch::Done(what);
+                }
+                self.deliver(&env, step);
+                self.apply_commands(notes);
+                Dispatch::Done(what)
+            }
+        }
+    }
+
+    fn deliver(&mut self, env: &Envelope, step: u64) {
+        let mut ctx = Ctx::new(self.now, step, env.to, &mut self.commands);
+        match env.to {
+            NodeId::Broker(i) => {
+                if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                    b.handle(env.from, &env.msg, &mut ctx);
+                }
+            }
+            NodeId::Producer(i) => {
+                if let Some(p) = self.producers.get_mut(usize::from(i)) {
+                    p.on_message(&env.msg, &mut ctx);
+                }
+            }
+            NodeId::Consumer(i) => {
+                if let Some(c) = self.consumers.get_mut(usize::from(i)) {
+                    c.on_message(&env.msg, &mut ctx);
+                }
+            }
+        }
+    }
+
+    fn alive_brokers(&self) -> Vec<bool> {
+        (0..self.brokers.len())
+            .map(|i| {
+                self.status
+                    .get(&NodeId::Broker(i as u8))
+                    .is_some_and(|s| !s.crashed)
+            })
+            .collect()
+    }
+
+    fn apply_fault(&mut self, fault: &Fault, notes: &mut Vec<Note>) {
+        let step = self.steps + 1;
+        match fault {
+            Fault::Freeze { node, duration } => {
+                if let Some(st) = self.status.get_mut(node) {
+                    if st.crashed || st.frozen {
+                        return;
+                    }
+                    st.frozen = true;
+                    notes.push(Note::Frozen {
+                        node: *node,
+                        duration: *duration,
+                    });
+                    let at = self.now.saturating_add(*duration);
+                    self.push(at, Event::Fault(Fault::Thaw { node: *node }));
+                }
+            }
+            Fault::Thaw { node } => {
+                let held = match self.status.get_mut(node) {
+                    Some(st) if st.frozen => {
+                        st.frozen = false;
+                        std::mem::take(&mut st.held)
+                    }
+                    _ => return,
+                };
+                notes.push(Note::Thawed {
+                    node: *node,
+                    held: held.len() as u32,
+                });
+                // Served in the order they arrived, right now.
+                let now = self.now;
+                for h in held {
+                    self.push(now, h.event);
+                }
+            }
+            Fault::Crash {
+                node,
+                restart_after,
+            } => {
+                let Some(st) = self.status.get_mut(node) else {
+                    return;
+                };
+                if st.crashed {
+                    return;
+                }
+                st.crashed = true;
+                st.frozen = false;
+                st.held.clear();
+                st.incarnation += 1;
+                notes.push(Note::Crashed { node: *node });
+                let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
+                match *node {
+                    NodeId::Broker(i) => {
+                        if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                            b.crash();
+                        }
+                        let alive: Vec<bool> = (0..self.brokers.len())
+                            .map(|j| {
+                                self.status
+                                    .get(&NodeId::Broker(j as u8))
+                                    .is_some_and(|s| !s.crashed)
+                            })
+                            .collect();
+                        controller::broker_failed(&mut self.brokers, &alive, i, &mut ctx);
+                    }
+                    NodeId::Producer(i) => {
+                        if let Some(p) = self.producers.get_mut(usize::from(i)) {
+                            self.ledger.producer_crashed(p, step);
+                            p.crash();
+                        }
+                    }
+                    NodeId::Consumer(i) => {
+                        if let Some(c) = self.consumers.get_mut(usize::from(i)) {
+                            c.crash();
+                        }
+                    }
+                }
+                self.apply_commands(notes);
+                if let Some(after) = restart_after {
+                    let at = self.now.saturating_add(*after);
+                    self.push(at, Event::Fault(Fault::Restart { node: *node }));
+                }
+            }
+            Fault::Restart { node } => {
+                match self.status.get_mut(node) {
+                    Some(st) if st.crashed => st.crashed = false,
+                    _ => return,
+                }
+                notes.push(Note::Restarted { node: *node });
+                let alive = self.alive_brokers();
+                let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
+                match *node {
+                    NodeId::Broker(i) => {
+                        controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx)
+                    }
+                    NodeId::Producer(i) => {
+                        if let Some(p) = self.producers.get_mut(usize::from(i)) {
+                            p.restart(&mut ctx);
+                        }
+                    }
+                    NodeId::Consumer(i) => {
+                        if let Some(c) = self.consumers.get_mut(usize::from(i)) {
+                            c.restart(&mut ctx);
+                        }
+                    }
+                }
+                self.apply_commands(notes);
+            }
+            Fault::Drop { count, .. }
+            | Fault::Delay { count, .. }
+            | Fault::Duplicate { count, .. }
+            | Fault::LoseAck { count, .. } => {
+                notes.push(Note::FaultArmed {
+                    description: super::narration::describe_fault(&self.names, fault),
+                });
+                self.network.arm(fault.clone(), *count);
+            }
+            Fault::Partition { a, b } => {
+                self.network.cut_link(*a, *b);
+                notes.push(Note::LinkCut { a: *a, b: *b });
+            }
+            Fault::Heal { a, b } => {
+                self.network.heal_link(*a, *b);
+                notes.push(Note::LinkHealed { a: *a, b: *b });
+            }
+        }
+    }
+
+    fn apply_commands(&mut self, notes: &mut Vec<Note>) {
+        let step = self.steps + 1;
+        let commands = std::mem::take(&mut self.commands);
+        for cmd in &commands {
+            match cmd {
+                Command::Note(note) => {
+                    self.ledger.observe(note, step, self.now);
+                    notes.push(note.clone());
+                }
+                Command::SetTimer {
+                    node,
+                    after,
+                    jitter_percent,
+                    timer,
+                } => {
+                    let spread = after.saturating_mul(u64::from(*jitter_percent)) / 100;
+                    let delay = if spread > 0 {
+                        after - spread + self.rng.below_or_equal(spread.saturating_mul(2))
+                    } else {
+                        *after
+                    };
+                    let at = self.now.saturating_add(delay);
+                    self.schedule_timer(*node, at, timer.clone());
+                }
+                Command::Send { from, to, msg } => {
+                    let env = Envelope {
+                        id: self.next_msg_id,
+                        from: *from,
+                        to: *to,
+                        sent_at: self.now,
+                        msg: msg.clone(),
+                    };
+                    self.next_msg_id += 1;
+                    let mut net_notes = Vec::new();
+                    let arrivals =
+                        self.network
+                            .route(&env, self.now, &mut self.rng, &mut net_notes);
+                    for n in net_notes {
+                        self.ledger.observe(&n, step, self.now);
+                        notes.push(n);
+                    }
+                    for at in arrivals {
+                        self.push(at, Event::Deliver(env.clone()));
+                    }
+                }
+            }
+        }
+        let mut commands = commands;
+        commands.clear();
+        self.commands = commands;
+    }
+}
