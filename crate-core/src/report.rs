@@ -82,9 +82,16 @@ impl Report {
             .values()
             .map(|c| c.len().saturating_sub(1) as u64)
             .sum();
-        let lost = found
+        // Counted from the ledger: the anomaly list is capped per kind.
+        let lost = sim
+            .ledger
+            .records
             .iter()
-            .filter(|a| a.kind == anomalies::AnomalyKind::LostWrite)
+            .enumerate()
+            .filter(|(i, e)| {
+                e.final_status() == crate::oracle::ledger::DeliveryStatus::Delivered
+                    && !copies.contains_key(&crate::ids::RecordId(*i as u32))
+            })
             .count() as u64;
         let aborted_reads = found
             .iter()

@@ -1,1 +1,5 @@
-fn main() {}
+//! The Exactly-Once Playground's browser entry point.
+
+fn main() {
+    eos_web::start();
+}

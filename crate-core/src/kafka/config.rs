@@ -107,10 +107,20 @@ impl ProducerConfig {
     /// Applies overrides and checks the result as the client would at construction.
     pub fn resolve(client: ClientKind, o: &ProducerOverrides) -> Result<Self, String> {
         let mut c = ProducerConfig::defaults(client);
-        let idempotence = o.enable_idempotence.unwrap_or(c.enable_idempotence);
-        c.enable_idempotence = idempotence;
         c.acks = o.acks.unwrap_or(c.acks);
         c.retries = o.retries.unwrap_or(c.retries);
+        // Kafka ≥ 3.2 (KIP-679 follow-up): idempotence that is on only by default is turned
+        // off, not refused, when acks, retries or max.in.flight conflict with it. Set
+        // explicitly, the same conflict is a ConfigException.
+        let conflicts = c.acks != Acks::All
+            || c.retries == 0
+            || o.max_in_flight
+                .is_some_and(|n| n > MAX_IN_FLIGHT_FOR_IDEMPOTENCE);
+        let idempotence = match o.enable_idempotence {
+            Some(explicit) => explicit,
+            None => c.enable_idempotence && !conflicts,
+        };
+        c.enable_idempotence = idempotence;
         c.request_timeout_ms = o.request_timeout_ms.unwrap_or(c.request_timeout_ms);
         c.delivery_timeout_ms = o.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms);
         c.retry_backoff_ms = o.retry_backoff_ms.unwrap_or(c.retry_backoff_ms);
@@ -195,6 +205,7 @@ mod tests {
         let err = ProducerConfig::resolve(
             ClientKind::Java,
             &ProducerOverrides {
+                enable_idempotence: Some(true),
                 max_in_flight: Some(6),
                 ..Default::default()
             },
@@ -204,16 +215,38 @@ mod tests {
     }
 
     #[test]
-    fn idempotence_needs_acks_all() {
+    fn explicit_idempotence_needs_acks_all() {
         let err = ProducerConfig::resolve(
             ClientKind::Java,
             &ProducerOverrides {
+                enable_idempotence: Some(true),
                 acks: Some(Acks::Leader),
                 ..Default::default()
             },
         )
         .unwrap_err();
         assert!(err.contains("acks to all"));
+    }
+
+    #[test]
+    fn default_idempotence_quietly_yields_to_conflicting_settings() {
+        for o in [
+            ProducerOverrides {
+                acks: Some(Acks::Leader),
+                ..Default::default()
+            },
+            ProducerOverrides {
+                retries: Some(0),
+                ..Default::default()
+            },
+            ProducerOverrides {
+                max_in_flight: Some(10),
+                ..Default::default()
+            },
+        ] {
+            let c = ProducerConfig::resolve(ClientKind::Java, &o).expect("accepted");
+            assert!(!c.enable_idempotence, "{o:?}");
+        }
     }
 
     #[test]

@@ -256,7 +256,8 @@ pub struct ExpectSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectDelivery {
-    /// The record's index in the scenario (0 = the first record sent).
+    /// The record's index in the scenario: records are numbered in file order, producer by
+    /// producer and send by send, from 0 (record 3 is printed as `v3`).
     pub record: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,

@@ -1,0 +1,227 @@
+//! The `eos-sim` binary: list, run (text and JSON), check, and its errors.
+
+use eos_core::builtin::BUILTIN;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+
+fn eos_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eos-sim"))
+        .args(args)
+        .output()
+        .expect("the eos-sim binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exited by itself with a non-zero code, with a message and no panic.
+fn assert_clean_failure(o: &Output, mentions: &str) {
+    let err = stderr(o);
+    assert!(
+        !o.status.success(),
+        "expected failure; stdout: {}",
+        stdout(o)
+    );
+    assert!(o.status.code().is_some(), "killed by a signal: {err}");
+    assert!(!err.trim().is_empty(), "no message on stderr");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains(mentions),
+        "stderr should mention {mentions:?}: {err}"
+    );
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let o = eos_sim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", stdout(&o)))
+}
+
+#[test]
+fn list_prints_every_builtin() {
+    let o = eos_sim(&["list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let first_words: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    for (name, _) in BUILTIN {
+        assert!(first_words.contains(name), "{name} missing from:\n{out}");
+    }
+    assert_eq!(first_words.len(), BUILTIN.len(), "{out}");
+}
+
+#[test]
+fn run_json_has_the_documented_keys() {
+    let v = run_json(&["run", "seed-frozen-broker", "--json"]);
+    for key in [
+        "scenario",
+        "seed",
+        "steps",
+        "end_time_ms",
+        "outcome",
+        "deliveries",
+        "reads",
+        "anomalies",
+        "invariants",
+        "trace_hash",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v:#}");
+    }
+    assert_eq!(v["scenario"], "seed-frozen-broker");
+    assert_eq!(v["seed"], 1);
+    assert!(v["steps"].as_u64().is_some_and(|n| n > 0));
+    assert!(v["end_time_ms"].as_u64().is_some_and(|t| t > 6000));
+    for key in ["duplicates", "lost", "aborted_reads"] {
+        assert_eq!(v["outcome"][key], 0, "outcome.{key}: {v:#}");
+    }
+    let deliveries = v["deliveries"].as_array().expect("deliveries is a list");
+    assert_eq!(deliveries.len(), 1);
+    let d = &deliveries[0];
+    for key in [
+        "key",
+        "partition",
+        "offset",
+        "attempts",
+        "delivered_at_ms",
+        "status",
+    ] {
+        assert!(d.get(key).is_some(), "deliveries[0] has no {key}: {d:#}");
+    }
+    assert_eq!(d["key"], "order-42");
+    assert_eq!(d["partition"], 0);
+    assert_eq!(d["offset"], 0);
+    assert_eq!(d["status"], "delivered");
+    assert!(d["attempts"].as_u64().is_some_and(|n| n >= 2));
+    assert_eq!(v["reads"]["reader"]["records"], 1);
+    assert!(v["anomalies"].as_array().is_some_and(|a| a.is_empty()));
+    let invariants = v["invariants"].as_array().expect("invariants is a list");
+    assert!(!invariants.is_empty());
+    assert!(invariants.iter().all(|i| i["holds"] == true), "{v:#}");
+    let hash = v["trace_hash"].as_str().expect("trace_hash is a string");
+    assert_eq!(hash.len(), 16);
+    assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{hash}");
+}
+
+#[test]
+fn run_json_seed_flag_sets_the_seed_and_runs_are_repeatable() {
+    let default = run_json(&["run", "seed-frozen-broker", "--json"]);
+    let seven = run_json(&["run", "seed-frozen-broker", "--json", "--seed", "7"]);
+    assert_eq!(seven["seed"], 7);
+    assert_ne!(default["seed"], seven["seed"]);
+    let again = run_json(&["run", "seed-frozen-broker", "--seed", "7", "--json"]);
+    assert_eq!(seven, again, "the same seed must give the same report");
+}
+
+#[test]
+fn run_prints_a_text_summary() {
+    let o = eos_sim(&["run", "lost-ack-idempotence-off"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("lost-ack-idempotence-off"), "{out}");
+    assert!(out.contains("duplicates 1"), "{out}");
+}
+
+#[test]
+fn check_passes_every_scenario_file() {
+    let mut files: Vec<String> = std::fs::read_dir(SCENARIOS)
+        .expect("the scenarios directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert!(files.len() >= BUILTIN.len(), "{files:?}");
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let o = eos_sim(&args);
+    assert!(
+        o.status.success(),
+        "check failed:\n{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("ok ")).count(),
+        files.len(),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{} passed, 0 failed", files.len())),
+        "{out}"
+    );
+}
+
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn check_fails_on_a_broken_expect() {
+    let text = std::fs::read_to_string(format!("{SCENARIOS}/seed-frozen-broker.toml")).unwrap();
+    assert!(text.contains("duplicates = 0"));
+    let broken = text.replace("duplicates = 0", "duplicates = 5");
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-broken-expect.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, broken).unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["check", &file.0.to_string_lossy()]);
+    assert_clean_failure(&o, "expected duplicates = 5, got 0");
+    assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_fails_on_an_invalid_file() {
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-invalid.toml",
+        std::process::id()
+    ));
+    std::fs::write(
+        &path,
+        "version = 1\nname = \"x\"\n[cluster]\nbrokers = 9\n[[topics]]\nname = \"t\"\n",
+    )
+    .unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["check", &file.0.to_string_lossy()]);
+    assert_clean_failure(&o, "cluster.brokers");
+}
+
+#[test]
+fn run_of_an_unknown_scenario_fails_cleanly() {
+    let o = eos_sim(&["run", "no-such-thing"]);
+    assert_clean_failure(&o, "no-such-thing");
+    // It tells what does exist.
+    assert!(stderr(&o).contains("seed-frozen-broker"), "{}", stderr(&o));
+}
+
+#[test]
+fn run_with_a_bad_seed_fails_cleanly() {
+    let o = eos_sim(&["run", "x", "--seed", "abc"]);
+    assert_clean_failure(&o, "--seed");
+    let o = eos_sim(&["run", "seed-frozen-broker", "--seed"]);
+    assert_clean_failure(&o, "--seed");
+}
+
+#[test]
+fn unknown_commands_and_options_fail_cleanly() {
+    assert_clean_failure(&eos_sim(&["frobnicate"]), "unknown command");
+    assert_clean_failure(&eos_sim(&["run", "seed-frozen-broker", "--fast"]), "--fast");
+    assert_clean_failure(&eos_sim(&[]), "usage");
+}

@@ -1,0 +1,122 @@
+//! The page: header, controls, the Kafka stage and the narration, wired to the reducer.
+
+use crate::components::{
+    consumer_card::ConsumerCard, controls::Controls, event_log::EventLog, flights::Flights,
+    header::Header, partition_log::PartitionLog, producer_card::ProducerCard,
+};
+use crate::state::{Action, Playground};
+use crate::view_model;
+use eos_core::builtin;
+use gloo_timers::callback::Interval;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Playback speed: steps per second while playing.
+const PLAY_STEP_MS: u32 = 350;
+const EVENTS_SHOWN: usize = 14;
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| Playground::new(builtin::DEFAULT));
+    let scenarios = use_memo((), |_| builtin::list());
+
+    // Playback: an interval owned by this effect, dropped when playing stops.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.playing, move |playing| {
+            let interval = playing
+                .then(|| Interval::new(PLAY_STEP_MS, move || dispatcher.dispatch(Action::Step)));
+            move || drop(interval)
+        });
+    }
+
+    // Keyboard: → step, ← back, Space play/pause, Home reset, End run to the end.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                let in_form = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "SELECT" | "INPUT" | "TEXTAREA")
+                    });
+                let action = match e.key().as_str() {
+                    "ArrowRight" => Some(Action::Step),
+                    "ArrowLeft" => Some(Action::StepBack),
+                    " " if !in_form => Some(Action::TogglePlay),
+                    "Home" => Some(Action::Reset),
+                    "End" => Some(Action::RunToEnd),
+                    _ => None,
+                };
+                if let Some(a) = action {
+                    if !in_form || matches!(a, Action::Step | Action::StepBack) {
+                        e.prevent_default();
+                        dispatcher.dispatch(a);
+                    }
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w
+                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "keydown",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+
+    let on_action = {
+        let state = state.clone();
+        Callback::from(move |a: Action| state.dispatch(a))
+    };
+    let on_select = {
+        let state = state.clone();
+        Callback::from(move |name: String| state.dispatch(Action::Load(name)))
+    };
+
+    let sim = state.sim.borrow();
+    let partitions = view_model::partitions(&sim);
+    let producers = view_model::producers(&sim);
+    let consumers = view_model::consumers(&sim);
+    let flights = view_model::in_flight(&sim);
+    let events = view_model::events(&sim, EVENTS_SHOWN);
+    let clock = view_model::clock(&sim);
+    let trace_hash = format!("{:016x}", sim.trace_hash());
+    let at_start = sim.steps() == 0;
+    let finished = sim.is_finished();
+    let seed = sim.seed;
+    drop(sim);
+
+    html! {
+        <div class="app">
+            <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
+            if let Some(err) = &state.error {
+                <div class="error" role="alert">{ err }</div>
+            }
+            <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash} />
+            <main class="stage">
+                <div class="clients">
+                    { for producers.into_iter().map(|p| html! { <ProducerCard producer={p} /> }) }
+                    <Flights flights={flights} />
+                    { for consumers.into_iter().map(|c| html! { <ConsumerCard consumer={c} /> }) }
+                </div>
+                <div class="brokers">
+                    <h2>{"Partition logs"}</h2>
+                    { for partitions.into_iter().map(|p| html! { <PartitionLog partition={p} /> }) }
+                </div>
+                <EventLog events={events} />
+            </main>
+            <footer class="footer">
+                {"Keyboard: → step · ← back · Space play/pause · Home reset · End run to the end. Follows Apache Kafka 4.x."}
+            </footer>
+        </div>
+    }
+}

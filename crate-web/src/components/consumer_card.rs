@@ -1,0 +1,19 @@
+use crate::view_model::ConsumerVm;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ConsumerCardProps {
+    pub consumer: ConsumerVm,
+}
+
+#[function_component(ConsumerCard)]
+pub fn consumer_card(props: &ConsumerCardProps) -> Html {
+    let c = &props.consumer;
+    html! {
+        <article class="card consumer">
+            <h3>{ format!("Consumer {}", c.name) }</h3>
+            <p class="settings">{ &c.isolation }</p>
+            <p class="reads">{ &c.read }</p>
+        </article>
+    }
+}

@@ -1,0 +1,62 @@
+use eos_core::scenario::builtin::BuiltinInfo;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    pub scenarios: Vec<BuiltinInfo>,
+    pub current: String,
+    pub seed: u64,
+    pub on_select: Callback<String>,
+}
+
+/// Title, scenario picker (grouped by topic) and the run's seed.
+#[function_component(Header)]
+pub fn header(props: &HeaderProps) -> Html {
+    let on_change = {
+        let cb = props.on_select.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                cb.emit(select.value());
+            }
+        })
+    };
+    let mut groups: Vec<&str> = Vec::new();
+    for s in &props.scenarios {
+        if !groups.contains(&s.group.as_str()) {
+            groups.push(&s.group);
+        }
+    }
+    let summary = props
+        .scenarios
+        .iter()
+        .find(|s| s.name == props.current)
+        .map(|s| s.summary.clone())
+        .unwrap_or_default();
+    html! {
+        <header class="header">
+            <div class="brand">
+                <span class="logo" aria-hidden="true">{"1×"}</span>
+                <h1>{"Exactly-Once Playground"}</h1>
+            </div>
+            <label class="picker">
+                <span class="label">{"Scenario"}</span>
+                <select id="scenario-picker" onchange={on_change} aria-label="Scenario">
+                    { for groups.iter().map(|g| html! {
+                        <optgroup label={g.to_string()}>
+                            { for props.scenarios.iter().filter(|s| s.group == *g).map(|s| html! {
+                                <option value={s.name.clone()} selected={s.name == props.current}>
+                                    { &s.title }
+                                </option>
+                            }) }
+                        </optgroup>
+                    }) }
+                </select>
+            </label>
+            <span class="seed" title="The run's seed: same scenario and seed, same run, everywhere">
+                {format!("seed {}", props.seed)}
+            </span>
+            <p class="summary">{summary}</p>
+        </header>
+    }
+}

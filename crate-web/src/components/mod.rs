@@ -1,0 +1,10 @@
+//! Small presentational components: props in, callbacks out.
+
+pub mod consumer_card;
+pub mod controls;
+pub mod event_log;
+pub mod flights;
+pub mod header;
+pub mod icon;
+pub mod partition_log;
+pub mod producer_card;

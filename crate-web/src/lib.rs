@@ -1,0 +1,13 @@
+//! `eos-web`: the Yew app over `eos-core`. The core simulates; this crate keeps a reducer of
+//! playback state, turns simulation state into what is drawn (`view_model`, pure and tested
+//! natively), and draws it with small components.
+
+pub mod app;
+pub mod components;
+pub mod state;
+pub mod view_model;
+
+/// Mounts the playground on `<body>`.
+pub fn start() {
+    yew::Renderer::<app::App>::new().render();
+}

@@ -1,0 +1,341 @@
+//! What is drawn, computed from simulation state by pure functions: no Yew, no DOM, so it
+//! is tested natively.
+
+use eos_core::ids::NodeId;
+use eos_core::kafka::producer::ClientState;
+use eos_core::sim::narration::narrate;
+use eos_core::sim::note::Notable;
+use eos_core::sim::observe::partition_views;
+use eos_core::sim::Simulation;
+use eos_core::time::format_duration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellVm {
+    pub offset: u64,
+    pub key: String,
+    pub value: String,
+    pub meta: String,
+    /// CSS classes: `dup` (a second copy), `uncommitted` (at or above the HW).
+    pub classes: String,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionVm {
+    pub title: String,
+    pub role: String,
+    pub status: &'static str,
+    pub cells: Vec<CellVm>,
+    pub high_watermark: u64,
+    pub log_end_offset: u64,
+}
+
+pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
+    partition_views(sim)
+        .into_iter()
+        .map(|p| {
+            let status = if !p.alive {
+                "crashed"
+            } else if p.frozen {
+                "frozen"
+            } else {
+                "up"
+            };
+            let cells = p
+                .cells
+                .iter()
+                .map(|c| {
+                    let mut classes = vec!["cell"];
+                    if c.duplicate {
+                        classes.push("dup");
+                    }
+                    if c.offset >= p.high_watermark {
+                        classes.push("uncommitted");
+                    }
+                    let meta = if c.producer_id < 0 {
+                        "no pid".to_string()
+                    } else {
+                        format!("pid {} · seq {}", c.producer_id, c.sequence)
+                    };
+                    let key = c.key.clone().unwrap_or_else(|| "null".into());
+                    CellVm {
+                        offset: c.offset,
+                        title: format!(
+                            "offset {}: record {} key {} ({}, epoch {}){}",
+                            c.offset,
+                            c.value,
+                            key,
+                            meta,
+                            c.epoch,
+                            if c.duplicate {
+                                " — a DUPLICATE copy"
+                            } else {
+                                ""
+                            }
+                        ),
+                        key,
+                        value: c.value.clone(),
+                        meta,
+                        classes: classes.join(" "),
+                    }
+                })
+                .collect();
+            PartitionVm {
+                title: p.name.clone(),
+                role: format!(
+                    "broker {} · {}",
+                    p.broker,
+                    if p.is_leader { "leader" } else { "follower" }
+                ),
+                status,
+                cells,
+                high_watermark: p.high_watermark,
+                log_end_offset: p.log_end_offset,
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventVm {
+    pub step: u64,
+    pub time: String,
+    pub text: String,
+    pub current: bool,
+    /// CSS class for notable events (`retry`, `dedup`, `loss`, ...).
+    pub tone: &'static str,
+}
+
+fn tone(n: Option<Notable>) -> &'static str {
+    match n {
+        Some(Notable::Retry) => "retry",
+        Some(Notable::DuplicateDetected) => "dedup",
+        Some(Notable::DuplicateAppended) => "dup",
+        Some(Notable::Rejected) | Some(Notable::Fencing) => "reject",
+        Some(Notable::Crash) | Some(Notable::Loss) => "loss",
+        Some(Notable::Freeze) => "freeze",
+        Some(Notable::Delivered) => "ok",
+        None => "",
+    }
+}
+
+/// The last `limit` narrated lines, newest last; the lines of the current step are marked.
+pub fn events(sim: &Simulation, limit: usize) -> Vec<EventVm> {
+    let current = sim.steps();
+    let mut out: Vec<EventVm> = Vec::new();
+    for rec in sim.trace().iter().rev() {
+        for note in rec.notes.iter().rev() {
+            out.push(EventVm {
+                step: rec.step,
+                time: format_duration(rec.time),
+                text: narrate(&sim.names, note),
+                current: rec.step == current,
+                tone: tone(note.notable()),
+            });
+        }
+        if out.len() >= limit {
+            break;
+        }
+    }
+    out.truncate(limit);
+    out.reverse();
+    out
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProducerVm {
+    pub name: String,
+    pub settings: String,
+    pub identity: String,
+    pub in_flight: usize,
+    pub waiting: usize,
+    pub status: &'static str,
+}
+
+pub fn producers(sim: &Simulation) -> Vec<ProducerVm> {
+    sim.producers
+        .iter()
+        .map(|p| {
+            let node = p.node();
+            let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
+            let identity = match (p.is_idempotent(), p.state) {
+                (false, _) => "idempotence off: no producer id".to_string(),
+                (true, ClientState::Ready) => {
+                    let seqs: Vec<String> = p
+                        .next_sequence
+                        .iter()
+                        .map(|(tp, s)| format!("{} next seq {s}", sim.names.tp(*tp)))
+                        .collect();
+                    let mut id = format!("pid {} · epoch {}", p.producer_id, p.epoch);
+                    if !seqs.is_empty() {
+                        id.push_str(" · ");
+                        id.push_str(&seqs.join(", "));
+                    }
+                    id
+                }
+                (true, _) => "waiting for a producer id".to_string(),
+            };
+            ProducerVm {
+                name: sim.names.node(node),
+                settings: format!(
+                    "{} · idempotence {} · acks={} · request.timeout {} ms",
+                    p.config.client.name(),
+                    if p.is_idempotent() { "on" } else { "off" },
+                    p.config.acks.as_config(),
+                    p.config.request_timeout_ms
+                ),
+                identity,
+                in_flight: p.in_flight.len(),
+                waiting: p.pending_records(),
+                status: if crashed { "crashed" } else { "up" },
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlightVm {
+    pub id: u64,
+    pub route: String,
+    pub label: String,
+    pub arrives: String,
+}
+
+pub fn in_flight(sim: &Simulation) -> Vec<FlightVm> {
+    let now = sim.now();
+    sim.in_flight()
+        .into_iter()
+        .map(|m| FlightVm {
+            id: m.id,
+            route: format!("{} → {}", sim.names.node(m.from), sim.names.node(m.to)),
+            label: m.label,
+            arrives: format!("in {}", format_duration(m.arrive_at.saturating_sub(now))),
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsumerVm {
+    pub name: String,
+    pub isolation: String,
+    pub read: String,
+}
+
+pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
+    sim.consumers
+        .iter()
+        .map(|c| ConsumerVm {
+            name: sim.names.node(NodeId::Consumer(c.index)),
+            isolation: c.settings.isolation.as_config().to_string(),
+            read: if c.reads.is_empty() {
+                "nothing read yet".into()
+            } else {
+                let values: Vec<String> = c
+                    .reads
+                    .iter()
+                    .rev()
+                    .take(8)
+                    .rev()
+                    .map(|r| format!("{}@{}", r.value, r.offset))
+                    .collect();
+                format!("{} read: {}", c.reads.len(), values.join(" "))
+            },
+        })
+        .collect()
+}
+
+/// "step 14 · 6.005 s" and whether the run is over.
+pub fn clock(sim: &Simulation) -> String {
+    let end = if sim.is_finished() {
+        " · finished"
+    } else {
+        ""
+    };
+    format!("step {} · {}{end}", sim.steps(), format_duration(sim.now()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::{builtin, RunLimit};
+
+    fn finished(name: &str) -> Simulation {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        sim
+    }
+
+    #[test]
+    fn a_duplicate_copy_is_marked_in_the_log() {
+        let sim = finished("lost-ack-idempotence-off");
+        let parts = partitions(&sim);
+        let dups: Vec<&CellVm> = parts[0]
+            .cells
+            .iter()
+            .filter(|c| c.classes.contains("dup"))
+            .collect();
+        assert_eq!(dups.len(), 1);
+        assert_eq!(dups[0].value, "v0");
+        assert!(dups[0].title.contains("DUPLICATE"));
+    }
+
+    #[test]
+    fn idempotent_cells_show_producer_id_and_sequence() {
+        let sim = finished(builtin::DEFAULT);
+        let parts = partitions(&sim);
+        let p0 = parts
+            .iter()
+            .find(|p| p.title == "events-0")
+            .expect("events-0");
+        assert_eq!(p0.cells.len(), 1);
+        assert_eq!(p0.cells[0].meta, "pid 0 · seq 0");
+        assert_eq!(p0.cells[0].key, "order-42");
+    }
+
+    #[test]
+    fn frozen_broker_is_shown_frozen_while_it_is() {
+        let mut sim = builtin::get(builtin::DEFAULT)
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Until(eos_core::time::ms(1_000)));
+        assert!(partitions(&sim).iter().all(|p| p.status == "frozen"));
+        sim.run(RunLimit::Until(eos_core::time::ms(7_000)));
+        assert!(partitions(&sim).iter().all(|p| p.status == "up"));
+    }
+
+    #[test]
+    fn events_mark_the_current_step_and_tone_retries() {
+        let mut sim = builtin::get(builtin::DEFAULT)
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Until(eos_core::time::ms(2_100)));
+        let ev = events(&sim, 50);
+        assert!(ev.last().is_some_and(|e| e.current));
+        assert!(ev
+            .iter()
+            .any(|e| e.tone == "retry" && e.text.contains("request.timeout.ms")));
+        assert!(events(&sim, 3).len() <= 3);
+    }
+
+    #[test]
+    fn producer_card_shows_identity_once_it_has_one() {
+        let mut sim = builtin::get(builtin::DEFAULT)
+            .expect("built-in")
+            .simulation(None);
+        assert_eq!(producers(&sim)[0].identity, "waiting for a producer id");
+        sim.run(RunLimit::Until(eos_core::time::ms(10)));
+        assert!(producers(&sim)[0].identity.starts_with("pid 0 · epoch 0"));
+        assert!(clock(&sim).starts_with("step "));
+    }
+
+    #[test]
+    fn in_flight_messages_say_where_they_go() {
+        let mut sim = builtin::get(builtin::DEFAULT)
+            .expect("built-in")
+            .simulation(None);
+        sim.step();
+        let flights = in_flight(&sim);
+        assert_eq!(flights.len(), 1);
+        assert_eq!(flights[0].route, "app → broker 0");
+    }
+}

@@ -1,0 +1,89 @@
+//! Browser tests: mount the real app in headless Chromium, act, and read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Document, Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+async fn mount() -> Element {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    yew::Renderer::<eos_web::app::App>::with_root(root.clone()).render();
+    TimeoutFuture::new(20).await;
+    root
+}
+
+async fn click(root: &Element, selector: &str) {
+    let el: HtmlElement = root
+        .query_selector(selector)
+        .expect("selector")
+        .unwrap_or_else(|| panic!("{selector} exists"))
+        .dyn_into()
+        .expect("an HTML element");
+    el.click();
+    TimeoutFuture::new(5).await;
+}
+
+fn count(root: &Element, selector: &str) -> u32 {
+    root.query_selector_all(selector)
+        .expect("selector")
+        .length()
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn stepping_grows_the_event_log_and_then_the_partition_log() {
+    let root = mount().await;
+    assert!(text(&root, "#clock").starts_with("step 0"));
+    assert_eq!(count(&root, "li.cell"), 0);
+    let mut events_before = count(&root, "#event-log li.event:not(.hint)");
+    for _ in 0..5 {
+        click(&root, "#step").await;
+        let now = count(&root, "#event-log li.event:not(.hint)");
+        assert!(now > events_before || now >= 14, "each step adds narration");
+        events_before = now;
+    }
+    assert!(text(&root, "#clock").starts_with("step 5"));
+    let mut guard = 0;
+    while count(&root, "ol.log[data-partition=\"events-0\"] li.cell") == 0 {
+        click(&root, "#step").await;
+        guard += 1;
+        assert!(guard < 60, "the record should land within 60 steps");
+    }
+    assert!(text(&root, "ol.log[data-partition=\"events-0\"]").contains("v0"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn step_back_returns_to_the_previous_step() {
+    let root = mount().await;
+    for _ in 0..4 {
+        click(&root, "#step").await;
+    }
+    let at_four = text(&root, "main");
+    click(&root, "#step").await;
+    click(&root, "#step-back").await;
+    assert!(text(&root, "#clock").starts_with("step 4"));
+    assert_eq!(text(&root, "main"), at_four);
+    root.remove();
+}

@@ -1,0 +1,170 @@
+// End-to-end tests: serve dist/ on 127.0.0.1, drive Debian's Chromium with playwright-core,
+// act as a person would, and fail on any console error, failed request or request to
+// another host. Screenshots go to e2e/artifacts/ (look at them).
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const artifacts = join(root, 'e2e', 'artifacts');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
+};
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dist, path.endsWith('/') ? path + 'index.html' : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+const cli = (args) => {
+  const bin = join(root, 'target', 'debug', 'eos-sim');
+  return JSON.parse(execFileSync(existsSync(bin) ? bin : 'cargo',
+    existsSync(bin) ? args : ['run', '--quiet', '-p', 'eos-core', '--bin', 'eos-sim', '--', ...args],
+    { cwd: root, encoding: 'utf8' }));
+};
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
+
+const clockText = (page) => page.locator('#clock').innerText();
+const stepNumber = async (page) => Number((await clockText(page)).match(/step (\d+)/)?.[1] ?? NaN);
+const cells = (page, partition) => page.locator(`ol.log[data-partition="${partition}"] li.cell`);
+
+test('the default scenario opens, ready to step', async (page) => {
+  assert((await page.title()) === 'Exactly-Once Playground', 'page title');
+  const picked = await page.locator('#scenario-picker option:checked').innerText();
+  assert(picked.includes('Frozen broker'), `default scenario is the frozen broker, got ${picked}`);
+  assert((await stepNumber(page)) === 0, 'starts at step 0');
+  assert((await page.locator('li.cell').count()) === 0, 'logs start empty');
+  await page.screenshot({ path: join(artifacts, '01-start.png'), fullPage: true });
+});
+
+test('stepping narrates, freezes the broker, and the log grows', async (page) => {
+  for (let i = 0; i < 7; i++) await page.click('#step');
+  assert((await stepNumber(page)) === 7, 'seven steps taken');
+  const text = await page.locator('#event-log').innerText();
+  assert(/freezes for 6\.000 s/.test(text), 'the freeze is narrated');
+  assert((await page.locator('section.partition.frozen').count()) === 3, 'all three partitions look frozen');
+  await page.screenshot({ path: join(artifacts, '02-frozen.png'), fullPage: true });
+  while ((await cells(page, 'events-0').count()) === 0) {
+    assert((await stepNumber(page)) < 60, 'the record lands within 60 steps');
+    await page.click('#step');
+  }
+  const log = await page.locator('#event-log').innerText();
+  assert(/appends record v0 at offset 0 of events-0/.test(log), 'the append is narrated');
+  await page.screenshot({ path: join(artifacts, '03-appended.png'), fullPage: true });
+});
+
+test('the finished run agrees with the CLI report', async (page) => {
+  await page.click('#run-to-end');
+  assert((await clockText(page)).includes('finished'), 'run finished');
+  const report = cli(['run', 'seed-frozen-broker', '--json']);
+  const d = report.deliveries[0];
+  assert((await stepNumber(page)) === report.steps, `steps: UI ${await stepNumber(page)} vs CLI ${report.steps}`);
+  assert((await cells(page, 'events-0').count()) === d.copies.length, 'copies in the log');
+  const cell = await cells(page, 'events-0').first().innerText();
+  assert(cell.includes('v0') && cell.includes('order-42') && cell.includes('pid 0 · seq 0'), `cell: ${cell}`);
+  assert((await page.locator('li.cell.dup').count()) === report.outcome.duplicates, 'duplicates match');
+  await page.screenshot({ path: join(artifacts, '04-finished.png'), fullPage: true });
+});
+
+test('step back then forward gives the identical state', async (page) => {
+  for (let i = 0; i < 12; i++) await page.click('#step');
+  const before = [await clockText(page), await page.locator('main').innerText()];
+  await page.click('#step-back');
+  assert((await stepNumber(page)) === 11, 'stepped back');
+  await page.click('#step');
+  const after = [await clockText(page), await page.locator('main').innerText()];
+  assert(before[0] === after[0] && before[1] === after[1], 'identical after back and forth');
+});
+
+test('the keyboard steps, steps back and resets', async (page) => {
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert((await stepNumber(page)) === 3, 'ArrowRight steps');
+  await page.keyboard.press('ArrowLeft');
+  assert((await stepNumber(page)) === 2, 'ArrowLeft steps back');
+  await page.keyboard.press('End');
+  assert((await clockText(page)).includes('finished'), 'End runs to the end');
+  await page.keyboard.press('Home');
+  assert((await stepNumber(page)) === 0, 'Home resets');
+});
+
+test('a lost ack without idempotence shows a duplicate', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  await page.click('#run-to-end');
+  const report = cli(['run', 'lost-ack-idempotence-off', '--json']);
+  assert(report.outcome.duplicates === 1, 'CLI sees one duplicate');
+  assert((await page.locator('li.cell.dup').count()) === 1, 'one cell marked DUPLICATE');
+  assert((await cells(page, 'payments-0').count()) === 4, 'four records in the log');
+  await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
+});
+
+test('every built-in scenario runs to the end in the page with the native trace hash', async (page) => {
+  const names = await page.locator('#scenario-picker option').evaluateAll((os) => os.map((o) => o.value));
+  assert(names.length >= 9, `all scenarios listed (${names.length})`);
+  for (const name of names) {
+    await page.selectOption('#scenario-picker', name);
+    await page.click('#run-to-end');
+    const report = cli(['run', name, '--json']);
+    assert((await stepNumber(page)) === report.steps, `${name}: steps UI ${await stepNumber(page)} vs CLI ${report.steps}`);
+    assert((await page.locator('li.cell.dup').count()) === report.outcome.duplicates, `${name}: duplicates`);
+    const hash = (await page.locator('#trace-hash').innerText()).trim();
+    assert(hash === report.trace_hash, `${name}: trace hash in the browser ${hash} vs native ${report.trace_hash}`);
+  }
+});
+
+await mkdir(artifacts, { recursive: true });
+const server = await serve();
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+let passed = 0, failed = 0;
+for (const { name, fn } of tests) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('request', (r) => { if (!r.url().startsWith(url) && !r.url().startsWith('data:')) problems.push(`request to another host: ${r.url()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('#clock', { timeout: 15000 });
+    await fn(page);
+    assert(problems.length === 0, problems.join('; '));
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.message}`);
+    await page.screenshot({ path: join(artifacts, `failed-${passed + failed}.png`), fullPage: true }).catch(() => {});
+  }
+  await context.close();
+}
+await browser.close();
+server.close();
+console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in e2e/artifacts/)`);
+process.exit(failed === 0 ? 0 : 1);
