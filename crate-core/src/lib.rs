@@ -13,6 +13,7 @@ pub mod oracle;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod serde_pairs;
 pub mod sim;
 pub mod time;
 

@@ -36,6 +36,18 @@ fn run_text(label: &str, text: &str) -> Simulation {
     sim
 }
 
+/// Runs to the end without checking on the way (for tests that look at the final logs).
+fn run_to_end(label: &str, text: &str) -> Simulation {
+    let scenario = Scenario::parse(text).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut sim = scenario.simulation(None);
+    assert_eq!(
+        sim.run(eos_core::RunLimit::Completion),
+        StepOutcome::Finished,
+        "{label}"
+    );
+    sim
+}
+
 fn run_builtin(name: &str) -> Simulation {
     run_text(name, builtin::text(name).expect("a built-in"))
 }
@@ -181,6 +193,77 @@ topic = "t"
 start_ms = 6000
 "#;
 
+/// The acks of v0 and v1 are lost and v0's retry is dropped: v0 expires (delivery timeout)
+/// and the producer bumps its epoch while v1, already appended, waits out its retry
+/// backoff. v1's next attempt must still be recognised (same pid, epoch and sequence).
+const BUMP_WHILE_A_RETRY_WAITS: &str = r#"
+version = 1
+name = "bump-while-a-retry-waits"
+[[topics]]
+name = "t"
+[[producers]]
+name = "app"
+client = "java"
+enable_idempotence = true
+linger_ms = 0
+request_timeout_ms = 300
+delivery_timeout_ms = 1000
+retry_backoff_ms = 200
+[[producers.sends]]
+at_ms = 10
+topic = "t"
+key_prefix = "k-"
+count = 2
+interval_us = 690000
+[[faults]]
+at_ms = 0
+action = "lose_ack"
+topic = "t"
+count = 2
+[[faults]]
+at_ms = 100
+action = "drop"
+message = "produce"
+[[consumers]]
+name = "reader"
+topic = "t"
+start_ms = 5000
+"#;
+
+/// Three records at once, five in flight; the first two produce requests are lost, the
+/// third lands first.
+const HEAD_OF_LINE_LOST: &str = r#"
+version = 1
+name = "head-of-line-lost"
+seed = 0
+[network]
+latency_us = 100
+[[topics]]
+name = "t"
+[[producers]]
+name = "app"
+client = "java"
+enable_idempotence = true
+max_in_flight_requests_per_connection = 5
+linger_ms = 0
+request_timeout_ms = 200
+delivery_timeout_ms = 400
+retry_backoff_ms = 102
+[[producers.sends]]
+at_ms = 56
+topic = "t"
+count = 3
+[[faults]]
+at_ms = 0
+action = "drop"
+message = "produce"
+count = 2
+[[consumers]]
+name = "reader"
+topic = "t"
+start_ms = 5000
+"#;
+
 /// §7.1: per (partition, pid, epoch) sequences are contiguous; a new epoch starts at 0.
 fn assert_sequences_contiguous(label: &str, sim: &Simulation) -> usize {
     let mut epoch_changes = 0;
@@ -299,6 +382,41 @@ fn item2_idempotent_lost_ack_retry_is_recognised_with_the_original_offset() {
 }
 
 #[test]
+fn item2_a_retry_after_an_epoch_bump_is_not_a_second_record() {
+    let sim = run_to_end("bump-while-a-retry-waits", BUMP_WHILE_A_RETRY_WAITS);
+    // The schedule did what it says: both acks lost, v0 expired, the epoch was bumped.
+    let acks_lost = notes(&sim)
+        .filter(|n| matches!(n, Note::AckLost { .. }))
+        .count();
+    assert_eq!(acks_lost, 2);
+    assert!(notes(&sim).any(|n| matches!(n, Note::EpochBumped { .. })));
+    let v1_sent: Vec<(i16, i32)> = notes(&sim)
+        .filter_map(|n| match n {
+            Note::BatchSent {
+                records,
+                epoch,
+                base_sequence,
+                ..
+            } if records.contains(&RecordId(1)) => Some((*epoch, *base_sequence)),
+            _ => None,
+        })
+        .collect();
+    assert!(v1_sent.len() >= 2, "v1 was retried: {v1_sent:?}");
+    assert!(
+        v1_sent.iter().all(|s| *s == v1_sent[0]),
+        "SEMANTICS §2: every attempt of v1 carries the same epoch and sequence: {v1_sent:?}"
+    );
+    assert_eq!(
+        copies_of(&sim, P0, 1),
+        1,
+        "idempotence on, acks=all: v1 must not be stored twice: {:?}",
+        leader_log(&sim, P0)
+    );
+    let broken = violations(&sim);
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+#[test]
 fn item3_same_schedule_without_idempotence_makes_exactly_two_copies() {
     let on_text = builtin::text("lost-ack-idempotence-on").unwrap();
     assert_eq!(on_text.matches("enable_idempotence = true").count(), 1);
@@ -409,6 +527,18 @@ fn item5_five_in_flight_keep_send_order() {
     assert!(notes(&sim).any(|n| matches!(n, Note::MessageDelayed { .. })));
     assert_send_order("five-in-flight", &sim);
     assert_eq!(leader_log(&sim, P0).len(), 20);
+}
+
+#[test]
+fn item5_send_order_survives_losing_the_head_of_the_pipeline() {
+    let sim = run_to_end("head-of-line-lost", HEAD_OF_LINE_LOST);
+    let dropped = notes(&sim)
+        .filter(|n| matches!(n, Note::MessageDropped { .. }))
+        .count();
+    assert_eq!(dropped, 2, "the first two produce requests are lost");
+    assert_send_order("head-of-line-lost", &sim);
+    let broken = violations(&sim);
+    assert!(broken.is_empty(), "{broken:#?}");
 }
 
 #[test]

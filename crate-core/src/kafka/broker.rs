@@ -18,6 +18,7 @@ pub const PRODUCER_ID_BLOCK: i64 = 1_000;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Broker {
     pub id: u8,
+    #[serde(with = "crate::serde_pairs")]
     pub replicas: BTreeMap<Tp, Replica>,
     next_producer_id: i64,
 }

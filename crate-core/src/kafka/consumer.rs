@@ -46,7 +46,9 @@ pub struct Consumer {
     pub index: u8,
     pub settings: ConsumerSettings,
     pub brokers: u8,
+    #[serde(with = "crate::serde_pairs")]
     pub positions: BTreeMap<Tp, u64>,
+    #[serde(with = "crate::serde_pairs")]
     pub leader_hint: BTreeMap<Tp, u8>,
     /// request id → (partition, broker asked).
     pub in_flight: BTreeMap<u64, (Tp, u8)>,

@@ -132,12 +132,16 @@ pub struct Producer {
     pub specs: Vec<SendSpec>,
     /// How many records of each spec the application has handed over (survives crashes).
     pub spec_progress: Vec<u32>,
+    #[serde(with = "crate::serde_pairs")]
     pub unconfirmed: BTreeMap<RecordId, Unconfirmed>,
     pub state: ClientState,
     pub producer_id: i64,
     pub epoch: i16,
+    #[serde(with = "crate::serde_pairs")]
     pub next_sequence: BTreeMap<Tp, i32>,
+    #[serde(with = "crate::serde_pairs")]
     pub leader_hint: BTreeMap<Tp, u8>,
+    #[serde(with = "crate::serde_pairs")]
     pub queues: BTreeMap<Tp, VecDeque<u64>>,
     pub batches: BTreeMap<u64, BatchState>,
     pub in_flight: BTreeMap<u64, InFlight>,
@@ -417,10 +421,7 @@ impl Producer {
         let mut sent = 0;
         let tps: Vec<Tp> = self.queues.keys().copied().collect();
         for tp in tps {
-            loop {
-                let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) else {
-                    break;
-                };
+            while let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) {
                 let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
                 let ready = self
                     .batches
@@ -594,13 +595,17 @@ impl Producer {
             } => {
                 let earlier_unresolved =
                     self.batches.values().any(|b| b.tp == tp && b.id < batch_id);
+                let batch_epoch = self.batches.get(&batch_id).map(|b| b.epoch);
                 if earlier_unresolved {
                     // An earlier batch has not landed yet: this one must wait its turn.
                     self.retry(batch_id, KafkaError::OutOfOrderSequenceNumber, ctx);
                 } else {
-                    // A real gap on the next expected batch: bump the epoch, restart at 0.
+                    // A real gap on the next expected batch: bump the epoch (once per epoch,
+                    // however many answers report the same gap) and restart at 0.
                     self.fail(batch_id, KafkaError::OutOfOrderSequenceNumber, false, ctx);
-                    self.bump_epoch(ctx);
+                    if batch_epoch == Some(self.epoch) {
+                        self.bump_epoch(ctx);
+                    }
                 }
             }
             ProduceResult::Error { error, .. } => self.fail(batch_id, error, false, ctx),
@@ -676,12 +681,13 @@ impl Producer {
             return false;
         };
         let transmitted = batch.attempts > 0;
+        let same_epoch = batch.epoch == self.epoch;
         let indeterminate = batch.unanswered || batch.in_flight.is_some();
         if let Some(request_id) = batch.in_flight {
             self.in_flight.remove(&request_id);
         }
         self.fail(batch_id, KafkaError::DeliveryTimeout, indeterminate, ctx);
-        if self.is_idempotent() && transmitted {
+        if self.is_idempotent() && transmitted && same_epoch {
             // The sequence space now has a hole the broker may or may not have filled.
             self.bump_epoch(ctx);
         }
@@ -689,11 +695,15 @@ impl Producer {
         true
     }
 
+    /// KIP-360's local epoch bump. Only batches never sent are re-sequenced under the new
+    /// epoch: a batch that went out keeps its epoch and sequence on every retry (re-numbering
+    /// it would let the broker take a retry as new data, a duplicate). Such a retry either
+    /// lands as a recognised duplicate or is fenced (INVALID_PRODUCER_EPOCH).
     fn bump_epoch(&mut self, ctx: &mut Ctx) {
         self.epoch = self.epoch.saturating_add(1);
         self.next_sequence.clear();
         for b in self.batches.values_mut() {
-            if b.in_flight.is_none() {
+            if b.attempts == 0 {
                 b.base_sequence = NO_SEQUENCE;
             }
         }
@@ -727,6 +737,8 @@ impl Producer {
         }
     }
 
+    /// Gives up on a batch. If any attempt went unanswered it may be in the log whatever the
+    /// last answer said (a fenced or out-of-order retry of an appended batch): indeterminate.
     fn fail(&mut self, batch_id: u64, error: KafkaError, indeterminate: bool, ctx: &mut Ctx) {
         if let Some(batch) = self.remove_batch(batch_id) {
             ctx.note(Note::DeliveryFailed {
@@ -734,7 +746,7 @@ impl Producer {
                 tp: batch.tp,
                 records: batch.record_ids(),
                 error,
-                indeterminate,
+                indeterminate: indeterminate || batch.unanswered,
             });
         }
     }

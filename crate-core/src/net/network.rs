@@ -18,6 +18,8 @@ pub struct NetworkConfig {
     pub jitter: SimTime,
     /// Random loss, in messages per million.
     pub loss_per_million: u32,
+    /// Random loss of append acknowledgements only (the batch IS stored), per million.
+    pub ack_loss_per_million: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -31,6 +33,7 @@ pub struct Network {
     pub config: NetworkConfig,
     pub cut: BTreeSet<(NodeId, NodeId)>,
     pub armed: Vec<ArmedFault>,
+    #[serde(with = "crate::serde_pairs")]
     last_arrival: BTreeMap<(NodeId, NodeId), SimTime>,
 }
 
@@ -161,6 +164,24 @@ impl Network {
                     }
                 }
                 None => i += 1,
+            }
+        }
+        if self.config.ack_loss_per_million > 0 {
+            if let Message::ProduceResponse {
+                tp,
+                result: ProduceResult::Appended { base_offset },
+                ..
+            } = &env.msg
+            {
+                if rng.chance(u64::from(self.config.ack_loss_per_million), 1_000_000) {
+                    notes.push(Note::AckLost {
+                        broker: env.from,
+                        producer: env.to,
+                        tp: *tp,
+                        base_offset: *base_offset,
+                    });
+                    return Vec::new();
+                }
             }
         }
         if self.config.loss_per_million > 0

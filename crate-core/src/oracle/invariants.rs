@@ -91,7 +91,7 @@ fn idempotent_batches(
     out
 }
 
-/// 1. Sequences per (partition, pid, epoch) are contiguous; a new epoch starts at 0.
+/// Item 1: sequences per (partition, pid, epoch) are contiguous; a new epoch starts at 0.
 fn sequences_contiguous(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         for pair in batches.windows(2) {
@@ -119,7 +119,7 @@ fn sequences_contiguous(sim: &Simulation) -> Failure {
     None
 }
 
-/// 2 and 4. One producer id never stores the same record twice.
+/// Items 2 and 4: one producer id never stores the same record twice.
 fn no_duplicate_per_pid(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         let mut seen = BTreeMap::new();
@@ -145,7 +145,7 @@ fn no_duplicate_per_pid(sim: &Simulation) -> Failure {
     None
 }
 
-/// 5. One idempotent producer's records are stored in the order it was given them.
+/// Item 5: one idempotent producer's records are stored in the order it was given them.
 fn idempotent_send_order(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         let mut last: Option<(crate::ids::RecordId, u64)> = None;
@@ -171,7 +171,7 @@ fn idempotent_send_order(sim: &Simulation) -> Failure {
     None
 }
 
-/// 6. No batch with an epoch below one already stored is appended.
+/// Item 6: no batch with an epoch below one already stored is appended.
 fn no_stale_epoch(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         for pair in batches.windows(2) {
@@ -191,8 +191,8 @@ fn no_stale_epoch(sim: &Simulation) -> Failure {
     None
 }
 
-/// 2. With acks=all, an acknowledged offset holds the acknowledged record (a retry's answer
-/// carries the original offset).
+/// Item 2: with acks=all, an acknowledged offset holds the acknowledged record (a retry's
+/// answer carries the original offset).
 fn acked_offset_is_original(sim: &Simulation) -> Failure {
     for (i, e) in sim.ledger.records.iter().enumerate() {
         let (Some(offset), Some(tp), Some(p)) = (e.acked_offset, e.tp, e.producer) else {
@@ -228,7 +228,7 @@ fn acked_offset_is_original(sim: &Simulation) -> Failure {
     None
 }
 
-/// 11 (first half). The high watermark never passes the log end, the LSO never passes the HW.
+/// Item 11 (first half): the high watermark never passes the log end, the LSO never passes the HW.
 fn high_watermark_bounds(sim: &Simulation) -> Failure {
     for b in &sim.brokers {
         for r in b.replicas.values() {

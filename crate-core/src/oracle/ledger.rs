@@ -112,6 +112,7 @@ pub struct Ledger {
     pub records: Vec<RecordEntry>,
     /// (partition, base offset) → the records of the batch appended there, so that a lost
     /// acknowledgement can be tied to what it acknowledged.
+    #[serde(with = "crate::serde_pairs")]
     batches_at: BTreeMap<(Tp, u64), Vec<RecordId>>,
     accepted: u64,
 }
@@ -234,17 +235,17 @@ impl Ledger {
                 self.each(&ids, |_, e| e.witness(step));
             }
             Note::Read {
-                consumer, records, ..
+                consumer: crate::ids::NodeId::Consumer(c),
+                records,
+                ..
             } => {
-                if let crate::ids::NodeId::Consumer(c) = consumer {
-                    for (offset, id) in records {
-                        if let Some(e) = self.entry(*id) {
-                            e.reads.push(ReadBy {
-                                consumer: *c,
-                                offset: *offset,
-                                step,
-                            });
-                        }
+                for (offset, id) in records {
+                    if let Some(e) = self.entry(*id) {
+                        e.reads.push(ReadBy {
+                            consumer: *c,
+                            offset: *offset,
+                            step,
+                        });
                     }
                 }
             }

@@ -541,6 +541,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             latency: file.network.latency_us,
             jitter: file.network.jitter_us,
             loss_per_million: file.network.loss_per_million,
+            ack_loss_per_million: file.network.ack_loss_per_million,
         },
         faults,
         max_steps: file.limits.max_steps,

@@ -71,6 +71,9 @@ pub struct NetworkSpec {
     pub jitter_us: u64,
     #[serde(default)]
     pub loss_per_million: u32,
+    /// Lose this many append acknowledgements per million (the batch is stored).
+    #[serde(default)]
+    pub ack_loss_per_million: u32,
 }
 
 fn default_latency() -> u64 {
@@ -83,6 +86,7 @@ impl Default for NetworkSpec {
             latency_us: default_latency(),
             jitter_us: 0,
             loss_per_million: 0,
+            ack_loss_per_million: 0,
         }
     }
 }

@@ -114,6 +114,7 @@ pub struct Simulation {
     pub brokers: Vec<Broker>,
     pub producers: Vec<Producer>,
     pub consumers: Vec<Consumer>,
+    #[serde(with = "crate::serde_pairs")]
     pub status: BTreeMap<NodeId, NodeStatus>,
     pub network: Network,
     pub ledger: Ledger,
