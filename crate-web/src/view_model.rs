@@ -219,6 +219,9 @@ pub struct ConsumerVm {
     pub name: String,
     pub isolation: String,
     pub read: String,
+    /// "group billing · committed orders-0 → 10", or empty without a group.
+    pub group: String,
+    pub status: &'static str,
 }
 
 pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
@@ -226,6 +229,26 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
         .iter()
         .map(|c| ConsumerVm {
             name: sim.names.node(NodeId::Consumer(c.index)),
+            status: if sim.status.get(&c.node()).is_some_and(|s| s.crashed) {
+                "crashed"
+            } else {
+                "up"
+            },
+            group: match &c.settings.group {
+                None => String::new(),
+                Some(g) => {
+                    let committed: Vec<String> = c
+                        .committed
+                        .iter()
+                        .map(|(tp, o)| format!("{} → {o}", sim.names.tp(*tp)))
+                        .collect();
+                    if committed.is_empty() {
+                        format!("group {g} · nothing committed")
+                    } else {
+                        format!("group {g} · committed {}", committed.join(", "))
+                    }
+                }
+            },
             isolation: c.settings.isolation.as_config().to_string(),
             read: if c.reads.is_empty() {
                 "nothing read yet".into()
@@ -251,7 +274,11 @@ pub fn clock(sim: &Simulation) -> String {
     } else {
         ""
     };
-    format!("step {} · {}{end}", sim.steps(), format_duration(sim.now()))
+    format!(
+        "step {} · {}{end}",
+        sim.steps(),
+        format_duration(sim.last_step_at())
+    )
 }
 
 #[cfg(test)]
@@ -326,6 +353,24 @@ mod tests {
         sim.run(RunLimit::Until(eos_core::time::ms(10)));
         assert!(producers(&sim)[0].identity.starts_with("pid 0 · epoch 0"));
         assert!(clock(&sim).starts_with("step "));
+    }
+
+    #[test]
+    fn the_clock_shows_the_last_step_not_stale_timers_after_it() {
+        let sim = finished("lost-ack-idempotence-off");
+        assert!(sim.now() > sim.last_step_at());
+        assert_eq!(
+            clock(&sim),
+            format!("step {} · 5.308 s · finished", sim.steps())
+        );
+    }
+
+    #[test]
+    fn a_consumer_in_a_group_shows_what_it_committed() {
+        let sim = finished("consumer-restart-from-commit");
+        let c = &consumers(&sim)[0];
+        assert_eq!(c.group, "group billing · committed orders-0 → 20");
+        assert!(c.read.starts_with("25 read"));
     }
 
     #[test]

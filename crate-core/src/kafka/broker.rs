@@ -2,6 +2,7 @@
 //! idempotence checks, replication, fetches, and producer id allocation.
 
 use super::errors::KafkaError;
+use super::group_coordinator::GroupOffsets;
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
 use super::protocol::{FetchBody, Message, ProduceResult, ProducerBatch};
@@ -20,6 +21,8 @@ pub struct Broker {
     pub id: u8,
     #[serde(with = "crate::serde_pairs")]
     pub replicas: BTreeMap<Tp, Replica>,
+    /// Committed consumer offsets, for the groups this broker coordinates.
+    pub groups: GroupOffsets,
     next_producer_id: i64,
 }
 
@@ -28,6 +31,7 @@ impl Broker {
         Broker {
             id,
             replicas: BTreeMap::new(),
+            groups: GroupOffsets::default(),
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,
         }
     }
@@ -103,9 +107,49 @@ impl Broker {
                 *max_records,
                 ctx,
             ),
+            Message::OffsetCommit {
+                request_id,
+                group,
+                offsets,
+            } => {
+                for (tp, offset) in offsets {
+                    self.groups.commit(group, *tp, *offset);
+                }
+                ctx.note(Note::OffsetsCommitted {
+                    broker: self.node(),
+                    consumer: from,
+                    group: group.clone(),
+                    offsets: offsets.clone(),
+                });
+                ctx.send(
+                    from,
+                    Message::OffsetCommitResponse {
+                        request_id: *request_id,
+                    },
+                );
+            }
+            Message::OffsetFetch {
+                request_id,
+                group,
+                partitions,
+            } => {
+                let offsets = partitions
+                    .iter()
+                    .map(|tp| (*tp, self.groups.committed(group, *tp)))
+                    .collect();
+                ctx.send(
+                    from,
+                    Message::OffsetFetchResponse {
+                        request_id: *request_id,
+                        offsets,
+                    },
+                );
+            }
             Message::InitProducerIdResponse { .. }
             | Message::ProduceResponse { .. }
-            | Message::FetchResponse { .. } => {}
+            | Message::FetchResponse { .. }
+            | Message::OffsetCommitResponse { .. }
+            | Message::OffsetFetchResponse { .. } => {}
         }
     }
 

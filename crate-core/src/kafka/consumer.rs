@@ -19,6 +19,7 @@ pub enum ConsumerTimer {
     Start,
     Poll,
     FetchTimeout { request_id: u64 },
+    OffsetFetchTimeout { request_id: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,6 +30,12 @@ pub struct ConsumerSettings {
     pub poll_interval: SimTime,
     pub max_empty_polls: u32,
     pub stop_at: Option<SimTime>,
+    /// The consumer group, if any: positions are committed to and resumed from it.
+    pub group: Option<String>,
+    /// `enable.auto.commit` with `auto.commit.interval.ms`; `None` commits nothing.
+    pub auto_commit_interval: Option<SimTime>,
+    /// The broker that coordinates the group.
+    pub coordinator: u8,
 }
 
 /// One record as the application received it.
@@ -57,6 +64,12 @@ pub struct Consumer {
     pub stopped: bool,
     pub started: bool,
     pub reads: Vec<ReadEntry>,
+    /// Waiting for the group's committed offsets before the first poll.
+    pub awaiting_offsets: Option<u64>,
+    /// What this consumer last committed, and when.
+    #[serde(with = "crate::serde_pairs")]
+    pub committed: BTreeMap<Tp, u64>,
+    pub last_commit_at: SimTime,
     next_request_id: u64,
 }
 
@@ -79,6 +92,9 @@ impl Consumer {
             stopped: false,
             started: false,
             reads: Vec::new(),
+            awaiting_offsets: None,
+            committed: BTreeMap::new(),
+            last_commit_at: 0,
             next_request_id: 0,
         }
     }
@@ -94,11 +110,18 @@ impl Consumer {
         match timer {
             ConsumerTimer::Start => {
                 self.started = true;
-                self.poll(ctx);
+                self.begin(ctx);
+                true
+            }
+            ConsumerTimer::OffsetFetchTimeout { request_id } => {
+                if self.awaiting_offsets != Some(*request_id) {
+                    return false;
+                }
+                self.begin(ctx);
                 true
             }
             ConsumerTimer::Poll => {
-                if !self.in_flight.is_empty() {
+                if !self.in_flight.is_empty() || self.awaiting_offsets.is_some() {
                     return false;
                 }
                 if self.settings.stop_at.is_some_and(|t| ctx.now >= t) {
@@ -119,11 +142,74 @@ impl Consumer {
         }
     }
 
+    fn take_request_id(&mut self) -> u64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        id
+    }
+
+    /// Starts (or restarts) consuming: with a group, ask for its committed offsets first.
+    fn begin(&mut self, ctx: &mut Ctx) {
+        let Some(group) = self.settings.group.clone() else {
+            self.poll(ctx);
+            return;
+        };
+        let request_id = self.take_request_id();
+        self.awaiting_offsets = Some(request_id);
+        ctx.send(
+            NodeId::Broker(self.settings.coordinator),
+            Message::OffsetFetch {
+                request_id,
+                group,
+                partitions: self.settings.assignments.clone(),
+            },
+        );
+        ctx.set_timer(
+            ms(FETCH_TIMEOUT_MS),
+            Timer::Consumer(ConsumerTimer::OffsetFetchTimeout { request_id }),
+        );
+    }
+
+    /// Commits the positions of what the application has received, if they moved.
+    fn commit(&mut self, ctx: &mut Ctx) {
+        let Some(group) = self.settings.group.clone() else {
+            return;
+        };
+        let offsets: Vec<(Tp, u64)> = self
+            .positions
+            .iter()
+            .filter(|(tp, o)| self.committed.get(tp) != Some(o))
+            .map(|(tp, o)| (*tp, *o))
+            .collect();
+        self.last_commit_at = ctx.now;
+        if offsets.is_empty() {
+            return;
+        }
+        for (tp, o) in &offsets {
+            self.committed.insert(*tp, *o);
+        }
+        let request_id = self.take_request_id();
+        ctx.send(
+            NodeId::Broker(self.settings.coordinator),
+            Message::OffsetCommit {
+                request_id,
+                group,
+                offsets,
+            },
+        );
+    }
+
     fn poll(&mut self, ctx: &mut Ctx) {
+        // The Java consumer auto-commits inside poll(), the positions of what the previous
+        // polls returned.
+        if let Some(interval) = self.settings.auto_commit_interval {
+            if ctx.now.saturating_sub(self.last_commit_at) >= interval {
+                self.commit(ctx);
+            }
+        }
         self.round_read = 0;
         for tp in self.settings.assignments.clone() {
-            let request_id = self.next_request_id;
-            self.next_request_id += 1;
+            let request_id = self.take_request_id();
             let broker = self.leader_hint.get(&tp).copied().unwrap_or(0);
             let offset = self.positions.get(&tp).copied().unwrap_or(0);
             self.in_flight.insert(request_id, (tp, broker));
@@ -151,6 +237,32 @@ impl Consumer {
     }
 
     pub fn on_message(&mut self, msg: &Message, ctx: &mut Ctx) -> bool {
+        if let Message::OffsetFetchResponse {
+            request_id,
+            offsets,
+        } = msg
+        {
+            if self.awaiting_offsets != Some(*request_id) || self.stopped {
+                return false;
+            }
+            self.awaiting_offsets = None;
+            for (tp, offset) in offsets {
+                self.positions.insert(*tp, offset.unwrap_or(0));
+                if let Some(o) = offset {
+                    self.committed.insert(*tp, *o);
+                }
+            }
+            ctx.note(Note::ResumedFromCommitted {
+                consumer: self.node(),
+                group: self.settings.group.clone().unwrap_or_default(),
+                offsets: offsets.clone(),
+            });
+            self.poll(ctx);
+            return true;
+        }
+        if let Message::OffsetCommitResponse { .. } = msg {
+            return false;
+        }
         let Message::FetchResponse {
             request_id,
             tp,
@@ -228,23 +340,29 @@ impl Consumer {
     }
 
     fn stop(&mut self, ctx: &mut Ctx) {
+        // close() commits what was consumed when auto-commit is on.
+        if self.settings.auto_commit_interval.is_some() {
+            self.commit(ctx);
+        }
         self.stopped = true;
         ctx.note(Note::ConsumerStopped {
             consumer: self.node(),
         });
     }
 
-    /// Positions live in memory: a restarted consumer without committed offsets starts over
-    /// from the earliest offset (`auto.offset.reset=earliest`).
+    /// Positions live in memory: a restarted consumer resumes from its group's committed
+    /// offsets, or without them from the earliest offset (`auto.offset.reset=earliest`).
     pub fn crash(&mut self) {
         self.positions.clear();
+        self.committed.clear();
         self.in_flight.clear();
+        self.awaiting_offsets = None;
         self.empty_polls = 0;
     }
 
     pub fn restart(&mut self, ctx: &mut Ctx) {
         if !self.stopped && self.started {
-            self.poll(ctx);
+            self.begin(ctx);
         } else if !self.started {
             let wait = self.settings.start_at.saturating_sub(ctx.now);
             ctx.set_timer(wait, Timer::Consumer(ConsumerTimer::Start));

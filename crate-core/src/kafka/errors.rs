@@ -10,6 +10,20 @@ pub enum KafkaError {
     NotLeaderOrFollower,
     RequestTimedOut,
     DeliveryTimeout,
+    /// The request does not fit the transaction's state (EndTxn with no transaction, commit
+    /// after a decided abort, ...).
+    InvalidTxnState,
+    /// A newer instance (higher epoch) owns the transactional id: fatal, close the producer.
+    ProducerFenced,
+    /// The coordinator is still completing a transition for this transactional id (writing
+    /// the log, or waiting for markers): back off and retry.
+    ConcurrentTransactions,
+    /// The transaction cannot go on: abort it and rewind the input to the committed offsets.
+    TransactionAbortable,
+    /// The producer id does not belong to this transactional id.
+    InvalidProducerIdMapping,
+    /// `transaction.timeout.ms` above the broker maximum (or zero).
+    InvalidTransactionTimeout,
 }
 
 impl KafkaError {
@@ -20,14 +34,23 @@ impl KafkaError {
             KafkaError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             KafkaError::RequestTimedOut => "REQUEST_TIMED_OUT",
             KafkaError::DeliveryTimeout => "DELIVERY_TIMEOUT",
+            KafkaError::InvalidTxnState => "INVALID_TXN_STATE",
+            KafkaError::ProducerFenced => "PRODUCER_FENCED",
+            KafkaError::ConcurrentTransactions => "CONCURRENT_TRANSACTIONS",
+            KafkaError::TransactionAbortable => "TRANSACTION_ABORTABLE",
+            KafkaError::InvalidProducerIdMapping => "INVALID_PRODUCER_ID_MAPPING",
+            KafkaError::InvalidTransactionTimeout => "INVALID_TRANSACTION_TIMEOUT",
         }
     }
 
-    /// Whether the client may retry the same batch (same pid, epoch and sequence).
+    /// Whether the client may retry the same request unchanged (for a batch: the same pid,
+    /// epoch and sequence).
     pub fn is_retriable(self) -> bool {
         matches!(
             self,
-            KafkaError::NotLeaderOrFollower | KafkaError::RequestTimedOut
+            KafkaError::NotLeaderOrFollower
+                | KafkaError::RequestTimedOut
+                | KafkaError::ConcurrentTransactions
         )
     }
 }

@@ -5,12 +5,16 @@ pub mod config;
 pub mod consumer;
 pub mod controller;
 pub mod errors;
+pub mod group_coordinator;
 pub mod partition_log;
 pub mod partitioner;
 pub mod producer;
 pub mod producer_state;
 pub mod protocol;
 pub mod replica;
+pub mod txn_index;
+pub mod txn_log;
+pub mod txn_state;
 
 pub use errors::KafkaError;
 

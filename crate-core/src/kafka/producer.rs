@@ -99,6 +99,8 @@ pub struct BatchState {
     /// Some attempt went unanswered: the batch may be in the log.
     pub unanswered: bool,
     pub in_flight: Option<u64>,
+    /// In its partition's queue (waiting to be sent or retried).
+    pub queued: bool,
 }
 
 impl BatchState {
@@ -300,45 +302,55 @@ impl Producer {
 
     fn on_workload(&mut self, spec_index: u16, ctx: &mut Ctx) -> bool {
         let i = usize::from(spec_index);
-        let Some(spec) = self.specs.get(i).cloned() else {
+        let Some(spec) = self.specs.get(i) else {
             return false;
         };
+        let (count, interval, first_record, topic, partitions, fixed_partition) = (
+            spec.count,
+            spec.interval,
+            spec.first_record,
+            spec.topic,
+            spec.partitions,
+            spec.partition,
+        );
+        let keys = match &spec.keys {
+            KeyPlan::Null => None,
+            KeyPlan::Fixed { key, text } => Some((*key, text.clone(), false)),
+            KeyPlan::Distinct { first_key, prefix } => Some((*first_key, prefix.clone(), true)),
+        };
         let done = self.spec_progress[i];
-        if done >= spec.count {
+        if done >= count {
             return false;
         }
         // With no interval, the whole spec is handed over at once.
-        let upto = if spec.interval == 0 {
-            spec.count
-        } else {
-            done + 1
-        };
+        let upto = if interval == 0 { count } else { done + 1 };
+        let mut key_bytes = Vec::new();
         for n in done..upto {
-            let record = RecordId(spec.first_record + n);
-            let (key, key_text) = match &spec.keys {
-                KeyPlan::Null => (None, None),
-                KeyPlan::Fixed { key, text } => (Some(*key), Some(text.clone())),
-                KeyPlan::Distinct { first_key, prefix } => {
-                    (Some(first_key + n), Some(format!("{prefix}{n}")))
+            let record = RecordId(first_record + n);
+            let key = keys.as_ref().map(|(base, text, distinct)| {
+                key_bytes.clear();
+                key_bytes.extend_from_slice(text.as_bytes());
+                if *distinct {
+                    key_bytes.extend_from_slice(n.to_string().as_bytes());
+                    base + n
+                } else {
+                    *base
                 }
-            };
-            let partition = match (spec.partition, key_text) {
+            });
+            let partition = match (fixed_partition, key) {
                 (Some(p), _) => p,
-                (None, Some(text)) => partition_for_key(text.as_bytes(), spec.partitions),
-                (None, None) => *self.sticky.entry(spec.topic).or_insert(0),
+                (None, Some(_)) => partition_for_key(&key_bytes, partitions),
+                (None, None) => *self.sticky.entry(topic).or_insert(0),
             };
-            let tp = Tp {
-                topic: spec.topic,
-                partition,
-            };
+            let tp = Tp { topic, partition };
             self.unconfirmed
                 .insert(record, Unconfirmed { record, key, tp });
             self.accumulate(record, key, tp, ctx);
         }
         self.spec_progress[i] = upto;
-        if upto < spec.count {
+        if upto < count {
             ctx.set_timer(
-                spec.interval,
+                interval,
                 Timer::Producer(ProducerTimer::Workload { spec: spec_index }),
             );
         }
@@ -387,6 +399,7 @@ impl Producer {
                     backing_off: false,
                     unanswered: false,
                     in_flight: None,
+                    queued: true,
                 })
             }
         };
@@ -406,46 +419,55 @@ impl Producer {
         }
     }
 
-    fn in_flight_to(&self, broker: u8) -> u32 {
-        self.in_flight
-            .values()
-            .filter(|f| f.broker == broker)
-            .count() as u32
-    }
-
     /// Sends every batch that may go now; returns how many went.
     fn drain(&mut self, ctx: &mut Ctx) -> u32 {
         if self.state != ClientState::Ready {
             return 0;
         }
         let mut sent = 0;
-        let tps: Vec<Tp> = self.queues.keys().copied().collect();
+        let mut in_flight: BTreeMap<u8, u32> = BTreeMap::new();
+        for f in self.in_flight.values() {
+            *in_flight.entry(f.broker).or_insert(0) += 1;
+        }
+        let tps: Vec<Tp> = self
+            .queues
+            .iter()
+            .filter(|(_, q)| !q.is_empty())
+            .map(|(tp, _)| *tp)
+            .collect();
         for tp in tps {
+            let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
             while let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) {
-                let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
                 let ready = self
                     .batches
                     .get(&batch_id)
                     .is_some_and(|b| b.closed && !b.backing_off && b.in_flight.is_none());
-                if !ready || self.in_flight_to(leader) >= self.config.max_in_flight {
+                let busy = in_flight.entry(leader).or_insert(0);
+                if !ready || *busy >= self.config.max_in_flight {
                     break;
                 }
                 if let Some(q) = self.queues.get_mut(&tp) {
                     q.pop_front();
                 }
-                self.transmit(batch_id, leader, ctx);
+                if let Some(b) = self.batches.get_mut(&batch_id) {
+                    b.queued = false;
+                }
+                if self.transmit(batch_id, leader, ctx) {
+                    *busy += 1;
+                }
                 sent += 1;
             }
         }
         sent
     }
 
-    fn transmit(&mut self, batch_id: u64, leader: u8, ctx: &mut Ctx) {
+    /// Sends a batch; returns true when it now waits for an answer (acks ≠ 0).
+    fn transmit(&mut self, batch_id: u64, leader: u8, ctx: &mut Ctx) -> bool {
         let request_id = self.take_request_id();
         let idempotent = self.is_idempotent();
         let (producer_id, epoch) = (self.producer_id, self.epoch);
         let Some(batch) = self.batches.get_mut(&batch_id) else {
-            return;
+            return false;
         };
         if idempotent && batch.base_sequence == NO_SEQUENCE {
             let next = self.next_sequence.entry(batch.tp).or_insert(0);
@@ -493,7 +515,7 @@ impl Producer {
         if self.config.acks == Acks::None {
             // Fire and forget: the client calls it a success with no offset.
             self.complete(batch_id, None, false, ctx);
-            return;
+            return false;
         }
         self.in_flight.insert(
             request_id,
@@ -507,6 +529,7 @@ impl Producer {
             ms(self.config.request_timeout_ms),
             Timer::Producer(ProducerTimer::RequestTimeout { request_id }),
         );
+        true
     }
 
     pub fn on_message(&mut self, msg: &Message, ctx: &mut Ctx) -> bool {
@@ -671,6 +694,7 @@ impl Producer {
             Timer::Producer(ProducerTimer::BackoffOver { batch_id }),
         );
         // Back into the partition's queue in creation order, ahead of newer batches.
+        batch.queued = true;
         let queue = self.queues.entry(tp).or_default();
         let at = queue.partition_point(|id| *id < batch_id);
         queue.insert(at, batch_id);
@@ -716,8 +740,10 @@ impl Producer {
 
     fn remove_batch(&mut self, batch_id: u64) -> Option<BatchState> {
         let batch = self.batches.remove(&batch_id)?;
-        if let Some(q) = self.queues.get_mut(&batch.tp) {
-            q.retain(|id| *id != batch_id);
+        if batch.queued {
+            if let Some(q) = self.queues.get_mut(&batch.tp) {
+                q.retain(|id| *id != batch_id);
+            }
         }
         for r in &batch.records {
             self.unconfirmed.remove(&r.value);

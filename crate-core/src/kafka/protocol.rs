@@ -84,6 +84,23 @@ pub enum Message {
         tp: Tp,
         result: Result<FetchBody, (KafkaError, Option<u8>)>,
     },
+    OffsetCommit {
+        request_id: u64,
+        group: String,
+        offsets: Vec<(Tp, u64)>,
+    },
+    OffsetCommitResponse {
+        request_id: u64,
+    },
+    OffsetFetch {
+        request_id: u64,
+        group: String,
+        partitions: Vec<Tp>,
+    },
+    OffsetFetchResponse {
+        request_id: u64,
+        offsets: Vec<(Tp, Option<u64>)>,
+    },
 }
 
 /// What kind of message this is, for filters, faults and the UI.
@@ -98,10 +115,14 @@ pub enum MessageKind {
     ReplicateResponse,
     Fetch,
     FetchResponse,
+    OffsetCommit,
+    OffsetCommitResponse,
+    OffsetFetch,
+    OffsetFetchResponse,
 }
 
 impl MessageKind {
-    pub const ALL: [MessageKind; 8] = [
+    pub const ALL: [MessageKind; 12] = [
         MessageKind::InitProducerId,
         MessageKind::InitProducerIdResponse,
         MessageKind::Produce,
@@ -110,6 +131,10 @@ impl MessageKind {
         MessageKind::ReplicateResponse,
         MessageKind::Fetch,
         MessageKind::FetchResponse,
+        MessageKind::OffsetCommit,
+        MessageKind::OffsetCommitResponse,
+        MessageKind::OffsetFetch,
+        MessageKind::OffsetFetchResponse,
     ];
 
     pub fn name(self) -> &'static str {
@@ -122,6 +147,10 @@ impl MessageKind {
             MessageKind::ReplicateResponse => "replicate_response",
             MessageKind::Fetch => "fetch",
             MessageKind::FetchResponse => "fetch_response",
+            MessageKind::OffsetCommit => "offset_commit",
+            MessageKind::OffsetCommitResponse => "offset_commit_response",
+            MessageKind::OffsetFetch => "offset_fetch",
+            MessageKind::OffsetFetchResponse => "offset_fetch_response",
         }
     }
 
@@ -141,6 +170,10 @@ impl Message {
             Message::ReplicateResponse { .. } => MessageKind::ReplicateResponse,
             Message::Fetch { .. } => MessageKind::Fetch,
             Message::FetchResponse { .. } => MessageKind::FetchResponse,
+            Message::OffsetCommit { .. } => MessageKind::OffsetCommit,
+            Message::OffsetCommitResponse { .. } => MessageKind::OffsetCommitResponse,
+            Message::OffsetFetch { .. } => MessageKind::OffsetFetch,
+            Message::OffsetFetchResponse { .. } => MessageKind::OffsetFetchResponse,
         }
     }
 
@@ -153,7 +186,12 @@ impl Message {
             | Message::ReplicateResponse { tp, .. }
             | Message::Fetch { tp, .. }
             | Message::FetchResponse { tp, .. } => Some(*tp),
-            Message::InitProducerId { .. } | Message::InitProducerIdResponse { .. } => None,
+            Message::InitProducerId { .. }
+            | Message::InitProducerIdResponse { .. }
+            | Message::OffsetCommit { .. }
+            | Message::OffsetCommitResponse { .. }
+            | Message::OffsetFetch { .. }
+            | Message::OffsetFetchResponse { .. } => None,
         }
     }
 
@@ -187,6 +225,19 @@ impl Message {
                 Ok(body) => format!("{} records", body.records.len()),
                 Err((e, _)) => e.name().to_string(),
             },
+            Message::OffsetCommit { offsets, .. } => {
+                let list: Vec<String> = offsets.iter().map(|(_, o)| o.to_string()).collect();
+                format!("commit {}", list.join(","))
+            }
+            Message::OffsetCommitResponse { .. } => "commit ok".into(),
+            Message::OffsetFetch { .. } => "offset fetch".into(),
+            Message::OffsetFetchResponse { offsets, .. } => {
+                let list: Vec<String> = offsets
+                    .iter()
+                    .map(|(_, o)| o.map_or("-".to_string(), |o| o.to_string()))
+                    .collect();
+                format!("committed {}", list.join(","))
+            }
         }
     }
 }

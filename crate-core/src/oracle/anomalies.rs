@@ -196,8 +196,25 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
             }
         }
     }
-    // Consumers: offsets must rise, and must not jump over readable records.
+    // Consumers: offsets must rise, and must not jump over readable records. The evidence
+    // is the steps at which this consumer read the two records.
+    let read_steps = |consumer: u8, ids: &[RecordId]| -> Vec<u64> {
+        let mut steps: Vec<u64> = ids
+            .iter()
+            .filter_map(|id| sim.ledger.get(*id))
+            .flat_map(|e| {
+                e.reads
+                    .iter()
+                    .filter(|r| r.consumer == consumer)
+                    .map(|r| r.step)
+            })
+            .collect();
+        steps.sort_unstable();
+        steps.dedup();
+        steps
+    };
     for c in &sim.consumers {
+        let mut previous: BTreeMap<Tp, RecordId> = BTreeMap::new();
         let mut last: BTreeMap<Tp, u64> = BTreeMap::new();
         for r in &c.reads {
             if let Some(prev) = last.get(&r.tp) {
@@ -213,7 +230,10 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                                 r.offset,
                                 sim.names.tp(r.tp)
                             ),
-                            events: Vec::new(),
+                            events: read_steps(
+                                c.index,
+                                &[previous.get(&r.tp).copied().unwrap_or(r.value), r.value],
+                            ),
                         },
                     );
                 } else if r.offset > prev + 1 {
@@ -228,12 +248,16 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                                 r.offset,
                                 sim.names.tp(r.tp)
                             ),
-                            events: Vec::new(),
+                            events: read_steps(
+                                c.index,
+                                &[previous.get(&r.tp).copied().unwrap_or(r.value), r.value],
+                            ),
                         },
                     );
                 }
             }
             last.insert(r.tp, r.offset);
+            previous.insert(r.tp, r.value);
         }
     }
     // Replicas: below both high watermarks, one offset holds one value.

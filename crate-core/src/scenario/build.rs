@@ -488,6 +488,26 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 });
             }
         }
+        if let Some(g) = &s.group {
+            c.name(&format!("{f}.group"), g);
+        }
+        if let Some(i) = s.auto_commit_interval_ms {
+            c.range(
+                &format!("{f}.auto_commit_interval_ms"),
+                i,
+                1,
+                MAX_TIMEOUT_MS,
+            );
+        }
+        if s.group.is_none()
+            && (s.enable_auto_commit == Some(true) || s.auto_commit_interval_ms.is_some())
+        {
+            c.err(
+                format!("{f}.enable_auto_commit"),
+                "committing offsets needs a group: set group",
+            );
+        }
+        let auto_commit = s.group.is_some() && s.enable_auto_commit.unwrap_or(true);
         consumers.push(Consumer::new(
             ci as u8,
             ConsumerSettings {
@@ -497,6 +517,15 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 poll_interval: ms(s.poll_interval_ms.max(1)),
                 max_empty_polls: s.max_empty_polls.max(1),
                 stop_at: s.stop_ms.map(ms),
+                coordinator: s.group.as_deref().map_or(0, |g| {
+                    crate::kafka::group_coordinator::coordinator_for(g, brokers)
+                }),
+                group: s.group.clone(),
+                auto_commit_interval: auto_commit.then(|| {
+                    ms(s.auto_commit_interval_ms
+                        .unwrap_or(5_000)
+                        .min(MAX_TIMEOUT_MS))
+                }),
             },
             leaders.clone(),
             brokers,

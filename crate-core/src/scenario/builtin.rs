@@ -25,6 +25,7 @@ builtin!(
     "producer-restart-new-pid",
     "acks1-leader-crash-loss",
     "acks-all-leader-crash-no-loss",
+    "consumer-restart-from-commit",
 );
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -193,6 +193,15 @@ pub struct ConsumerSpec {
     pub max_empty_polls: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_ms: Option<u64>,
+    /// The consumer group (`group.id`): positions are committed to it and resumed from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// `enable.auto.commit` (with a group; default true, as in both clients).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_auto_commit: Option<bool>,
+    /// `auto.commit.interval.ms` (default 5000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_commit_interval_ms: Option<u64>,
 }
 
 fn default_poll() -> u64 {

@@ -438,6 +438,41 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp(t)
         ),
         Note::ConsumerStopped { consumer } => format!("{} stops polling.", n(consumer)),
+        Note::OffsetsCommitted {
+            broker,
+            consumer,
+            group,
+            offsets,
+        } => {
+            let list: Vec<String> = offsets
+                .iter()
+                .map(|(t, o)| format!("{} → {o}", tp(t)))
+                .collect();
+            format!(
+                "{} records group \"{group}\"'s committed offsets for {}: {}.",
+                n(broker),
+                n(consumer),
+                list.join(", ")
+            )
+        }
+        Note::ResumedFromCommitted {
+            consumer,
+            group,
+            offsets,
+        } => {
+            let list: Vec<String> = offsets
+                .iter()
+                .map(|(t, o)| match o {
+                    Some(o) => format!("{} from {o}", tp(t)),
+                    None => format!("{} from the earliest offset (nothing committed)", tp(t)),
+                })
+                .collect();
+            format!(
+                "{} resumes group \"{group}\": {}.",
+                n(consumer),
+                list.join(", ")
+            )
+        }
         Note::MessageDropped {
             from,
             to,

@@ -180,6 +180,17 @@ pub enum Note {
     ConsumerStopped {
         consumer: NodeId,
     },
+    OffsetsCommitted {
+        broker: NodeId,
+        consumer: NodeId,
+        group: String,
+        offsets: Vec<(Tp, u64)>,
+    },
+    ResumedFromCommitted {
+        consumer: NodeId,
+        group: String,
+        offsets: Vec<(Tp, Option<u64>)>,
+    },
     // --- network and faults ---
     MessageDropped {
         from: NodeId,

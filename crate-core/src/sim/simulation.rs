@@ -60,7 +60,6 @@ pub enum StepKind {
         msg_id: u64,
         from: NodeId,
         kind: MessageKind,
-        label: String,
         sent_at: SimTime,
     },
     Timer {
@@ -393,7 +392,6 @@ impl Simulation {
                     msg_id: env.id,
                     from: env.from,
                     kind: env.msg.kind(),
-                    label: env.msg.label(),
                     sent_at: env.sent_at,
                 };
                 let to = env.to;
@@ -587,12 +585,12 @@ impl Simulation {
 
     fn apply_commands(&mut self, notes: &mut Vec<Note>) {
         let step = self.steps + 1;
-        let commands = std::mem::take(&mut self.commands);
-        for cmd in &commands {
+        let mut commands = std::mem::take(&mut self.commands);
+        for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
-                    self.ledger.observe(note, step, self.now);
-                    notes.push(note.clone());
+                    self.ledger.observe(&note, step, self.now);
+                    notes.push(note);
                 }
                 Command::SetTimer {
                     node,
@@ -600,22 +598,22 @@ impl Simulation {
                     jitter_percent,
                     timer,
                 } => {
-                    let spread = after.saturating_mul(u64::from(*jitter_percent)) / 100;
+                    let spread = after.saturating_mul(u64::from(jitter_percent)) / 100;
                     let delay = if spread > 0 {
                         after - spread + self.rng.below_or_equal(spread.saturating_mul(2))
                     } else {
-                        *after
+                        after
                     };
                     let at = self.now.saturating_add(delay);
-                    self.schedule_timer(*node, at, timer.clone());
+                    self.schedule_timer(node, at, timer);
                 }
                 Command::Send { from, to, msg } => {
                     let env = Envelope {
                         id: self.next_msg_id,
-                        from: *from,
-                        to: *to,
+                        from,
+                        to,
                         sent_at: self.now,
-                        msg: msg.clone(),
+                        msg,
                     };
                     self.next_msg_id += 1;
                     let mut net_notes = Vec::new();
@@ -626,14 +624,15 @@ impl Simulation {
                         self.ledger.observe(&n, step, self.now);
                         notes.push(n);
                     }
-                    for at in arrivals {
-                        self.push(at, Event::Deliver(env.clone()));
+                    if let Some((&last, rest)) = arrivals.split_last() {
+                        for at in rest {
+                            self.push(*at, Event::Deliver(env.clone()));
+                        }
+                        self.push(last, Event::Deliver(env));
                     }
                 }
             }
         }
-        let mut commands = commands;
-        commands.clear();
         self.commands = commands;
     }
 }

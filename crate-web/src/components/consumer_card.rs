@@ -10,9 +10,10 @@ pub struct ConsumerCardProps {
 pub fn consumer_card(props: &ConsumerCardProps) -> Html {
     let c = &props.consumer;
     html! {
-        <article class="card consumer">
+        <article class={classes!("card", "consumer", c.status)}>
             <h3>{ format!("Consumer {}", c.name) }</h3>
             <p class="settings">{ &c.isolation }</p>
+            if !c.group.is_empty() { <p class="group">{ &c.group }</p> }
             <p class="reads">{ &c.read }</p>
         </article>
     }
