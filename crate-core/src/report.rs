@@ -33,6 +33,10 @@ pub struct Delivery {
     pub status: String,
     /// Where copies are readable now (`topic-partition@offset`).
     pub copies: Vec<String>,
+    /// For a record written in a transaction: `committed` or `aborted` as its producer
+    /// heard it, `undecided` if it never heard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,20 +86,22 @@ impl Report {
             .values()
             .map(|c| c.len().saturating_sub(1) as u64)
             .sum();
-        // Counted from the ledger: the anomaly list is capped per kind.
+        // Counted from the ledger and the logs: the anomaly list is capped per kind.
         let lost = sim
             .ledger
             .records
             .iter()
             .enumerate()
             .filter(|(i, e)| {
-                e.final_status() == crate::oracle::ledger::DeliveryStatus::Delivered
-                    && !copies.contains_key(&crate::ids::RecordId(*i as u32))
+                e.acknowledged() && !copies.contains_key(&crate::ids::RecordId(*i as u32))
             })
             .count() as u64;
-        let aborted_reads = found
+        let aborted = anomalies::aborted_offsets(sim);
+        let aborted_reads = sim
+            .consumers
             .iter()
-            .filter(|a| a.kind == anomalies::AnomalyKind::AbortedRead)
+            .flat_map(|c| c.reads.iter())
+            .filter(|r| aborted.contains(&(r.tp, r.offset)))
             .count() as u64;
         let deliveries = sim
             .ledger
@@ -119,6 +125,14 @@ impl Report {
                     attempts: e.attempts,
                     delivered_at_ms: e.delivered_at.map(to_ms),
                     status: e.final_status().name().to_string(),
+                    transaction: e.transactional.then(|| {
+                        match e.txn_outcome {
+                            Some(crate::oracle::TxnOutcome::Committed) => "committed",
+                            Some(crate::oracle::TxnOutcome::Aborted) => "aborted",
+                            None => "undecided",
+                        }
+                        .to_string()
+                    }),
                     copies: copies
                         .get(&id)
                         .map(|c| {

@@ -2,11 +2,14 @@
 //! idempotence checks, replication, fetches, and producer id allocation.
 
 use super::errors::KafkaError;
-use super::group_coordinator::GroupOffsets;
+use super::group_coordinator::{coordinator_for, GroupOffsets};
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
 use super::protocol::{FetchBody, Message, ProduceResult, ProducerBatch};
 use super::replica::{PendingAck, Replica};
+use super::txn_coordinator::{CoordinatorTimer, Leaders, TxnCoordinator};
+use super::txn_index::{ControlType, MarkerOrigin};
+use super::txn_state::{is_offsets_partition, TxnProtocolVersion};
 use super::{Acks, Isolation};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note};
@@ -23,15 +26,37 @@ pub struct Broker {
     pub replicas: BTreeMap<Tp, Replica>,
     /// Committed consumer offsets, for the groups this broker coordinates.
     pub groups: GroupOffsets,
+    /// The transaction coordinator for the transactional ids that hash to this broker.
+    pub txn_coordinator: TxnCoordinator,
+    /// Who leads each partition, as the controller last said (every broker knows).
+    #[serde(with = "crate::serde_pairs")]
+    pub leaders: BTreeMap<Tp, Option<u8>>,
+    pub cluster_size: u8,
     next_producer_id: i64,
 }
 
+/// Leaders as a coordinator sees them: the offsets partition `p` is led by broker `p`, the
+/// group coordinator (see `txn_state::offsets_partition`).
+struct LeaderView<'a>(&'a BTreeMap<Tp, Option<u8>>);
+
+impl Leaders for LeaderView<'_> {
+    fn leader(&self, tp: Tp) -> Option<u8> {
+        if is_offsets_partition(tp) {
+            return u8::try_from(tp.partition).ok();
+        }
+        self.0.get(&tp).copied().flatten()
+    }
+}
+
 impl Broker {
-    pub fn new(id: u8) -> Self {
+    pub fn new(id: u8, cluster_size: u8, protocol: TxnProtocolVersion) -> Self {
         Broker {
             id,
             replicas: BTreeMap::new(),
             groups: GroupOffsets::default(),
+            txn_coordinator: TxnCoordinator::new(protocol),
+            leaders: BTreeMap::new(),
+            cluster_size: cluster_size.max(1),
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,
         }
     }
@@ -40,19 +65,43 @@ impl Broker {
         NodeId::Broker(self.id)
     }
 
-    /// A crash loses what lives only in memory; the log and producer state are on disk.
+    /// A crash loses what lives only in memory; logs, producer state, committed offsets
+    /// and the transaction log are on disk.
     pub fn crash(&mut self) {
         for r in self.replicas.values_mut() {
             r.pending_acks.clear();
             r.follower_leo.clear();
         }
+        self.txn_coordinator.crash();
+    }
+
+    /// After a restart: the transaction coordinator reloads its log.
+    pub fn recover(&mut self, ctx: &mut Ctx) {
+        let me = self.node();
+        self.txn_coordinator
+            .recover(me, &LeaderView(&self.leaders), ctx);
+    }
+
+    pub fn on_timer(&mut self, timer: &CoordinatorTimer, ctx: &mut Ctx) -> bool {
+        let me = self.node();
+        self.txn_coordinator
+            .on_timer(me, timer, &LeaderView(&self.leaders), ctx)
+    }
+
+    fn allocate_producer_id(next: &mut i64) -> i64 {
+        let id = *next;
+        *next += 1;
+        id
     }
 
     pub fn handle(&mut self, from: NodeId, msg: &Message, ctx: &mut Ctx) {
         match msg {
-            Message::InitProducerId { request_id } => {
-                let producer_id = self.next_producer_id;
-                self.next_producer_id += 1;
+            Message::InitProducerId {
+                request_id,
+                transactional_id: None,
+                ..
+            } => {
+                let producer_id = Broker::allocate_producer_id(&mut self.next_producer_id);
                 ctx.note(Note::ProducerIdAllocated {
                     broker: self.node(),
                     producer_id,
@@ -63,6 +112,144 @@ impl Broker {
                         request_id: *request_id,
                         producer_id,
                         epoch: 0,
+                        error: None,
+                    },
+                );
+            }
+            Message::InitProducerId {
+                request_id,
+                transactional_id: Some(txn_id),
+                transaction_timeout_ms,
+            } => {
+                let me = self.node();
+                let next = &mut self.next_producer_id;
+                let mut allocate = || Broker::allocate_producer_id(next);
+                self.txn_coordinator.on_init_producer_id(
+                    me,
+                    from,
+                    *request_id,
+                    txn_id,
+                    *transaction_timeout_ms,
+                    &mut allocate,
+                    &LeaderView(&self.leaders),
+                    ctx,
+                );
+            }
+            Message::AddPartitionsToTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                partitions,
+            } => {
+                let me = self.node();
+                self.txn_coordinator.on_add_partitions(
+                    me,
+                    from,
+                    *request_id,
+                    transactional_id,
+                    *producer_id,
+                    *epoch,
+                    partitions.iter().copied().collect(),
+                    ctx,
+                );
+            }
+            Message::AddOffsetsToTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                group,
+            } => {
+                let me = self.node();
+                let coordinator = coordinator_for(group, self.cluster_size);
+                self.txn_coordinator.on_add_offsets(
+                    me,
+                    from,
+                    *request_id,
+                    transactional_id,
+                    *producer_id,
+                    *epoch,
+                    coordinator,
+                    ctx,
+                );
+            }
+            Message::EndTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                commit,
+            } => {
+                let me = self.node();
+                self.txn_coordinator.on_end_txn(
+                    me,
+                    from,
+                    *request_id,
+                    transactional_id,
+                    *producer_id,
+                    *epoch,
+                    *commit,
+                    &LeaderView(&self.leaders),
+                    ctx,
+                );
+            }
+            Message::WriteTxnMarkersResponse {
+                request_id,
+                results,
+            } => {
+                let me = self.node();
+                self.txn_coordinator
+                    .on_markers_written(me, *request_id, results, ctx);
+            }
+            Message::WriteTxnMarkers {
+                request_id,
+                producer_id,
+                epoch,
+                control,
+                protocol,
+                partitions,
+            } => {
+                let results = partitions
+                    .iter()
+                    .map(|tp| {
+                        let r =
+                            self.write_marker(*tp, *producer_id, *epoch, *control, *protocol, ctx);
+                        (*tp, r.err())
+                    })
+                    .collect();
+                ctx.send(
+                    from,
+                    Message::WriteTxnMarkersResponse {
+                        request_id: *request_id,
+                        results,
+                    },
+                );
+            }
+            Message::TxnOffsetCommit {
+                request_id,
+                group,
+                producer_id,
+                epoch,
+                offsets,
+                ..
+            } => {
+                for (tp, offset) in offsets {
+                    self.groups.add_pending(*producer_id, group, *tp, *offset);
+                }
+                ctx.note(Note::TxnOffsetsPending {
+                    broker: self.node(),
+                    group: group.clone(),
+                    producer_id: *producer_id,
+                    offsets: offsets.clone(),
+                });
+                ctx.send(
+                    from,
+                    Message::TxnResponse {
+                        request_id: *request_id,
+                        error: None,
+                        producer_id: *producer_id,
+                        epoch: *epoch,
                     },
                 );
             }
@@ -133,15 +320,26 @@ impl Broker {
                 group,
                 partitions,
             } => {
-                let offsets = partitions
+                // KIP-447: while a transaction holds offsets for these partitions, the answer
+                // is UNSTABLE_OFFSET_COMMIT and the consumer asks again.
+                let unstable = partitions
                     .iter()
-                    .map(|tp| (*tp, self.groups.committed(group, *tp)))
-                    .collect();
+                    .any(|tp| self.groups.has_pending(group, *tp));
+                let (offsets, error) = if unstable {
+                    (Vec::new(), Some(KafkaError::UnstableOffsetCommit))
+                } else {
+                    let offsets = partitions
+                        .iter()
+                        .map(|tp| (*tp, self.groups.committed(group, *tp)))
+                        .collect();
+                    (offsets, None)
+                };
                 ctx.send(
                     from,
                     Message::OffsetFetchResponse {
                         request_id: *request_id,
                         offsets,
+                        error,
                     },
                 );
             }
@@ -149,7 +347,8 @@ impl Broker {
             | Message::ProduceResponse { .. }
             | Message::FetchResponse { .. }
             | Message::OffsetCommitResponse { .. }
-            | Message::OffsetFetchResponse { .. } => {}
+            | Message::OffsetFetchResponse { .. }
+            | Message::TxnResponse { .. } => {}
         }
     }
 
@@ -241,11 +440,40 @@ impl Broker {
                 );
             }
             AppendDecision::Append => {
+                if batch.transactional {
+                    let offset = replica.log.log_end_offset();
+                    if let Err(e) =
+                        replica
+                            .txn
+                            .begin_if_needed(batch.producer_id, batch.epoch, offset)
+                    {
+                        let error = e.kafka_error().unwrap_or(KafkaError::InvalidProducerEpoch);
+                        ctx.note(Note::AppendRejected {
+                            broker: node,
+                            tp,
+                            producer_id: batch.producer_id,
+                            epoch: batch.epoch,
+                            base_sequence: batch.base_sequence,
+                            error,
+                            expected_sequence: None,
+                            records,
+                        });
+                        respond(
+                            ctx,
+                            ProduceResult::Error {
+                                error,
+                                leader_hint: None,
+                            },
+                        );
+                        return;
+                    }
+                }
                 let base_offset = replica.log.append(
                     batch.producer_id,
                     batch.epoch,
                     batch.base_sequence,
                     batch.records.clone(),
+                    batch.transactional,
                     ctx.now,
                     ctx.step,
                 );
@@ -261,6 +489,7 @@ impl Broker {
                     producer_id: batch.producer_id,
                     epoch: batch.epoch,
                     base_sequence: batch.base_sequence,
+                    transactional: batch.transactional,
                 });
                 push_to_followers(me, replica, ctx);
                 let moved = replica.recompute_high_watermark(me);
@@ -295,6 +524,64 @@ impl Broker {
         }
     }
 
+    /// Appends one transaction marker as the partition's leader (or, for the offsets
+    /// partition, completes the transaction's pending offsets as the group coordinator).
+    fn write_marker(
+        &mut self,
+        tp: Tp,
+        producer_id: i64,
+        epoch: i16,
+        control: ControlType,
+        protocol: TxnProtocolVersion,
+        ctx: &mut Ctx,
+    ) -> Result<(), KafkaError> {
+        let me = self.id;
+        let node = self.node();
+        if is_offsets_partition(tp) {
+            let changed = self
+                .groups
+                .complete_pending(producer_id, control == ControlType::Commit);
+            ctx.note(Note::TxnOffsetsCompleted {
+                broker: node,
+                producer_id,
+                control,
+                offsets: changed,
+            });
+            return Ok(());
+        }
+        let Some(replica) = self.replicas.get_mut(&tp).filter(|r| r.is_leader(me)) else {
+            return Err(KafkaError::NotLeaderOrFollower);
+        };
+        let offset = replica.log.log_end_offset();
+        let completed = replica
+            .txn
+            .complete(
+                producer_id,
+                epoch,
+                control,
+                offset,
+                MarkerOrigin::Coordinator(protocol),
+            )
+            .map_err(|e| e.kafka_error().unwrap_or(KafkaError::InvalidProducerEpoch))?;
+        replica
+            .log
+            .append_marker(producer_id, epoch, control, ctx.now, ctx.step);
+        if let Some(stored) = replica.log.batches().last() {
+            replica.producers.record(stored);
+        }
+        ctx.note(Note::MarkerWritten {
+            broker: node,
+            tp,
+            producer_id,
+            control,
+            offset,
+            closed_transaction: completed.is_some(),
+        });
+        push_to_followers(me, replica, ctx);
+        release_acks(me, replica, node, ctx);
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn on_replicate(
         &mut self,
@@ -319,11 +606,12 @@ impl Broker {
                 if batch.base_offset == replica.log.log_end_offset() {
                     replica.log.append_replica(batch.clone());
                     replica.producers.record(batch);
+                    replica.index_batch(batch, MarkerOrigin::Replication);
                 }
             }
         }
         let leo = replica.log.log_end_offset();
-        replica.high_watermark = replica.high_watermark.max(leader_high_watermark.min(leo));
+        replica.set_high_watermark(leader_high_watermark);
         if leo > before {
             ctx.note(Note::Replicated {
                 broker: node,
@@ -398,22 +686,26 @@ impl Broker {
         let node = self.node();
         let result = match self.replicas.get(&tp) {
             Some(replica) if replica.is_leader(me) => {
-                let until = match isolation {
-                    Isolation::ReadUncommitted => replica.high_watermark,
-                    Isolation::ReadCommitted => replica.last_stable_offset(),
+                let until = replica.fetch_upper_bound(isolation);
+                let entries = replica.log.read_entries(offset, until, max_records);
+                let aborted = match isolation {
+                    Isolation::ReadCommitted => replica.txn.aborted_in_range(offset, until),
+                    Isolation::ReadUncommitted => Vec::new(),
                 };
-                let records = replica.log.read(offset, until, max_records);
-                let next_offset = records.last().map_or(offset, |r| r.offset + 1);
+                let next_offset = entries.last().map_or(offset, |e| e.offset() + 1);
                 ctx.note(Note::FetchServed {
                     broker: node,
                     consumer: from,
                     tp,
                     from: offset,
-                    count: records.len() as u32,
+                    count: entries.len() as u32,
                     high_watermark: replica.high_watermark,
+                    last_stable_offset: replica.last_stable_offset(),
+                    isolation,
                 });
                 Ok(FetchBody {
-                    records,
+                    entries,
+                    aborted,
                     high_watermark: replica.high_watermark,
                     last_stable_offset: replica.last_stable_offset(),
                     next_offset,

@@ -3,6 +3,7 @@
 
 use super::errors::KafkaError;
 use super::protocol::{FetchBody, Message};
+use super::txn_index::deliverable;
 use super::Isolation;
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
@@ -240,10 +241,25 @@ impl Consumer {
         if let Message::OffsetFetchResponse {
             request_id,
             offsets,
+            error,
         } = msg
         {
             if self.awaiting_offsets != Some(*request_id) || self.stopped {
                 return false;
+            }
+            if let Some(e) = error {
+                // UNSTABLE_OFFSET_COMMIT: a transaction holds offsets; ask again shortly.
+                ctx.note(Note::OffsetFetchRetry {
+                    consumer: self.node(),
+                    error: *e,
+                });
+                ctx.set_timer(
+                    self.settings.poll_interval,
+                    Timer::Consumer(ConsumerTimer::OffsetFetchTimeout {
+                        request_id: *request_id,
+                    }),
+                );
+                return true;
             }
             self.awaiting_offsets = None;
             for (tp, offset) in offsets {
@@ -288,18 +304,24 @@ impl Consumer {
 
     fn take(&mut self, tp: Tp, body: &FetchBody, ctx: &mut Ctx) {
         let position = self.positions.entry(tp).or_insert(0);
-        if body.records.is_empty() {
+        let records = deliverable(self.settings.isolation, &body.entries, &body.aborted);
+        let skipped = body.entries.len() - records.len();
+        let from = *position;
+        *position = (*position).max(body.next_offset);
+        if records.is_empty() {
             ctx.note(Note::PolledNothing {
                 consumer: NodeId::Consumer(self.index),
                 tp,
-                offset: *position,
+                offset: from,
+                skipped: skipped as u32,
+                last_stable_offset: body.last_stable_offset,
+                isolation: self.settings.isolation,
             });
             return;
         }
-        *position = body.next_offset;
-        self.round_read += body.records.len() as u32;
-        let mut read = Vec::with_capacity(body.records.len());
-        for r in &body.records {
+        self.round_read += records.len() as u32;
+        let mut read = Vec::with_capacity(records.len());
+        for r in &records {
             self.reads.push(ReadEntry {
                 tp,
                 offset: r.offset,
@@ -313,6 +335,8 @@ impl Consumer {
             consumer: NodeId::Consumer(self.index),
             tp,
             records: read,
+            skipped: skipped as u32,
+            isolation: self.settings.isolation,
         });
     }
 

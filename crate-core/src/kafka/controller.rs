@@ -17,6 +17,7 @@ fn partitions(brokers: &[Broker]) -> BTreeSet<Tp> {
 
 fn set_metadata(brokers: &mut [Broker], tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
     for b in brokers.iter_mut() {
+        b.leaders.insert(tp, leader);
         if let Some(r) = b.replicas.get_mut(&tp) {
             r.leader = leader;
             r.leader_epoch = epoch;

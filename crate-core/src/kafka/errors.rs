@@ -24,6 +24,8 @@ pub enum KafkaError {
     InvalidProducerIdMapping,
     /// `transaction.timeout.ms` above the broker maximum (or zero).
     InvalidTransactionTimeout,
+    /// A transaction holds offsets for the partition (KIP-447): ask again later.
+    UnstableOffsetCommit,
 }
 
 impl KafkaError {
@@ -40,6 +42,7 @@ impl KafkaError {
             KafkaError::TransactionAbortable => "TRANSACTION_ABORTABLE",
             KafkaError::InvalidProducerIdMapping => "INVALID_PRODUCER_ID_MAPPING",
             KafkaError::InvalidTransactionTimeout => "INVALID_TRANSACTION_TIMEOUT",
+            KafkaError::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
         }
     }
 
@@ -51,6 +54,7 @@ impl KafkaError {
             KafkaError::NotLeaderOrFollower
                 | KafkaError::RequestTimedOut
                 | KafkaError::ConcurrentTransactions
+                | KafkaError::UnstableOffsetCommit
         )
     }
 }

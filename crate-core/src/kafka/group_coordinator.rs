@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 pub struct GroupOffsets {
     #[serde(with = "crate::serde_pairs")]
     committed: BTreeMap<(String, Tp), u64>,
+    /// Offsets sent in a transaction (TxnOffsetCommit), per producer id, until its marker.
+    pending: BTreeMap<i64, Vec<(String, Tp, u64)>>,
 }
 
 impl GroupOffsets {
@@ -20,6 +22,34 @@ impl GroupOffsets {
 
     pub fn committed(&self, group: &str, tp: Tp) -> Option<u64> {
         self.committed.get(&(group.to_string(), tp)).copied()
+    }
+
+    /// Holds offsets of an open transaction (KIP-98 `TxnOffsetCommit`).
+    pub fn add_pending(&mut self, producer_id: i64, group: &str, tp: Tp, offset: u64) {
+        let list = self.pending.entry(producer_id).or_default();
+        list.retain(|(g, t, _)| !(g == group && *t == tp));
+        list.push((group.to_string(), tp, offset));
+    }
+
+    /// The transaction's marker arrived: COMMIT makes its offsets committed, ABORT drops
+    /// them. Returns what changed.
+    pub fn complete_pending(&mut self, producer_id: i64, commit: bool) -> Vec<(String, Tp, u64)> {
+        let list = self.pending.remove(&producer_id).unwrap_or_default();
+        if commit {
+            for (g, tp, o) in &list {
+                self.committed.insert((g.clone(), *tp), *o);
+            }
+        }
+        list
+    }
+
+    /// An undecided transaction holds offsets for this group and partition (KIP-447: a
+    /// consumer must not start from the committed offset yet).
+    pub fn has_pending(&self, group: &str, tp: Tp) -> bool {
+        self.pending
+            .values()
+            .flatten()
+            .any(|(g, t, _)| g == group && *t == tp)
     }
 
     /// Every committed offset, for the UI.
@@ -57,6 +87,24 @@ mod tests {
         assert_eq!(g.committed("a", tp), Some(5));
         assert_eq!(g.committed("b", tp), Some(1));
         assert_eq!(g.all().count(), 2);
+    }
+
+    #[test]
+    fn pending_offsets_count_only_after_a_commit_marker() {
+        let mut g = GroupOffsets::default();
+        let tp = Tp {
+            topic: 0,
+            partition: 0,
+        };
+        g.add_pending(7, "rpw", tp, 4);
+        assert!(g.has_pending("rpw", tp));
+        assert_eq!(g.committed("rpw", tp), None);
+        assert_eq!(g.complete_pending(7, false).len(), 1);
+        assert_eq!(g.committed("rpw", tp), None, "an abort drops them");
+        g.add_pending(8, "rpw", tp, 6);
+        g.complete_pending(8, true);
+        assert_eq!(g.committed("rpw", tp), Some(6));
+        assert!(!g.has_pending("rpw", tp));
     }
 
     #[test]

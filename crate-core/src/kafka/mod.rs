@@ -12,6 +12,8 @@ pub mod producer;
 pub mod producer_state;
 pub mod protocol;
 pub mod replica;
+pub mod txn_client;
+pub mod txn_coordinator;
 pub mod txn_index;
 pub mod txn_log;
 pub mod txn_state;

@@ -1,6 +1,7 @@
 //! A partition's log: batches at increasing offsets. Offsets are dense; a batch occupies one
 //! offset per record.
 
+use super::txn_index::{ControlRecord, ControlType, FetchedEntry};
 use crate::ids::RecordId;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -23,15 +24,57 @@ pub struct StoredBatch {
     pub appended_at: SimTime,
     /// The simulation step whose event appended this batch (on the leader).
     pub appended_step: u64,
+    /// Written inside a transaction.
+    #[serde(default)]
+    pub transactional: bool,
+    /// A transaction marker (control batch): no records, one offset.
+    #[serde(default)]
+    pub control: Option<ControlType>,
 }
 
 impl StoredBatch {
+    /// Offsets the batch occupies: one per record, or one for a marker.
     pub fn len(&self) -> u64 {
-        self.records.len() as u64
+        if self.control.is_some() {
+            1
+        } else {
+            self.records.len() as u64
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.len() == 0
+    }
+
+    /// The entries a fetch returns for this batch, from `from` (inclusive).
+    fn entries_from(&self, from: u64) -> impl Iterator<Item = FetchedEntry> + '_ {
+        let control = self.control.map(|c| {
+            FetchedEntry::Control(ControlRecord {
+                offset: self.base_offset,
+                producer_id: self.producer_id,
+                epoch: self.epoch,
+                control: c,
+            })
+        });
+        let data = self
+            .records
+            .iter()
+            .enumerate()
+            .map(move |(i, r)| FetchedEntry::Data {
+                record: FetchedRecord {
+                    offset: self.base_offset + i as u64,
+                    key: r.key,
+                    value: r.value,
+                    producer_id: self.producer_id,
+                    epoch: self.epoch,
+                    sequence: sequence_add(self.base_sequence, i as i32),
+                },
+                transactional: self.transactional,
+            });
+        control
+            .into_iter()
+            .chain(data)
+            .filter(move |e| e.offset() >= from)
     }
 
     pub fn last_offset(&self) -> u64 {
@@ -82,13 +125,15 @@ impl PartitionLog {
         &self.batches
     }
 
-    /// Appends at the log end; returns the base offset the batch was given.
+    /// Appends a data batch at the log end; returns the base offset it was given.
+    #[allow(clippy::too_many_arguments)]
     pub fn append(
         &mut self,
         producer_id: i64,
         epoch: i16,
         base_sequence: i32,
         records: Vec<LogRecord>,
+        transactional: bool,
         appended_at: SimTime,
         appended_step: u64,
     ) -> u64 {
@@ -102,8 +147,48 @@ impl PartitionLog {
             records,
             appended_at,
             appended_step,
+            transactional,
+            control: None,
         });
         base_offset
+    }
+
+    /// Appends a transaction marker (one offset); returns its offset.
+    pub fn append_marker(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        control: ControlType,
+        appended_at: SimTime,
+        appended_step: u64,
+    ) -> u64 {
+        let offset = self.log_end_offset;
+        self.log_end_offset += 1;
+        self.batches.push(StoredBatch {
+            base_offset: offset,
+            producer_id,
+            epoch,
+            base_sequence: super::NO_SEQUENCE,
+            records: Vec::new(),
+            appended_at,
+            appended_step,
+            transactional: true,
+            control: Some(control),
+        });
+        offset
+    }
+
+    /// Data and control entries in `[from, until)`, at most `max` of them, in log order.
+    pub fn read_entries(&self, from: u64, until: u64, max: u32) -> Vec<FetchedEntry> {
+        let start = self
+            .batches
+            .partition_point(|b| b.base_offset + b.len() <= from);
+        self.batches[start..]
+            .iter()
+            .flat_map(|b| b.entries_from(from))
+            .take_while(|e| e.offset() < until)
+            .take(max as usize)
+            .collect()
     }
 
     /// Appends a copy of a batch replicated from the leader, keeping its offsets.
@@ -133,6 +218,9 @@ impl PartitionLog {
             .batches
             .partition_point(|b| b.base_offset + b.len() <= from);
         for batch in &self.batches[start..] {
+            if batch.control.is_some() && batch.base_offset >= until {
+                return out;
+            }
             for (i, record) in batch.records.iter().enumerate() {
                 let offset = batch.base_offset + i as u64;
                 if offset < from {
@@ -189,8 +277,8 @@ mod tests {
     #[test]
     fn offsets_are_dense_and_reads_respect_bounds() {
         let mut log = PartitionLog::default();
-        assert_eq!(log.append(7, 0, 0, vec![rec(0), rec(1)], 0, 1), 0);
-        assert_eq!(log.append(7, 0, 2, vec![rec(2)], 0, 2), 2);
+        assert_eq!(log.append(7, 0, 0, vec![rec(0), rec(1)], false, 0, 1), 0);
+        assert_eq!(log.append(7, 0, 2, vec![rec(2)], false, 0, 2), 2);
         assert_eq!(log.log_end_offset(), 3);
         let read = log.read(1, 3, 10);
         assert_eq!(
@@ -206,11 +294,34 @@ mod tests {
     #[test]
     fn truncation_drops_whole_batches_at_and_above_the_offset() {
         let mut log = PartitionLog::default();
-        log.append(-1, -1, -1, vec![rec(0)], 0, 1);
-        log.append(-1, -1, -1, vec![rec(1), rec(2)], 0, 2);
+        log.append(-1, -1, -1, vec![rec(0)], false, 0, 1);
+        log.append(-1, -1, -1, vec![rec(1), rec(2)], false, 0, 2);
         log.truncate_to(1);
         assert_eq!(log.log_end_offset(), 1);
         assert_eq!(log.batches_from(0).len(), 1);
+    }
+
+    #[test]
+    fn a_marker_takes_one_offset_and_is_never_data() {
+        let mut log = PartitionLog::default();
+        log.append(7, 0, 0, vec![rec(0), rec(1)], true, 0, 1);
+        assert_eq!(log.append_marker(7, 0, ControlType::Commit, 0, 2), 2);
+        log.append(-1, -1, -1, vec![rec(2)], false, 0, 3);
+        assert_eq!(log.log_end_offset(), 4);
+        let data: Vec<u64> = log.read(0, 4, 10).iter().map(|r| r.offset).collect();
+        assert_eq!(data, vec![0, 1, 3], "the marker is not a record");
+        assert_eq!(log.records_below(4).count(), 3);
+        let entries = log.read_entries(1, 4, 10);
+        assert_eq!(entries.len(), 3);
+        assert!(matches!(entries[1], FetchedEntry::Control(c) if c.offset == 2));
+        assert!(matches!(
+            entries[0],
+            FetchedEntry::Data {
+                transactional: true,
+                ..
+            }
+        ));
+        assert_eq!(log.read_entries(0, 4, 2).len(), 2, "max counts entries");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::errors::KafkaError;
 use super::partition_log::{sequence_add, LogRecord};
 use super::partitioner::partition_for_key;
 use super::protocol::{Message, ProduceResult, ProducerBatch};
+use super::txn_client::{TxnClient, TxnPhase, TxnRequest};
 use super::{Acks, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
@@ -39,6 +40,23 @@ pub enum ProducerTimer {
     },
     InitTimeout {
         request_id: u64,
+    },
+    /// The coordinator asked for patience (CONCURRENT_TRANSACTIONS): InitProducerId again.
+    InitRetry,
+    /// Transaction `index` of the workload may begin.
+    TxnBegin {
+        index: u32,
+    },
+    /// The next record of send `send` of the running transaction.
+    TxnSend {
+        send: u16,
+    },
+    TxnRequestTimeout {
+        request_id: u64,
+    },
+    /// Send a coordinator request again after a retriable error.
+    TxnRetry {
+        request: TxnRequest,
     },
 }
 
@@ -150,6 +168,8 @@ pub struct Producer {
     sticky: BTreeMap<u16, u16>,
     next_request_id: u64,
     next_batch_id: u64,
+    /// Set for a transactional producer (`transactional.id`).
+    pub txn: Option<TxnClient>,
 }
 
 impl Producer {
@@ -180,7 +200,19 @@ impl Producer {
             sticky: BTreeMap::new(),
             next_request_id: 0,
             next_batch_id: 0,
+            txn: None,
         }
+    }
+
+    /// Makes this a transactional producer running `txn`'s workload.
+    pub fn with_transactions(mut self, txn: TxnClient) -> Self {
+        self.config.enable_idempotence = true;
+        self.txn = Some(txn);
+        self
+    }
+
+    pub fn is_transactional(&self) -> bool {
+        self.txn.is_some()
     }
 
     pub fn node(&self) -> NodeId {
@@ -244,15 +276,72 @@ impl Producer {
                     request_id: waiting,
                     broker,
                 } if waiting == *request_id => {
-                    self.request_producer_id((broker + 1) % self.brokers, ctx);
+                    let next = match &self.txn {
+                        Some(t) => t.coordinator,
+                        None => (broker + 1) % self.brokers,
+                    };
+                    self.request_producer_id(next, ctx);
                     true
                 }
                 _ => false,
             },
+            ProducerTimer::InitRetry => match (&self.txn, self.state) {
+                (Some(t), ClientState::Idle) if t.phase == TxnPhase::Initializing => {
+                    let coordinator = t.coordinator;
+                    self.request_producer_id(coordinator, ctx);
+                    true
+                }
+                _ => false,
+            },
+            ProducerTimer::TxnBegin { .. } => self.try_begin(ctx),
+            ProducerTimer::TxnSend { send } => self.on_txn_send(*send, ctx),
+            ProducerTimer::TxnRequestTimeout { request_id } => {
+                let pending = self
+                    .txn
+                    .as_ref()
+                    .and_then(|t| t.outstanding.clone())
+                    .filter(|(rid, _)| rid == request_id);
+                match pending {
+                    Some((_, request)) => {
+                        self.send_txn_request(request, ctx);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            ProducerTimer::TxnRetry { request } => {
+                let waiting = self.txn.as_ref().is_some_and(|t| {
+                    t.outstanding.is_none()
+                        && matches!(t.phase, TxnPhase::InTransaction | TxnPhase::Ending)
+                });
+                if waiting {
+                    self.send_txn_request(request.clone(), ctx);
+                }
+                waiting
+            }
         }
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = &mut self.txn {
+            t.phase = TxnPhase::Initializing;
+            let coordinator = t.coordinator;
+            let due: Vec<(u32, SimTime)> = t
+                .work
+                .iter()
+                .enumerate()
+                .skip(t.next as usize)
+                .map(|(i, w)| (i as u32, w.at))
+                .collect();
+            self.request_producer_id(coordinator, ctx);
+            for (index, at) in due {
+                ctx.set_timer(
+                    at.saturating_sub(ctx.now),
+                    Timer::Producer(ProducerTimer::TxnBegin { index }),
+                );
+            }
+            return;
+        }
         if self.is_idempotent() {
             self.request_producer_id(0, ctx);
         } else {
@@ -284,9 +373,17 @@ impl Producer {
             producer: self.node(),
             broker: NodeId::Broker(broker),
         });
+        let (transactional_id, transaction_timeout_ms) = match &self.txn {
+            Some(t) => (Some(t.transactional_id.clone()), t.timeout_ms),
+            None => (None, 0),
+        };
         ctx.send(
             NodeId::Broker(broker),
-            Message::InitProducerId { request_id },
+            Message::InitProducerId {
+                request_id,
+                transactional_id,
+                transaction_timeout_ms,
+            },
         );
         ctx.set_timer(
             ms(self.config.request_timeout_ms),
@@ -302,60 +399,298 @@ impl Producer {
 
     fn on_workload(&mut self, spec_index: u16, ctx: &mut Ctx) -> bool {
         let i = usize::from(spec_index);
-        let Some(spec) = self.specs.get(i) else {
+        let Some(spec) = self.specs.get(i).cloned() else {
             return false;
         };
-        let (count, interval, first_record, topic, partitions, fixed_partition) = (
-            spec.count,
-            spec.interval,
-            spec.first_record,
-            spec.topic,
-            spec.partitions,
-            spec.partition,
-        );
-        let keys = match &spec.keys {
-            KeyPlan::Null => None,
-            KeyPlan::Fixed { key, text } => Some((*key, text.clone(), false)),
-            KeyPlan::Distinct { first_key, prefix } => Some((*first_key, prefix.clone(), true)),
-        };
         let done = self.spec_progress[i];
-        if done >= count {
+        if done >= spec.count {
             return false;
         }
         // With no interval, the whole spec is handed over at once.
-        let upto = if interval == 0 { count } else { done + 1 };
-        let mut key_bytes = Vec::new();
-        for n in done..upto {
-            let record = RecordId(first_record + n);
-            let key = keys.as_ref().map(|(base, text, distinct)| {
-                key_bytes.clear();
-                key_bytes.extend_from_slice(text.as_bytes());
-                if *distinct {
-                    key_bytes.extend_from_slice(n.to_string().as_bytes());
-                    base + n
-                } else {
-                    *base
-                }
-            });
-            let partition = match (fixed_partition, key) {
-                (Some(p), _) => p,
-                (None, Some(_)) => partition_for_key(&key_bytes, partitions),
-                (None, None) => *self.sticky.entry(topic).or_insert(0),
-            };
-            let tp = Tp { topic, partition };
-            self.unconfirmed
-                .insert(record, Unconfirmed { record, key, tp });
-            self.accumulate(record, key, tp, ctx);
-        }
+        let upto = if spec.interval == 0 {
+            spec.count
+        } else {
+            done + 1
+        };
+        self.hand_over(&spec, done, upto, ctx);
         self.spec_progress[i] = upto;
-        if upto < count {
+        if upto < spec.count {
             ctx.set_timer(
-                interval,
+                spec.interval,
                 Timer::Producer(ProducerTimer::Workload { spec: spec_index }),
             );
         }
         self.drain(ctx);
         true
+    }
+
+    /// Hands records `from..upto` of a send to the accumulator: key, partition (explicit,
+    /// murmur2 of the key, or sticky), and the batch they join.
+    fn hand_over(&mut self, spec: &SendSpec, from: u32, upto: u32, ctx: &mut Ctx) -> Vec<RecordId> {
+        let mut key_bytes = Vec::new();
+        let mut handed = Vec::with_capacity((upto - from) as usize);
+        for n in from..upto {
+            let record = RecordId(spec.first_record + n);
+            let key = match &spec.keys {
+                KeyPlan::Null => None,
+                KeyPlan::Fixed { key, text } => {
+                    key_bytes.clear();
+                    key_bytes.extend_from_slice(text.as_bytes());
+                    Some(*key)
+                }
+                KeyPlan::Distinct { first_key, prefix } => {
+                    key_bytes.clear();
+                    key_bytes.extend_from_slice(prefix.as_bytes());
+                    key_bytes.extend_from_slice(n.to_string().as_bytes());
+                    Some(first_key + n)
+                }
+            };
+            let partition = match (spec.partition, key) {
+                (Some(p), _) => p,
+                (None, Some(_)) => partition_for_key(&key_bytes, spec.partitions),
+                (None, None) => *self.sticky.entry(spec.topic).or_insert(0),
+            };
+            let tp = Tp {
+                topic: spec.topic,
+                partition,
+            };
+            if self.txn.is_none() {
+                self.unconfirmed
+                    .insert(record, Unconfirmed { record, key, tp });
+            }
+            self.accumulate(record, key, tp, ctx);
+            handed.push(record);
+        }
+        handed
+    }
+
+    /// Begins the next transaction of the workload if the client is ready and it is due.
+    fn try_begin(&mut self, ctx: &mut Ctx) -> bool {
+        let producer = self.node();
+        let Some(t) = self.txn.as_mut() else {
+            return false;
+        };
+        let due = t.current().is_some_and(|w| w.at <= ctx.now);
+        if t.phase != TxnPhase::Ready || self.state != ClientState::Ready || !due {
+            return false;
+        }
+        t.begin();
+        ctx.note(Note::TxnBegun {
+            producer,
+            transactional_id: t.transactional_id.clone(),
+            number: t.next,
+        });
+        let sends = t.current().map(|w| w.sends.clone()).unwrap_or_default();
+        for (i, spec) in sends.iter().enumerate() {
+            let upto = if spec.interval == 0 {
+                spec.count
+            } else {
+                spec.count.min(1)
+            };
+            let handed = self.hand_over(spec, 0, upto, ctx);
+            if let Some(t) = self.txn.as_mut() {
+                t.records.extend(handed);
+                if let Some(h) = t.handed.get_mut(i) {
+                    *h = upto;
+                }
+            }
+            if upto < spec.count {
+                ctx.set_timer(
+                    spec.interval,
+                    Timer::Producer(ProducerTimer::TxnSend { send: i as u16 }),
+                );
+            }
+        }
+        self.drain(ctx);
+        self.maybe_end(ctx);
+        true
+    }
+
+    fn on_txn_send(&mut self, send: u16, ctx: &mut Ctx) -> bool {
+        let Some(t) = self.txn.as_ref() else {
+            return false;
+        };
+        let i = usize::from(send);
+        let (Some(spec), Some(&done)) = (
+            t.current().and_then(|w| w.sends.get(i)).cloned(),
+            t.handed.get(i),
+        ) else {
+            return false;
+        };
+        if t.phase != TxnPhase::InTransaction || done >= spec.count {
+            return false;
+        }
+        let handed = self.hand_over(&spec, done, done + 1, ctx);
+        if let Some(t) = self.txn.as_mut() {
+            t.records.extend(handed);
+            if let Some(h) = t.handed.get_mut(i) {
+                *h = done + 1;
+            }
+        }
+        if done + 1 < spec.count {
+            ctx.set_timer(
+                spec.interval,
+                Timer::Producer(ProducerTimer::TxnSend { send }),
+            );
+        }
+        self.drain(ctx);
+        true
+    }
+
+    /// Sends a request to the transaction coordinator and waits for it.
+    fn send_txn_request(&mut self, request: TxnRequest, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        let (pid, epoch) = (self.producer_id, self.epoch);
+        let producer = self.node();
+        let Some(t) = self.txn.as_mut() else {
+            return;
+        };
+        let (msg, what) = match &request {
+            TxnRequest::AddPartitions { partitions } => (
+                Message::AddPartitionsToTxn {
+                    request_id,
+                    transactional_id: t.transactional_id.clone(),
+                    producer_id: pid,
+                    epoch,
+                    partitions: partitions.clone(),
+                },
+                format!("AddPartitionsToTxn ({} partition(s))", partitions.len()),
+            ),
+            TxnRequest::End { commit } => (
+                Message::EndTxn {
+                    request_id,
+                    transactional_id: t.transactional_id.clone(),
+                    producer_id: pid,
+                    epoch,
+                    commit: *commit,
+                },
+                format!("EndTxn({})", if *commit { "commit" } else { "abort" }),
+            ),
+        };
+        t.outstanding = Some((request_id, request));
+        let coordinator = t.coordinator;
+        ctx.note(Note::TxnRequestSent { producer, what });
+        ctx.send(NodeId::Broker(coordinator), msg);
+        ctx.set_timer(
+            ms(self.config.request_timeout_ms),
+            Timer::Producer(ProducerTimer::TxnRequestTimeout { request_id }),
+        );
+    }
+
+    /// Every record of the running transaction is handed over and settled: end it.
+    fn maybe_end(&mut self, ctx: &mut Ctx) {
+        let settled = self.batches.is_empty();
+        let Some(t) = self.txn.as_mut() else {
+            return;
+        };
+        if t.phase != TxnPhase::InTransaction
+            || !t.all_handed()
+            || !settled
+            || t.outstanding.is_some()
+        {
+            return;
+        }
+        let commit = t.current().is_some_and(|w| w.commit) && !t.must_abort;
+        t.phase = TxnPhase::Ending;
+        self.send_txn_request(TxnRequest::End { commit }, ctx);
+    }
+
+    fn on_txn_response(
+        &mut self,
+        request_id: u64,
+        error: Option<KafkaError>,
+        epoch: i16,
+        ctx: &mut Ctx,
+    ) {
+        let producer = self.node();
+        let Some(t) = self.txn.as_mut() else {
+            return;
+        };
+        let request = match t.outstanding.take() {
+            Some((rid, request)) if rid == request_id => request,
+            other => {
+                t.outstanding = other;
+                ctx.note(Note::StaleResponseIgnored {
+                    producer,
+                    request_id,
+                    kind: super::protocol::MessageKind::TxnResponse,
+                });
+                return;
+            }
+        };
+        match (request, error) {
+            (TxnRequest::AddPartitions { partitions }, None) => {
+                t.partitions.extend(partitions);
+                self.drain(ctx);
+            }
+            (TxnRequest::End { commit }, None) => {
+                ctx.note(Note::TxnEnded {
+                    producer,
+                    transactional_id: t.transactional_id.clone(),
+                    commit,
+                    records: std::mem::take(&mut t.records),
+                    new_epoch: epoch,
+                });
+                t.phase = TxnPhase::Ready;
+                t.next += 1;
+                if epoch > self.epoch {
+                    // Transactions v2: the coordinator bumped the epoch at EndTxn; sequences
+                    // restart at 0 under it.
+                    self.epoch = epoch;
+                    self.next_sequence.clear();
+                }
+                self.try_begin(ctx);
+            }
+            (request, Some(e)) if e.is_retriable() => {
+                // Kafka's client retries AddPartitionsToTxn quickly (20 ms) while the
+                // coordinator finishes the previous transaction.
+                let backoff = ms(self.config.retry_backoff_ms.min(20));
+                ctx.note(Note::TxnRetry {
+                    producer,
+                    error: e,
+                    backoff,
+                });
+                ctx.set_timer(
+                    backoff,
+                    Timer::Producer(ProducerTimer::TxnRetry { request }),
+                );
+            }
+            (TxnRequest::AddPartitions { .. }, Some(e)) if !is_fatal(e) => {
+                // Abortable: the transaction cannot commit; fail what waits and abort.
+                t.must_abort = true;
+                let waiting: Vec<u64> = self.batches.keys().copied().collect();
+                for id in waiting {
+                    self.fail(id, e, false, ctx);
+                }
+                self.maybe_end(ctx);
+            }
+            (_, Some(e)) => self.fatal(e, ctx),
+        }
+    }
+
+    /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).
+    fn fatal(&mut self, error: KafkaError, ctx: &mut Ctx) {
+        let producer = self.node();
+        let records = self
+            .txn
+            .as_mut()
+            .map(|t| {
+                t.phase = TxnPhase::Fatal;
+                t.outstanding = None;
+                std::mem::take(&mut t.records)
+            })
+            .unwrap_or_default();
+        ctx.note(Note::ProducerFenced {
+            producer,
+            error,
+            records,
+        });
+        let ids: Vec<u64> = self.batches.keys().copied().collect();
+        for id in ids {
+            self.fail(id, error, false, ctx);
+        }
+        self.in_flight.clear();
+        self.state = ClientState::Idle;
     }
 
     fn accumulate(&mut self, record: RecordId, key: Option<u32>, tp: Tp, ctx: &mut Ctx) {
@@ -435,7 +770,16 @@ impl Producer {
             .filter(|(_, q)| !q.is_empty())
             .map(|(tp, _)| *tp)
             .collect();
+        let mut to_add = Vec::new();
         for tp in tps {
+            if let Some(t) = &self.txn {
+                if !t.may_send(tp) {
+                    if t.phase == TxnPhase::InTransaction && !t.partitions.contains(&tp) {
+                        to_add.push(tp);
+                    }
+                    continue;
+                }
+            }
             let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
             while let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) {
                 let ready = self
@@ -457,6 +801,10 @@ impl Producer {
                 }
                 sent += 1;
             }
+        }
+        let idle = self.txn.as_ref().is_some_and(|t| t.outstanding.is_none());
+        if !to_add.is_empty() && idle {
+            self.send_txn_request(TxnRequest::AddPartitions { partitions: to_add }, ctx);
         }
         sent
     }
@@ -491,6 +839,7 @@ impl Producer {
             },
             base_sequence: batch.base_sequence,
             records: batch.records.clone(),
+            transactional: self.txn.is_some(),
         };
         ctx.note(Note::BatchSent {
             producer: NodeId::Producer(self.index),
@@ -538,6 +887,39 @@ impl Producer {
                 request_id,
                 producer_id,
                 epoch,
+                error: Some(e),
+            } => {
+                let waiting = matches!(self.state,
+                    ClientState::Initializing { request_id: r, .. } if r == *request_id);
+                if !waiting {
+                    return false;
+                }
+                self.state = ClientState::Idle;
+                let _ = (producer_id, epoch);
+                if e.is_retriable() {
+                    ctx.set_timer(
+                        ms(self.config.retry_backoff_ms),
+                        Timer::Producer(ProducerTimer::InitRetry),
+                    );
+                } else {
+                    self.fatal(*e, ctx);
+                }
+                true
+            }
+            Message::TxnResponse {
+                request_id,
+                error,
+                epoch,
+                ..
+            } => {
+                self.on_txn_response(*request_id, *error, *epoch, ctx);
+                true
+            }
+            Message::InitProducerIdResponse {
+                request_id,
+                producer_id,
+                epoch,
+                error: None,
             } => {
                 let waiting = matches!(self.state,
                     ClientState::Initializing { request_id: r, .. } if r == *request_id);
@@ -551,12 +933,17 @@ impl Producer {
                 }
                 self.producer_id = *producer_id;
                 self.epoch = *epoch;
+                self.next_sequence.clear();
                 self.state = ClientState::Ready;
                 ctx.note(Note::ProducerIdAssigned {
                     producer: self.node(),
                     producer_id: *producer_id,
                     epoch: *epoch,
                 });
+                if let Some(t) = self.txn.as_mut() {
+                    t.phase = TxnPhase::Ready;
+                    self.try_begin(ctx);
+                }
                 self.drain(ctx);
                 true
             }
@@ -622,6 +1009,12 @@ impl Producer {
                 if earlier_unresolved {
                     // An earlier batch has not landed yet: this one must wait its turn.
                     self.retry(batch_id, KafkaError::OutOfOrderSequenceNumber, ctx);
+                } else if self.is_transactional() {
+                    // A transactional producer may not bump its epoch itself: abort.
+                    self.fail(batch_id, KafkaError::OutOfOrderSequenceNumber, false, ctx);
+                    if let Some(t) = self.txn.as_mut() {
+                        t.must_abort = true;
+                    }
                 } else {
                     // A real gap on the next expected batch: bump the epoch (once per epoch,
                     // however many answers report the same gap) and restart at 0.
@@ -631,9 +1024,18 @@ impl Producer {
                     }
                 }
             }
-            ProduceResult::Error { error, .. } => self.fail(batch_id, error, false, ctx),
+            ProduceResult::Error { error, .. } if self.is_transactional() && is_fatal(error) => {
+                self.fatal(error, ctx);
+            }
+            ProduceResult::Error { error, .. } => {
+                self.fail(batch_id, error, false, ctx);
+                if let Some(t) = self.txn.as_mut() {
+                    t.must_abort = true;
+                }
+            }
         }
         self.drain(ctx);
+        self.maybe_end(ctx);
     }
 
     fn on_request_timeout(&mut self, request_id: u64, ctx: &mut Ctx) -> bool {
@@ -711,11 +1113,14 @@ impl Producer {
             self.in_flight.remove(&request_id);
         }
         self.fail(batch_id, KafkaError::DeliveryTimeout, indeterminate, ctx);
-        if self.is_idempotent() && transmitted && same_epoch {
+        if let Some(t) = self.txn.as_mut() {
+            t.must_abort = true;
+        } else if self.is_idempotent() && transmitted && same_epoch {
             // The sequence space now has a hole the broker may or may not have filled.
             self.bump_epoch(ctx);
         }
         self.drain(ctx);
+        self.maybe_end(ctx);
         true
     }
 
@@ -780,6 +1185,9 @@ impl Producer {
     /// The process dies: everything in memory is gone. What the application had handed
     /// over and not seen acknowledged stays in `unconfirmed`.
     pub fn crash(&mut self) {
+        if let Some(t) = self.txn.as_mut() {
+            t.crash();
+        }
         self.state = ClientState::Idle;
         self.producer_id = NO_PRODUCER_ID;
         self.epoch = NO_PRODUCER_EPOCH;
@@ -793,4 +1201,15 @@ impl Producer {
     pub fn restart(&mut self, ctx: &mut Ctx) {
         self.start(ctx);
     }
+}
+
+/// Errors that close a transactional producer: a newer instance owns its transactional id.
+fn is_fatal(error: KafkaError) -> bool {
+    matches!(
+        error,
+        KafkaError::ProducerFenced
+            | KafkaError::InvalidProducerEpoch
+            | KafkaError::InvalidProducerIdMapping
+            | KafkaError::InvalidTxnState
+    )
 }

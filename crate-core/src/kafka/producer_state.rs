@@ -111,6 +111,17 @@ impl ProducerStateTable {
         if batch.producer_id < 0 {
             return;
         }
+        if batch.control.is_some() {
+            // A marker carries no sequence; a higher epoch on it (transactions v2 bumps at
+            // every EndTxn) starts the producer's next epoch afresh.
+            if let Some(entry) = self.entries.get_mut(&batch.producer_id) {
+                if batch.epoch > entry.epoch {
+                    entry.epoch = batch.epoch;
+                    entry.batches.clear();
+                }
+            }
+            return;
+        }
         let entry = self
             .entries
             .entry(batch.producer_id)
@@ -163,6 +174,8 @@ mod tests {
             ],
             appended_at: 0,
             appended_step: 0,
+            transactional: false,
+            control: None,
         }
     }
 

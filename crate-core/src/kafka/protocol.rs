@@ -1,7 +1,9 @@
 //! The requests and responses that travel between simulated processes.
 
 use super::errors::KafkaError;
-use super::partition_log::{FetchedRecord, LogRecord, StoredBatch};
+use super::partition_log::{LogRecord, StoredBatch};
+use super::txn_index::{AbortedTxn, ControlType, FetchedEntry};
+use super::txn_state::TxnProtocolVersion;
 use super::{Acks, Isolation};
 use crate::ids::Tp;
 use serde::{Deserialize, Serialize};
@@ -13,6 +15,8 @@ pub struct ProducerBatch {
     pub epoch: i16,
     pub base_sequence: i32,
     pub records: Vec<LogRecord>,
+    /// Part of a transaction.
+    pub transactional: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -32,7 +36,10 @@ pub enum ProduceResult {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FetchBody {
-    pub records: Vec<FetchedRecord>,
+    /// Data and control entries in log order, up to the isolation level's bound.
+    pub entries: Vec<FetchedEntry>,
+    /// For read_committed: the aborted transactions in the fetched range.
+    pub aborted: Vec<AbortedTxn>,
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     /// Where the consumer's next fetch starts.
@@ -43,11 +50,65 @@ pub struct FetchBody {
 pub enum Message {
     InitProducerId {
         request_id: u64,
+        /// With a transactional id the transaction coordinator answers: same id, same
+        /// producer id, a bumped epoch that fences older instances.
+        transactional_id: Option<String>,
+        transaction_timeout_ms: u64,
     },
     InitProducerIdResponse {
         request_id: u64,
         producer_id: i64,
         epoch: i16,
+        error: Option<KafkaError>,
+    },
+    AddPartitionsToTxn {
+        request_id: u64,
+        transactional_id: String,
+        producer_id: i64,
+        epoch: i16,
+        partitions: Vec<Tp>,
+    },
+    AddOffsetsToTxn {
+        request_id: u64,
+        transactional_id: String,
+        producer_id: i64,
+        epoch: i16,
+        group: String,
+    },
+    TxnOffsetCommit {
+        request_id: u64,
+        transactional_id: String,
+        group: String,
+        producer_id: i64,
+        epoch: i16,
+        offsets: Vec<(Tp, u64)>,
+    },
+    EndTxn {
+        request_id: u64,
+        transactional_id: String,
+        producer_id: i64,
+        epoch: i16,
+        commit: bool,
+    },
+    /// The answer to AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and EndTxn. Under
+    /// transactions v2 an EndTxn answer carries the bumped epoch.
+    TxnResponse {
+        request_id: u64,
+        error: Option<KafkaError>,
+        producer_id: i64,
+        epoch: i16,
+    },
+    WriteTxnMarkers {
+        request_id: u64,
+        producer_id: i64,
+        epoch: i16,
+        control: ControlType,
+        protocol: TxnProtocolVersion,
+        partitions: Vec<Tp>,
+    },
+    WriteTxnMarkersResponse {
+        request_id: u64,
+        results: Vec<(Tp, Option<KafkaError>)>,
     },
     Produce {
         request_id: u64,
@@ -100,6 +161,7 @@ pub enum Message {
     OffsetFetchResponse {
         request_id: u64,
         offsets: Vec<(Tp, Option<u64>)>,
+        error: Option<KafkaError>,
     },
 }
 
@@ -119,10 +181,17 @@ pub enum MessageKind {
     OffsetCommitResponse,
     OffsetFetch,
     OffsetFetchResponse,
+    AddPartitionsToTxn,
+    AddOffsetsToTxn,
+    TxnOffsetCommit,
+    EndTxn,
+    TxnResponse,
+    WriteTxnMarkers,
+    WriteTxnMarkersResponse,
 }
 
 impl MessageKind {
-    pub const ALL: [MessageKind; 12] = [
+    pub const ALL: [MessageKind; 19] = [
         MessageKind::InitProducerId,
         MessageKind::InitProducerIdResponse,
         MessageKind::Produce,
@@ -135,6 +204,13 @@ impl MessageKind {
         MessageKind::OffsetCommitResponse,
         MessageKind::OffsetFetch,
         MessageKind::OffsetFetchResponse,
+        MessageKind::AddPartitionsToTxn,
+        MessageKind::AddOffsetsToTxn,
+        MessageKind::TxnOffsetCommit,
+        MessageKind::EndTxn,
+        MessageKind::TxnResponse,
+        MessageKind::WriteTxnMarkers,
+        MessageKind::WriteTxnMarkersResponse,
     ];
 
     pub fn name(self) -> &'static str {
@@ -151,6 +227,13 @@ impl MessageKind {
             MessageKind::OffsetCommitResponse => "offset_commit_response",
             MessageKind::OffsetFetch => "offset_fetch",
             MessageKind::OffsetFetchResponse => "offset_fetch_response",
+            MessageKind::AddPartitionsToTxn => "add_partitions_to_txn",
+            MessageKind::AddOffsetsToTxn => "add_offsets_to_txn",
+            MessageKind::TxnOffsetCommit => "txn_offset_commit",
+            MessageKind::EndTxn => "end_txn",
+            MessageKind::TxnResponse => "txn_response",
+            MessageKind::WriteTxnMarkers => "write_txn_markers",
+            MessageKind::WriteTxnMarkersResponse => "write_txn_markers_response",
         }
     }
 
@@ -174,6 +257,13 @@ impl Message {
             Message::OffsetCommitResponse { .. } => MessageKind::OffsetCommitResponse,
             Message::OffsetFetch { .. } => MessageKind::OffsetFetch,
             Message::OffsetFetchResponse { .. } => MessageKind::OffsetFetchResponse,
+            Message::AddPartitionsToTxn { .. } => MessageKind::AddPartitionsToTxn,
+            Message::AddOffsetsToTxn { .. } => MessageKind::AddOffsetsToTxn,
+            Message::TxnOffsetCommit { .. } => MessageKind::TxnOffsetCommit,
+            Message::EndTxn { .. } => MessageKind::EndTxn,
+            Message::TxnResponse { .. } => MessageKind::TxnResponse,
+            Message::WriteTxnMarkers { .. } => MessageKind::WriteTxnMarkers,
+            Message::WriteTxnMarkersResponse { .. } => MessageKind::WriteTxnMarkersResponse,
         }
     }
 
@@ -191,7 +281,14 @@ impl Message {
             | Message::OffsetCommit { .. }
             | Message::OffsetCommitResponse { .. }
             | Message::OffsetFetch { .. }
-            | Message::OffsetFetchResponse { .. } => None,
+            | Message::OffsetFetchResponse { .. }
+            | Message::AddPartitionsToTxn { .. }
+            | Message::AddOffsetsToTxn { .. }
+            | Message::TxnOffsetCommit { .. }
+            | Message::EndTxn { .. }
+            | Message::TxnResponse { .. }
+            | Message::WriteTxnMarkersResponse { .. } => None,
+            Message::WriteTxnMarkers { partitions, .. } => partitions.first().copied(),
         }
     }
 
@@ -199,7 +296,15 @@ impl Message {
     pub fn label(&self) -> String {
         match self {
             Message::InitProducerId { .. } => "InitProducerId".into(),
-            Message::InitProducerIdResponse { producer_id, .. } => format!("pid {producer_id}"),
+            Message::InitProducerIdResponse {
+                producer_id,
+                epoch,
+                error,
+                ..
+            } => match error {
+                None => format!("pid {producer_id} e{epoch}"),
+                Some(e) => e.name().to_string(),
+            },
             Message::Produce { batch, .. } => {
                 if batch.base_sequence < 0 {
                     format!("produce ×{}", batch.records.len())
@@ -222,9 +327,23 @@ impl Message {
             Message::ReplicateResponse { log_end_offset, .. } => format!("leo {log_end_offset}"),
             Message::Fetch { offset, .. } => format!("fetch @{offset}"),
             Message::FetchResponse { result, .. } => match result {
-                Ok(body) => format!("{} records", body.records.len()),
+                Ok(body) => format!("{} entries", body.entries.len()),
                 Err((e, _)) => e.name().to_string(),
             },
+            Message::AddPartitionsToTxn { partitions, .. } => {
+                format!("AddPartitionsToTxn ×{}", partitions.len())
+            }
+            Message::AddOffsetsToTxn { group, .. } => format!("AddOffsetsToTxn {group}"),
+            Message::TxnOffsetCommit { .. } => "TxnOffsetCommit".into(),
+            Message::EndTxn { commit, .. } => {
+                format!("EndTxn({})", if *commit { "commit" } else { "abort" })
+            }
+            Message::TxnResponse { error, .. } => match error {
+                None => "txn ok".into(),
+                Some(e) => e.name().to_string(),
+            },
+            Message::WriteTxnMarkers { control, .. } => format!("marker {}", control.name()),
+            Message::WriteTxnMarkersResponse { .. } => "markers written".into(),
             Message::OffsetCommit { offsets, .. } => {
                 let list: Vec<String> = offsets.iter().map(|(_, o)| o.to_string()).collect();
                 format!("commit {}", list.join(","))

@@ -4,6 +4,8 @@
 
 use super::partition_log::PartitionLog;
 use super::producer_state::ProducerStateTable;
+use super::txn_index::{MarkerOrigin, TxnIndex};
+use super::Isolation;
 use crate::ids::{NodeId, Tp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -29,6 +31,8 @@ pub struct Replica {
     pub high_watermark: u64,
     pub follower_leo: BTreeMap<u8, u64>,
     pub pending_acks: Vec<PendingAck>,
+    /// Open transactions and the aborted-transaction index.
+    pub txn: TxnIndex,
 }
 
 impl Replica {
@@ -44,6 +48,7 @@ impl Replica {
             high_watermark: 0,
             follower_leo: BTreeMap::new(),
             pending_acks: Vec::new(),
+            txn: TxnIndex::default(),
         }
     }
 
@@ -51,10 +56,41 @@ impl Replica {
         self.leader == Some(me)
     }
 
-    /// Last stable offset. Without transactions it equals the high watermark; the
-    /// transactions model lowers it to the first offset of the earliest open transaction.
+    /// Last stable offset: the high watermark, or the first offset of the earliest
+    /// transaction not yet decided and marked, whichever is lower.
     pub fn last_stable_offset(&self) -> u64 {
-        self.high_watermark
+        self.txn.last_stable_offset(self.high_watermark)
+    }
+
+    /// How far a reader at this isolation level may read.
+    pub fn fetch_upper_bound(&self, isolation: Isolation) -> u64 {
+        self.txn.fetch_upper_bound(isolation, self.high_watermark)
+    }
+
+    /// Keeps the transaction index in step with a batch just stored (leader or follower).
+    pub fn index_batch(&mut self, batch: &super::partition_log::StoredBatch, origin: MarkerOrigin) {
+        if let Some(control) = batch.control {
+            let _ = self.txn.complete(
+                batch.producer_id,
+                batch.epoch,
+                control,
+                batch.base_offset,
+                origin,
+            );
+        } else if batch.transactional {
+            let _ = self
+                .txn
+                .begin_if_needed(batch.producer_id, batch.epoch, batch.base_offset);
+        }
+    }
+
+    /// A follower learns a higher high watermark from its leader.
+    pub fn set_high_watermark(&mut self, hw: u64) {
+        let hw = hw.min(self.log.log_end_offset());
+        if hw > self.high_watermark {
+            self.high_watermark = hw;
+            self.txn.on_high_watermark(hw);
+        }
     }
 
     /// The leader's high watermark: the smallest log end offset among the in-sync replicas.
@@ -67,6 +103,7 @@ impl Replica {
         // The high watermark never moves backwards on a leader.
         if hw > self.high_watermark {
             self.high_watermark = hw;
+            self.txn.on_high_watermark(hw);
             true
         } else {
             false
@@ -96,6 +133,12 @@ impl Replica {
         self.log.truncate_to(offset);
         self.producers = ProducerStateTable::rebuild(self.log.batches());
         self.high_watermark = self.high_watermark.min(self.log.log_end_offset());
+        self.txn = TxnIndex::default();
+        let batches = self.log.batches().to_vec();
+        for b in &batches {
+            self.index_batch(b, MarkerOrigin::Replication);
+        }
+        self.txn.on_high_watermark(self.high_watermark);
         dropped
     }
 }

@@ -2,7 +2,6 @@
 //! steps that prove it.
 
 use crate::ids::{RecordId, Tp};
-use crate::oracle::ledger::DeliveryStatus;
 use crate::sim::observe::{leader_replica, partitions};
 use crate::sim::Simulation;
 use serde::{Deserialize, Serialize};
@@ -53,17 +52,51 @@ pub struct Anomaly {
     pub events: Vec<u64>,
 }
 
-/// Readable copies (below the leader's high watermark) of each record, per partition.
+/// What a read_committed reader of the live leader can ever see of a partition: records
+/// below the last stable offset, without aborted transactions and markers.
+pub fn committed_view(
+    r: &crate::kafka::replica::Replica,
+) -> Vec<crate::kafka::partition_log::FetchedRecord> {
+    let lso = r.last_stable_offset();
+    let entries = r.log.read_entries(0, lso, u32::MAX);
+    let aborted = r.txn.aborted_in_range(0, lso);
+    crate::kafka::txn_index::read_committed_filter(&entries, &aborted)
+}
+
+/// Visible copies of each record: in the committed view of each partition's live leader.
+/// (Without transactions that is everything below the high watermark.)
 pub fn readable_copies(sim: &Simulation) -> BTreeMap<RecordId, Vec<(Tp, u64)>> {
     let mut copies: BTreeMap<RecordId, Vec<(Tp, u64)>> = BTreeMap::new();
     for tp in partitions(sim) {
         if let Some((_, r)) = leader_replica(sim, tp) {
-            for rec in r.log.records_below(r.high_watermark) {
+            for rec in committed_view(r) {
                 copies.entry(rec.value).or_default().push((tp, rec.offset));
             }
         }
     }
     copies
+}
+
+/// Offsets of records of aborted transactions (decided: below the last stable offset).
+pub fn aborted_offsets(sim: &Simulation) -> BTreeSet<(Tp, u64)> {
+    let mut out = BTreeSet::new();
+    for tp in partitions(sim) {
+        if let Some((_, r)) = leader_replica(sim, tp) {
+            let visible: BTreeSet<u64> = committed_view(r).iter().map(|x| x.offset).collect();
+            for e in r.log.read_entries(0, r.last_stable_offset(), u32::MAX) {
+                if let crate::kafka::txn_index::FetchedEntry::Data {
+                    record,
+                    transactional: true,
+                } = e
+                {
+                    if !visible.contains(&record.offset) {
+                        out.insert((tp, record.offset));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 const MAX_PER_KIND: usize = 50;
@@ -119,9 +152,39 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
         .iter()
         .flat_map(|c| c.settings.assignments.iter().copied())
         .collect();
+    let aborted = aborted_offsets(sim);
+    for c in &sim.consumers {
+        for r in c
+            .reads
+            .iter()
+            .filter(|r| aborted.contains(&(r.tp, r.offset)))
+        {
+            let events = sim
+                .ledger
+                .get(r.value)
+                .map(|e| e.evidence.clone())
+                .unwrap_or_default();
+            push(
+                &mut out,
+                Anomaly {
+                    kind: AnomalyKind::AbortedRead,
+                    record: Some(r.value),
+                    detail: format!(
+                        "{} ({}) read {} at offset {} of {}, from a transaction that aborted",
+                        sim.names.node(c.node()),
+                        c.settings.isolation.as_config(),
+                        r.value,
+                        r.offset,
+                        sim.names.tp(r.tp)
+                    ),
+                    events,
+                },
+            );
+        }
+    }
     for (i, e) in sim.ledger.records.iter().enumerate() {
         let id = RecordId(i as u32);
-        if e.final_status() != DeliveryStatus::Delivered {
+        if !e.acknowledged() {
             continue;
         }
         let readable = copies.get(&id);
@@ -213,7 +276,23 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
         steps.dedup();
         steps
     };
+    // What each isolation level could have delivered, per partition: stepping over markers
+    // or aborted records is not a skip.
+    let mut deliverable: BTreeMap<(bool, Tp), BTreeSet<u64>> = BTreeMap::new();
+    for tp in partitions(sim) {
+        if let Some((_, r)) = leader_replica(sim, tp) {
+            let all: BTreeSet<u64> = r
+                .log
+                .records_below(r.log.log_end_offset())
+                .map(|x| x.offset)
+                .collect();
+            let committed: BTreeSet<u64> = committed_view(r).iter().map(|x| x.offset).collect();
+            deliverable.insert((false, tp), all);
+            deliverable.insert((true, tp), committed);
+        }
+    }
     for c in &sim.consumers {
+        let read_committed = c.settings.isolation == crate::kafka::Isolation::ReadCommitted;
         let mut previous: BTreeMap<Tp, RecordId> = BTreeMap::new();
         let mut last: BTreeMap<Tp, u64> = BTreeMap::new();
         for r in &c.reads {
@@ -236,7 +315,10 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                             ),
                         },
                     );
-                } else if r.offset > prev + 1 {
+                } else if deliverable
+                    .get(&(read_committed, r.tp))
+                    .is_some_and(|d| d.range(prev + 1..r.offset).next().is_some())
+                {
                     push(
                         &mut out,
                         Anomaly {

@@ -26,6 +26,13 @@ pub const IDEMPOTENT_SEND_ORDER: &str = "idempotent-send-order";
 pub const NO_STALE_EPOCH_APPEND: &str = "no-stale-epoch-append";
 pub const HIGH_WATERMARK_BOUNDS: &str = "high-watermark-bounds";
 pub const READS_STAY_READABLE: &str = "reads-stay-readable";
+pub const COORDINATOR_TRANSITIONS_VALID: &str = "coordinator-transitions-valid";
+pub const PREPARE_COMMIT_COMMITS: &str = "prepare-commit-always-commits";
+pub const ABORTED_NEVER_VISIBLE: &str = "aborted-transactions-invisible";
+pub const COMMITTED_ALL_VISIBLE: &str = "committed-transactions-visible";
+pub const READ_COMMITTED_ISOLATION: &str = "read-committed-reads-only-committed";
+pub const NO_COMMIT_AFTER_FENCE: &str = "no-commit-from-a-fenced-epoch";
+pub const EXPIRED_TRANSACTIONS_ABORTED: &str = "expired-transactions-aborted";
 
 fn result(name: &'static str, failure: Option<(String, Vec<u64>)>) -> InvariantResult {
     match failure {
@@ -66,7 +73,243 @@ pub fn check_all(sim: &Simulation) -> Vec<InvariantResult> {
     }
     out.push(result(HIGH_WATERMARK_BOUNDS, high_watermark_bounds(sim)));
     out.push(result(READS_STAY_READABLE, reads_stay_readable(sim)));
+    let transactional = sim.producers.iter().any(|p| p.is_transactional());
+    if transactional {
+        out.push(result(
+            COORDINATOR_TRANSITIONS_VALID,
+            coordinator_transitions_valid(sim),
+        ));
+        out.push(result(PREPARE_COMMIT_COMMITS, prepare_commit_commits(sim)));
+        out.push(result(ABORTED_NEVER_VISIBLE, aborted_never_visible(sim)));
+        out.push(result(NO_COMMIT_AFTER_FENCE, no_commit_after_fence(sim)));
+        out.push(result(
+            EXPIRED_TRANSACTIONS_ABORTED,
+            expired_transactions_aborted(sim),
+        ));
+        // Under protocol 1 a stray EndTxn can leave committed records behind an orphan
+        // transaction (KAFKA-17754): this one holds only under protocol 2.
+        let v2 = sim.brokers.iter().all(|b| {
+            b.txn_coordinator.protocol.0 == crate::kafka::txn_state::TxnProtocolVersion::V2
+        });
+        if v2 && sim.is_finished() {
+            out.push(result(COMMITTED_ALL_VISIBLE, committed_all_visible(sim)));
+        }
+    }
+    if sim
+        .consumers
+        .iter()
+        .any(|c| c.settings.isolation == crate::kafka::Isolation::ReadCommitted)
+    {
+        out.push(result(
+            READ_COMMITTED_ISOLATION,
+            read_committed_isolation(sim),
+        ));
+    }
     out
+}
+
+/// Item 8: every coordinator transition follows the table (replaying the log checks each
+/// consecutive pair).
+fn coordinator_transitions_valid(sim: &Simulation) -> Failure {
+    for b in &sim.brokers {
+        if let Err(e) = b.txn_coordinator.log.replay() {
+            return Some((
+                format!("broker {}'s __transaction_state: {e}", b.id),
+                Vec::new(),
+            ));
+        }
+    }
+    None
+}
+
+/// Item 9: after a durable PrepareCommit, the transaction completes as a commit and no
+/// partition gets an ABORT marker for it.
+fn prepare_commit_commits(sim: &Simulation) -> Failure {
+    use crate::kafka::txn_index::ControlType;
+    use crate::kafka::txn_state::TxnState;
+    let mut committed: std::collections::BTreeSet<(i64, i16)> = std::collections::BTreeSet::new();
+    for b in &sim.brokers {
+        let mut last: BTreeMap<&str, TxnState> = BTreeMap::new();
+        for e in b.txn_coordinator.log.entries() {
+            let t = &e.transit;
+            if last.get(t.transactional_id.as_str()) == Some(&TxnState::PrepareCommit)
+                && t.state != TxnState::CompleteCommit
+            {
+                return Some((
+                    format!(
+                        "\"{}\" went from PrepareCommit to {}",
+                        t.transactional_id,
+                        t.state.name()
+                    ),
+                    Vec::new(),
+                ));
+            }
+            if t.state == TxnState::PrepareCommit {
+                committed.insert((t.producer_id, t.producer_epoch));
+            }
+            last.insert(t.transactional_id.as_str(), t.state);
+        }
+    }
+    for b in &sim.brokers {
+        for r in b.replicas.values() {
+            for batch in r.log.batches() {
+                if batch.control == Some(ControlType::Abort)
+                    && committed.contains(&(batch.producer_id, batch.epoch))
+                {
+                    return Some((
+                        format!(
+                            "{} has an ABORT marker for producer {} epoch {}, whose PrepareCommit was durable",
+                            sim.names.tp(r.tp),
+                            batch.producer_id,
+                            batch.epoch
+                        ),
+                        vec![batch.appended_step],
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn visible_set(
+    sim: &Simulation,
+) -> std::collections::BTreeSet<(crate::ids::Tp, u64, crate::ids::RecordId)> {
+    let mut out = std::collections::BTreeSet::new();
+    for tp in partitions(sim) {
+        if let Some((_, r)) = leader_replica(sim, tp) {
+            for rec in crate::oracle::anomalies::committed_view(r) {
+                out.insert((tp, rec.offset, rec.value));
+            }
+        }
+    }
+    out
+}
+
+/// Item 10 (second half): nothing of an aborted transaction is ever visible.
+fn aborted_never_visible(sim: &Simulation) -> Failure {
+    let visible = visible_set(sim);
+    for (tp, offset, value) in &visible {
+        let Some(e) = sim.ledger.get(*value) else {
+            continue;
+        };
+        if e.txn_outcome == Some(crate::oracle::TxnOutcome::Aborted)
+            && e.appends.iter().any(|a| a.tp == *tp && a.offset == *offset)
+        {
+            return Some((
+                format!(
+                    "{value} of an aborted transaction is visible at offset {offset} of {}",
+                    sim.names.tp(*tp)
+                ),
+                e.evidence.clone(),
+            ));
+        }
+    }
+    None
+}
+
+/// Item 10 (first half), once the run is over: every record of a committed transaction is
+/// visible to read_committed readers.
+fn committed_all_visible(sim: &Simulation) -> Failure {
+    let visible: std::collections::BTreeSet<crate::ids::RecordId> =
+        visible_set(sim).into_iter().map(|(_, _, v)| v).collect();
+    for (i, e) in sim.ledger.records.iter().enumerate() {
+        let id = crate::ids::RecordId(i as u32);
+        if e.txn_outcome == Some(crate::oracle::TxnOutcome::Committed) && !visible.contains(&id) {
+            return Some((
+                format!("{id} belongs to a committed transaction but is not visible"),
+                e.evidence.clone(),
+            ));
+        }
+    }
+    None
+}
+
+/// Item 11: read_committed consumers only ever receive committed (or non-transactional)
+/// records.
+fn read_committed_isolation(sim: &Simulation) -> Failure {
+    let visible = visible_set(sim);
+    for c in sim
+        .consumers
+        .iter()
+        .filter(|c| c.settings.isolation == crate::kafka::Isolation::ReadCommitted)
+    {
+        for r in &c.reads {
+            if !visible.contains(&(r.tp, r.offset, r.value)) {
+                return Some((
+                    format!(
+                        "{} (read_committed) read {} at offset {} of {}, which is not committed",
+                        sim.names.node(c.node()),
+                        r.value,
+                        r.offset,
+                        sim.names.tp(r.tp)
+                    ),
+                    Vec::new(),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Item 12: after InitProducerId returned epoch e, no transaction of an earlier epoch
+/// commits.
+fn no_commit_after_fence(sim: &Simulation) -> Failure {
+    use crate::kafka::txn_state::TxnState;
+    for b in &sim.brokers {
+        let mut fenced_below: BTreeMap<&str, i16> = BTreeMap::new();
+        for e in b.txn_coordinator.log.entries() {
+            let t = &e.transit;
+            let floor = fenced_below.get(t.transactional_id.as_str()).copied();
+            if t.state == TxnState::PrepareCommit && floor.is_some_and(|f| t.producer_epoch < f) {
+                return Some((
+                    format!(
+                        "\"{}\" committed at epoch {} after epoch {} was handed out",
+                        t.transactional_id,
+                        t.producer_epoch,
+                        floor.unwrap_or_default()
+                    ),
+                    Vec::new(),
+                ));
+            }
+            if t.state == TxnState::Empty {
+                let f = fenced_below
+                    .entry(t.transactional_id.as_str())
+                    .or_insert(t.producer_epoch);
+                *f = (*f).max(t.producer_epoch);
+            }
+        }
+    }
+    None
+}
+
+/// Item 13: an Ongoing transaction older than its timeout has been aborted (while its
+/// coordinator runs).
+fn expired_transactions_aborted(sim: &Simulation) -> Failure {
+    use crate::kafka::txn_state::TxnState;
+    for b in &sim.brokers {
+        let running = sim
+            .status
+            .get(&b.node())
+            .is_some_and(|s| !s.crashed && !s.frozen);
+        if !running {
+            continue;
+        }
+        for (id, meta) in &b.txn_coordinator.transactions {
+            if let (TxnState::Ongoing, Some(start)) = (meta.state(), meta.txn_start()) {
+                if sim.now() > start + crate::time::ms(meta.txn_timeout_ms()) + 1 {
+                    return Some((
+                        format!(
+                            "\"{id}\" is still Ongoing past its {} ms timeout",
+                            meta.txn_timeout_ms()
+                        ),
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The failures only, for tests that check after every step.
@@ -83,7 +326,12 @@ fn idempotent_batches(
     let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
     for tp in partitions(sim) {
         if let Some((_, r)) = leader_replica(sim, tp) {
-            for b in r.log.batches().iter().filter(|b| b.producer_id >= 0) {
+            for b in r
+                .log
+                .batches()
+                .iter()
+                .filter(|b| b.producer_id >= 0 && b.control.is_none())
+            {
                 out.entry((tp, b.producer_id)).or_default().push(b);
             }
         }

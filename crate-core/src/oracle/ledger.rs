@@ -66,6 +66,17 @@ pub struct RecordEntry {
     pub appends: Vec<AppendedCopy>,
     pub reads: Vec<ReadBy>,
     pub evidence: Vec<u64>,
+    /// Written inside a transaction.
+    pub transactional: bool,
+    /// How its producer's transaction ended, as the producer heard it.
+    pub txn_outcome: Option<TxnOutcome>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TxnOutcome {
+    Committed,
+    Aborted,
 }
 
 impl RecordEntry {
@@ -85,7 +96,16 @@ impl RecordEntry {
             appends: Vec::new(),
             reads: Vec::new(),
             evidence: Vec::new(),
+            transactional: false,
+            txn_outcome: None,
         }
+    }
+
+    /// Acknowledged in the sense that counts for loss: delivered and, inside a transaction,
+    /// committed.
+    pub fn acknowledged(&self) -> bool {
+        self.final_status() == DeliveryStatus::Delivered
+            && (!self.transactional || self.txn_outcome == Some(TxnOutcome::Committed))
     }
 
     fn witness(&mut self, step: u64) {
@@ -207,10 +227,12 @@ impl Ledger {
                 tp,
                 base_offset,
                 records,
+                transactional,
                 ..
             } => {
                 self.batches_at.insert((*tp, *base_offset), records.clone());
                 self.each(records, |i, e| {
+                    e.transactional |= *transactional;
                     e.appends.push(AppendedCopy {
                         tp: *tp,
                         offset: base_offset + i as u64,
@@ -219,6 +241,20 @@ impl Ledger {
                     e.witness(step);
                 });
             }
+            Note::TxnEnded {
+                commit, records, ..
+            } => {
+                let outcome = if *commit {
+                    TxnOutcome::Committed
+                } else {
+                    TxnOutcome::Aborted
+                };
+                self.each(records, |_, e| {
+                    e.txn_outcome = Some(outcome);
+                    e.witness(step);
+                });
+            }
+            Note::ProducerFenced { records, .. } => self.each(records, |_, e| e.witness(step)),
             Note::AckLost {
                 tp, base_offset, ..
             } => {

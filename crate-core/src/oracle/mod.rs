@@ -7,4 +7,4 @@ pub mod ledger;
 
 pub use anomalies::{Anomaly, AnomalyKind};
 pub use invariants::InvariantResult;
-pub use ledger::{DeliveryStatus, Ledger, RecordEntry};
+pub use ledger::{DeliveryStatus, Ledger, RecordEntry, TxnOutcome};

@@ -11,6 +11,8 @@ use crate::kafka::consumer::{Consumer, ConsumerSettings};
 use crate::kafka::producer::{KeyPlan, Producer, SendSpec};
 use crate::kafka::protocol::MessageKind;
 use crate::kafka::replica::Replica;
+use crate::kafka::txn_client::{TxnClient, TxnWork};
+use crate::kafka::txn_state::{TxnProtocolVersion, TRANSACTION_MAX_TIMEOUT_MS};
 use crate::kafka::{Acks, Isolation};
 use crate::net::NetworkConfig;
 use crate::sim::fault::{Fault, MessageMatch, ScheduledFault};
@@ -155,7 +157,20 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             format!("{} topics; the limit is {MAX_TOPICS}", file.topics.len()),
         );
     }
-    let mut broker_list: Vec<Broker> = (0..brokers).map(Broker::new).collect();
+    let protocol = match file.cluster.transaction_protocol {
+        1 => TxnProtocolVersion::V1,
+        2 => TxnProtocolVersion::V2,
+        other => {
+            c.err(
+                "cluster.transaction_protocol",
+                format!("{other} is not a transaction protocol version (allowed: 1, 2)"),
+            );
+            TxnProtocolVersion::V2
+        }
+    };
+    let mut broker_list: Vec<Broker> = (0..brokers)
+        .map(|b| Broker::new(b, brokers, protocol))
+        .collect();
     let mut leaders: BTreeMap<Tp, u8> = BTreeMap::new();
     let mut topic_index: BTreeMap<&str, (u16, u16)> = BTreeMap::new();
     for (ti, t) in file.topics.iter().enumerate().take(MAX_TOPICS) {
@@ -189,6 +204,9 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 .map(|k| ((u32::from(p) + u32::from(k)) % u32::from(brokers)) as u8)
                 .collect();
             leaders.insert(tp, replicas[0]);
+            for b in broker_list.iter_mut() {
+                b.leaders.insert(tp, Some(replicas[0]));
+            }
             for b in &replicas {
                 broker_list[usize::from(*b)]
                     .replicas
@@ -307,9 +325,66 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 ),
             );
         }
+        if p.transactional_id.is_some() && !p.sends.is_empty() {
+            c.err(
+                format!("{f}.sends"),
+                "a transactional producer sends inside transactions: use [[producers.transactions]]",
+            );
+        }
+        if p.transactional_id.is_none() && !p.transactions.is_empty() {
+            c.err(
+                format!("{f}.transactions"),
+                "transactions need a transactional_id",
+            );
+        }
+        if let Some(id) = &p.transactional_id {
+            c.name(&format!("{f}.transactional_id"), id);
+        }
+        if let Some(t) = p.transaction_timeout_ms {
+            c.range(
+                &format!("{f}.transaction_timeout_ms"),
+                t,
+                1,
+                TRANSACTION_MAX_TIMEOUT_MS,
+            );
+        }
+        let mut all_sends: Vec<(String, &super::schema::SendSpecFile, Option<usize>)> = p
+            .sends
+            .iter()
+            .enumerate()
+            .map(|(si, s)| (format!("{f}.sends[{si}]"), s, None))
+            .collect();
+        for (ti, t) in p.transactions.iter().enumerate() {
+            c.range(
+                &format!("{f}.transactions[{ti}].at_ms"),
+                t.at_ms,
+                0,
+                MAX_TIME_MS,
+            );
+            if t.end != "commit" && t.end != "abort" {
+                c.err(
+                    format!("{f}.transactions[{ti}].end"),
+                    format!(
+                        "\"{}\" is not an ending (allowed: \"commit\", \"abort\")",
+                        t.end
+                    ),
+                );
+            }
+            for (si, s) in t.sends.iter().enumerate() {
+                all_sends.push((format!("{f}.transactions[{ti}].sends[{si}]"), s, Some(ti)));
+            }
+        }
         let mut specs = Vec::new();
-        for (si, s) in p.sends.iter().enumerate().take(MAX_SENDS_PER_PRODUCER) {
-            let sf = format!("{f}.sends[{si}]");
+        let mut txn_work: Vec<TxnWork> = p
+            .transactions
+            .iter()
+            .map(|t| TxnWork {
+                at: ms(t.at_ms.min(MAX_TIME_MS)),
+                sends: Vec::new(),
+                commit: t.end != "abort",
+            })
+            .collect();
+        for (sf, s, in_txn) in all_sends.into_iter().take(MAX_SENDS_PER_PRODUCER) {
             c.range(&format!("{sf}.at_ms"), s.at_ms, 0, MAX_TIME_MS);
             c.range(&format!("{sf}.count"), u64::from(s.count), 1, MAX_RECORDS);
             c.range(
@@ -382,7 +457,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             };
             let first_record = total_records.min(u64::from(u32::MAX)) as u32;
             total_records = total_records.saturating_add(u64::from(s.count));
-            specs.push(SendSpec {
+            let spec = SendSpec {
                 at: ms(s.at_ms.min(MAX_TIME_MS)),
                 topic,
                 partitions,
@@ -391,16 +466,32 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 count: s.count,
                 interval: s.interval_us,
                 first_record,
-            });
+            };
+            match in_txn.and_then(|ti| txn_work.get_mut(ti)) {
+                Some(work) => work.sends.push(spec),
+                None => specs.push(spec),
+            }
         }
-        producers.push(Producer::new(
+        let producer = Producer::new(
             pi as u8,
             config,
             specs,
             leaders.clone(),
             brokers,
             p.resend_unconfirmed_on_restart,
-        ));
+        );
+        producers.push(match &p.transactional_id {
+            None => producer,
+            Some(id) => producer.with_transactions(TxnClient::new(
+                id.clone(),
+                p.transaction_timeout_ms
+                    .unwrap_or(crate::kafka::txn_state::DEFAULT_TRANSACTION_TIMEOUT_MS),
+                crate::kafka::group_coordinator::coordinator_for(id, brokers),
+                protocol,
+                txn_work,
+                p.resend_unconfirmed_on_restart,
+            )),
+        });
     }
     if total_records > MAX_RECORDS {
         c.err(

@@ -26,6 +26,7 @@ builtin!(
     "acks1-leader-crash-loss",
     "acks-all-leader-crash-no-loss",
     "consumer-restart-from-commit",
+    "seed-commit-abort",
 );
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -54,11 +54,22 @@ pub struct ScenarioFile {
 pub struct ClusterSpec {
     #[serde(default = "one_u8")]
     pub brokers: u8,
+    /// Transaction protocol version: 2 (Kafka 4.x default, epoch bumped at every EndTxn) or
+    /// 1 (no bump: a late EndTxn or produce can leak into the next transaction).
+    #[serde(default = "two_u8")]
+    pub transaction_protocol: u8,
+}
+
+fn two_u8() -> u8 {
+    2
 }
 
 impl Default for ClusterSpec {
     fn default() -> Self {
-        ClusterSpec { brokers: 1 }
+        ClusterSpec {
+            brokers: 1,
+            transaction_protocol: 2,
+        }
     }
 }
 
@@ -140,11 +151,37 @@ pub struct ProducerSpec {
     pub linger_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_max_records: Option<u32>,
-    /// After a crash, the application sends again what it never saw acknowledged.
+    /// After a crash, the application sends again what it never saw acknowledged (for a
+    /// transactional producer: it runs its unfinished transaction again).
     #[serde(default)]
     pub resend_unconfirmed_on_restart: bool,
     #[serde(default)]
     pub sends: Vec<SendSpecFile>,
+    /// `transactional.id`: makes the producer transactional (idempotence on, acks=all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transactional_id: Option<String>,
+    /// `transaction.timeout.ms` (producer default 60000; broker maximum 900000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_timeout_ms: Option<u64>,
+    /// The transactions a transactional producer runs, one after another.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transactions: Vec<TransactionSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransactionSpec {
+    /// Not before this time (it begins once the previous one has ended).
+    #[serde(default)]
+    pub at_ms: u64,
+    /// `commit` or `abort`: how the application ends it.
+    #[serde(default = "default_end")]
+    pub end: String,
+    pub sends: Vec<SendSpecFile>,
+}
+
+fn default_end() -> String {
+    "commit".into()
 }
 
 fn default_client() -> String {

@@ -6,6 +6,7 @@ use crate::ids::NodeId;
 use crate::kafka::consumer::ConsumerTimer;
 use crate::kafka::producer::ProducerTimer;
 use crate::kafka::protocol::Message;
+use crate::kafka::txn_coordinator::CoordinatorTimer;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -25,6 +26,8 @@ pub struct Envelope {
 pub enum Timer {
     Producer(ProducerTimer),
     Consumer(ConsumerTimer),
+    /// The transaction coordinator's timers, on the broker that hosts it.
+    Coordinator(CoordinatorTimer),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -361,12 +361,24 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             from,
             count,
             high_watermark,
-        } => format!(
-            "{} serves {} {count} record(s) of {} from offset {from} (high watermark {high_watermark}).",
-            n(broker),
-            n(consumer),
-            tp(t)
-        ),
+            last_stable_offset,
+            isolation,
+        } => match isolation {
+            crate::kafka::Isolation::ReadCommitted => format!(
+                "{} serves {} {count} entr{} of {} from offset {from}, up to the last stable offset {last_stable_offset} (read_committed; high watermark {high_watermark}).",
+                n(broker),
+                n(consumer),
+                if *count == 1 { "y" } else { "ies" },
+                tp(t)
+            ),
+            crate::kafka::Isolation::ReadUncommitted => format!(
+                "{} serves {} {count} entr{} of {} from offset {from}, up to the high watermark {high_watermark}.",
+                n(broker),
+                n(consumer),
+                if *count == 1 { "y" } else { "ies" },
+                tp(t)
+            ),
+        },
         Note::LeaderElected {
             tp: t,
             broker,
@@ -407,11 +419,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             consumer,
             tp: t,
             records: read,
+            skipped,
+            isolation,
         } => {
             let first = read.first().map_or(0, |r| r.0);
             let last = read.last().map_or(0, |r| r.0);
+            let dropped = match (*skipped, isolation) {
+                (0, _) => String::new(),
+                (k, crate::kafka::Isolation::ReadUncommitted) => {
+                    format!("; {k} marker(s) are not given to the application")
+                }
+                (k, crate::kafka::Isolation::ReadCommitted) => {
+                    format!("; {k} marker(s) and aborted record(s) are skipped")
+                }
+            };
             format!(
-                "{} reads {} record(s) of {} (offsets {first}–{last}).",
+                "{} reads {} record(s) of {} (offsets {first}–{last}){dropped}.",
                 n(consumer),
                 read.len(),
                 tp(t)
@@ -432,10 +455,165 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             consumer,
             tp: t,
             offset,
+            skipped,
+            last_stable_offset,
+            isolation,
+        } => {
+            if *skipped > 0 {
+                format!(
+                    "{} polls {} at offset {offset}: only markers and aborted records, which it drops.",
+                    n(consumer),
+                    tp(t)
+                )
+            } else if *isolation == crate::kafka::Isolation::ReadCommitted
+                && *last_stable_offset <= *offset
+            {
+                format!(
+                    "{} polls {} at offset {offset}: nothing below the last stable offset {last_stable_offset} (an open transaction may be pinning it).",
+                    n(consumer),
+                    tp(t)
+                )
+            } else {
+                format!(
+                    "{} polls {} at offset {offset}: nothing new.",
+                    n(consumer),
+                    tp(t)
+                )
+            }
+        }
+        Note::OffsetFetchRetry { consumer, error } => format!(
+            "{} cannot resume yet ({error}: a transaction holds offsets for its group); it asks again.",
+            n(consumer)
+        ),
+        Note::TxnTransition {
+            coordinator,
+            transactional_id,
+            from,
+            to,
+            producer_id,
+            epoch,
+        } => {
+            let meaning = match to.as_str() {
+                "PrepareCommit" => ": the decision to commit is durable, whatever happens next",
+                "PrepareAbort" => ": the decision to abort is durable",
+                "CompleteCommit" | "CompleteAbort" => ": every partition has its marker",
+                "Ongoing" => ": the transaction is open",
+                _ => "",
+            };
+            format!(
+                "The transaction coordinator ({}) writes {from} → {to} for \"{transactional_id}\" (producer {producer_id}, epoch {epoch}) to __transaction_state{meaning}.",
+                n(coordinator)
+            )
+        }
+        Note::TxnFencedByNewInstance {
+            coordinator,
+            transactional_id,
         } => format!(
-            "{} polls {} at offset {offset}: nothing new.",
-            n(consumer),
+            "A new instance of \"{transactional_id}\" initialises: the coordinator ({}) bumps the epoch, fencing the old one, and aborts its open transaction.",
+            n(coordinator)
+        ),
+        Note::TxnTimedOut {
+            coordinator,
+            transactional_id,
+            timeout_ms,
+        } => format!(
+            "\"{transactional_id}\" has been open longer than transaction.timeout.ms ({timeout_ms} ms): the coordinator ({}) fences its producer and aborts it.",
+            n(coordinator)
+        ),
+        Note::TxnRecovered {
+            coordinator,
+            transactional_id,
+            state,
+        } => format!(
+            "The coordinator ({}) reloads __transaction_state: \"{transactional_id}\" is in {state}, so it sends the markers again.",
+            n(coordinator)
+        ),
+        Note::MarkerWritten {
+            broker,
+            tp: t,
+            producer_id,
+            control,
+            offset,
+            ..
+        } => format!(
+            "{} writes {} {control} marker for producer {producer_id} at offset {offset} of {}: the marker takes an offset and no reader ever receives it.",
+            n(broker),
+            if *control == crate::kafka::txn_index::ControlType::Abort { "an" } else { "a" },
             tp(t)
+        ),
+        Note::TxnOffsetsPending {
+            broker,
+            group,
+            producer_id,
+            offsets,
+        } => {
+            let list: Vec<String> = offsets.iter().map(|(t, o)| format!("{} → {o}", tp(t))).collect();
+            format!(
+                "{} holds group \"{group}\"'s offsets {} as pending, inside producer {producer_id}'s transaction.",
+                n(broker),
+                list.join(", ")
+            )
+        }
+        Note::TxnOffsetsCompleted {
+            broker,
+            producer_id,
+            control,
+            offsets,
+        } => {
+            let list: Vec<String> = offsets.iter().map(|(_, t, o)| format!("{} → {o}", tp(t))).collect();
+            let what = if list.is_empty() { "no offsets".to_string() } else { list.join(", ") };
+            match control {
+                crate::kafka::txn_index::ControlType::Commit => format!(
+                    "{} commits producer {producer_id}'s transactional offsets: {what}.",
+                    n(broker)
+                ),
+                crate::kafka::txn_index::ControlType::Abort => format!(
+                    "{} drops producer {producer_id}'s transactional offsets ({what}): the transaction aborted.",
+                    n(broker)
+                ),
+            }
+        }
+        Note::TxnBegun {
+            producer,
+            transactional_id,
+            number,
+        } => format!(
+            "{} begins transaction {} of \"{transactional_id}\" (beginTransaction: nothing is sent yet).",
+            n(producer),
+            number + 1
+        ),
+        Note::TxnRetry {
+            producer,
+            error,
+            backoff,
+        } => format!(
+            "The coordinator answers {} with {error}: it is still finishing the previous step. It asks again in {}.",
+            n(producer),
+            format_duration(*backoff)
+        ),
+        Note::TxnRequestSent { producer, what } => {
+            format!("{} sends {what} to the transaction coordinator.", n(producer))
+        }
+        Note::TxnEnded {
+            producer,
+            transactional_id,
+            commit,
+            records: ids,
+            new_epoch,
+        } => format!(
+            "{} hears that \"{transactional_id}\" is {} ({}); it goes on with epoch {new_epoch}.",
+            n(producer),
+            if *commit { "committed" } else { "aborted" },
+            records(ids)
+        ),
+        Note::ProducerFenced {
+            producer,
+            error,
+            records: ids,
+        } => format!(
+            "{} is fenced ({error}): a newer instance owns its transactional id. It closes; {} of its open transaction will never commit.",
+            n(producer),
+            records(ids)
         ),
         Note::ConsumerStopped { consumer } => format!("{} stops polling.", n(consumer)),
         Note::OffsetsCommitted {

@@ -95,6 +95,7 @@ pub enum Note {
         producer_id: i64,
         epoch: i16,
         base_sequence: i32,
+        transactional: bool,
     },
     DuplicateDetected {
         broker: NodeId,
@@ -144,6 +145,8 @@ pub enum Note {
         from: u64,
         count: u32,
         high_watermark: u64,
+        last_stable_offset: u64,
+        isolation: crate::kafka::Isolation,
     },
     LeaderElected {
         tp: Tp,
@@ -160,6 +163,75 @@ pub enum Note {
         to_offset: u64,
         dropped: Vec<RecordId>,
     },
+    // --- transactions ---
+    TxnTransition {
+        coordinator: NodeId,
+        transactional_id: String,
+        from: String,
+        to: String,
+        producer_id: i64,
+        epoch: i16,
+    },
+    TxnFencedByNewInstance {
+        coordinator: NodeId,
+        transactional_id: String,
+    },
+    TxnTimedOut {
+        coordinator: NodeId,
+        transactional_id: String,
+        timeout_ms: u64,
+    },
+    TxnRecovered {
+        coordinator: NodeId,
+        transactional_id: String,
+        state: String,
+    },
+    MarkerWritten {
+        broker: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        control: crate::kafka::txn_index::ControlType,
+        offset: u64,
+        closed_transaction: bool,
+    },
+    TxnOffsetsPending {
+        broker: NodeId,
+        group: String,
+        producer_id: i64,
+        offsets: Vec<(Tp, u64)>,
+    },
+    TxnOffsetsCompleted {
+        broker: NodeId,
+        producer_id: i64,
+        control: crate::kafka::txn_index::ControlType,
+        offsets: Vec<(String, Tp, u64)>,
+    },
+    TxnBegun {
+        producer: NodeId,
+        transactional_id: String,
+        number: u32,
+    },
+    TxnRequestSent {
+        producer: NodeId,
+        what: String,
+    },
+    TxnRetry {
+        producer: NodeId,
+        error: KafkaError,
+        backoff: SimTime,
+    },
+    TxnEnded {
+        producer: NodeId,
+        transactional_id: String,
+        commit: bool,
+        records: Vec<RecordId>,
+        new_epoch: i16,
+    },
+    ProducerFenced {
+        producer: NodeId,
+        error: KafkaError,
+        records: Vec<RecordId>,
+    },
     // --- consumer ---
     FetchSent {
         consumer: NodeId,
@@ -171,11 +243,21 @@ pub enum Note {
         consumer: NodeId,
         tp: Tp,
         records: Vec<(u64, RecordId)>,
+        /// Markers and aborted records the client dropped from the fetch.
+        skipped: u32,
+        isolation: crate::kafka::Isolation,
     },
     PolledNothing {
         consumer: NodeId,
         tp: Tp,
         offset: u64,
+        skipped: u32,
+        last_stable_offset: u64,
+        isolation: crate::kafka::Isolation,
+    },
+    OffsetFetchRetry {
+        consumer: NodeId,
+        error: KafkaError,
     },
     ConsumerStopped {
         consumer: NodeId,
@@ -276,13 +358,17 @@ pub enum Notable {
     Freeze,
     Loss,
     Delivered,
+    Commit,
+    Abort,
 }
 
 impl Note {
     /// What makes this note worth a jump, if anything.
     pub fn notable(&self) -> Option<Notable> {
         match self {
-            Note::RequestTimedOut { .. } | Note::RetryScheduled { .. } => Some(Notable::Retry),
+            Note::RequestTimedOut { .. } | Note::RetryScheduled { .. } | Note::TxnRetry { .. } => {
+                Some(Notable::Retry)
+            }
             Note::DuplicateDetected { .. } => Some(Notable::DuplicateDetected),
             Note::AppendRejected {
                 error: KafkaError::InvalidProducerEpoch,
@@ -299,6 +385,16 @@ impl Note {
                 Some(Notable::Loss)
             }
             Note::Delivered { .. } => Some(Notable::Delivered),
+            Note::TxnEnded { commit: true, .. } => Some(Notable::Commit),
+            Note::TxnEnded { commit: false, .. } | Note::TxnTimedOut { .. } => Some(Notable::Abort),
+            Note::ProducerFenced { .. } | Note::TxnFencedByNewInstance { .. } => {
+                Some(Notable::Fencing)
+            }
+            Note::MarkerWritten {
+                control: crate::kafka::txn_index::ControlType::Commit,
+                ..
+            } => Some(Notable::Commit),
+            Note::MarkerWritten { .. } => Some(Notable::Abort),
             _ => None,
         }
     }

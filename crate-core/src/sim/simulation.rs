@@ -378,6 +378,10 @@ impl Simulation {
                         .consumers
                         .get_mut(usize::from(i))
                         .is_some_and(|c| c.on_timer(t, &mut ctx)),
+                    (Timer::Coordinator(t), NodeId::Broker(i)) => self
+                        .brokers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|b| b.on_timer(t, &mut ctx)),
                     _ => false,
                 };
                 self.apply_commands(notes);
@@ -548,7 +552,10 @@ impl Simulation {
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
                 match *node {
                     NodeId::Broker(i) => {
-                        controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx)
+                        controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
+                        if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                            b.recover(&mut ctx);
+                        }
                     }
                     NodeId::Producer(i) => {
                         if let Some(p) = self.producers.get_mut(usize::from(i)) {

@@ -1,0 +1,538 @@
+//! The transaction coordinator (Kafka `TransactionCoordinator`), hosted by a broker. Every
+//! transition is written to the simulated `__transaction_state` log before it takes effect;
+//! a restarted coordinator replays the log and re-sends the markers of decided transactions.
+
+use super::errors::KafkaError;
+use super::protocol::Message;
+use super::txn_index::ControlType;
+use super::txn_log::TxnLog;
+use super::txn_state::{
+    offsets_partition, AddPartitionsPlan, EndTxnPlan, InitProducerIdPlan, TransactionMetadata,
+    TxnProtocolVersion, TxnState, TxnStateError, TxnTransitMetadata,
+};
+use crate::ids::{NodeId, Tp};
+use crate::sim::{Ctx, Note, Timer};
+use crate::time::{ms, SimTime};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How long the coordinator waits for a partition leader to answer WriteTxnMarkers before it
+/// sends the markers again.
+pub const MARKER_RETRY_MS: u64 = 1_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoordinatorTimer {
+    /// The transaction that started at `start` may have outlived its timeout.
+    TxnExpiry {
+        transactional_id: String,
+        start: SimTime,
+    },
+    /// Markers still unacknowledged: send them again.
+    ResendMarkers { transactional_id: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MarkerRequest {
+    pub transactional_id: String,
+    pub partitions: Vec<Tp>,
+}
+
+/// Where the markers of a transaction go: the live leader of each data partition, the group
+/// coordinator for the offsets partition.
+pub trait Leaders {
+    fn leader(&self, tp: Tp) -> Option<u8>;
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnCoordinator {
+    pub protocol: TxnProtocol,
+    pub transactions: BTreeMap<String, TransactionMetadata>,
+    pub log: TxnLog,
+    markers: BTreeMap<u64, MarkerRequest>,
+    next_request_id: u64,
+}
+
+/// The cluster's transaction protocol version (a serde-friendly wrapper with a default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnProtocol(pub TxnProtocolVersion);
+
+impl Default for TxnProtocol {
+    fn default() -> Self {
+        TxnProtocol(TxnProtocolVersion::V2)
+    }
+}
+
+fn kafka_error(e: &TxnStateError) -> KafkaError {
+    e.kafka_error().unwrap_or(KafkaError::InvalidTxnState)
+}
+
+impl TxnCoordinator {
+    pub fn new(protocol: TxnProtocolVersion) -> Self {
+        TxnCoordinator {
+            protocol: TxnProtocol(protocol),
+            ..TxnCoordinator::default()
+        }
+    }
+
+    fn version(&self) -> TxnProtocolVersion {
+        self.protocol.0
+    }
+
+    /// Writes a prepared transition to the log, then applies it. Narrates the transition.
+    fn write(
+        &mut self,
+        me: NodeId,
+        transit: TxnTransitMetadata,
+        ctx: &mut Ctx,
+    ) -> Result<(), KafkaError> {
+        let Some(meta) = self.transactions.get_mut(&transit.transactional_id) else {
+            return Err(KafkaError::InvalidTxnState);
+        };
+        let from = meta.state();
+        if self.log.append(transit.clone(), ctx.now).is_err() {
+            meta.cancel_pending();
+            return Err(KafkaError::ConcurrentTransactions);
+        }
+        meta.complete_transition_to(&transit)
+            .map_err(|e| kafka_error(&e))?;
+        ctx.note(Note::TxnTransition {
+            coordinator: me,
+            transactional_id: transit.transactional_id.clone(),
+            from: from.name().to_string(),
+            to: transit.state.name().to_string(),
+            producer_id: transit.producer_id,
+            epoch: transit.producer_epoch,
+        });
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_init_producer_id(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        request_id: u64,
+        transactional_id: &str,
+        timeout_ms: u64,
+        new_producer_id: &mut dyn FnMut() -> i64,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) {
+        let version = self.version();
+        let meta = self
+            .transactions
+            .entry(transactional_id.to_string())
+            .or_insert_with(|| {
+                TransactionMetadata::new(
+                    transactional_id.to_string(),
+                    new_producer_id(),
+                    timeout_ms,
+                    version,
+                    ctx.now,
+                )
+            });
+        let answer = |ctx: &mut Ctx, producer_id: i64, epoch: i16, error: Option<KafkaError>| {
+            ctx.send(
+                from,
+                Message::InitProducerIdResponse {
+                    request_id,
+                    producer_id,
+                    epoch,
+                    error,
+                },
+            );
+        };
+        match meta.prepare_init_producer_id(timeout_ms, None, ctx.now) {
+            Ok(InitProducerIdPlan::Write(t)) => {
+                let (pid, epoch) = (t.producer_id, t.producer_epoch);
+                match self.write(me, t, ctx) {
+                    Ok(()) => answer(ctx, pid, epoch, None),
+                    Err(e) => answer(ctx, -1, -1, Some(e)),
+                }
+            }
+            Ok(InitProducerIdPlan::AbortOngoingFirst(t)) => {
+                // The previous instance's transaction is aborted first; the client retries.
+                ctx.note(Note::TxnFencedByNewInstance {
+                    coordinator: me,
+                    transactional_id: transactional_id.to_string(),
+                });
+                let partitions = t.topic_partitions.clone();
+                let (pid, epoch) = (t.producer_id, t.producer_epoch);
+                if self.write(me, t, ctx).is_ok() {
+                    self.send_markers(
+                        me,
+                        transactional_id,
+                        pid,
+                        epoch,
+                        ControlType::Abort,
+                        &partitions,
+                        leaders,
+                        ctx,
+                    );
+                }
+                answer(ctx, -1, -1, Some(KafkaError::ConcurrentTransactions));
+            }
+            Err(e) => answer(ctx, -1, -1, Some(kafka_error(&e))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_add_partitions(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        request_id: u64,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        partitions: BTreeSet<Tp>,
+        ctx: &mut Ctx,
+    ) {
+        let version = self.version();
+        let result = match self.transactions.get_mut(transactional_id) {
+            None => Err(KafkaError::InvalidProducerIdMapping),
+            Some(meta) => {
+                let was_ongoing = meta.state() == TxnState::Ongoing;
+                match meta.prepare_add_partitions(producer_id, epoch, &partitions, version, ctx.now)
+                {
+                    Ok(AddPartitionsPlan::AlreadyIncluded) => Ok(()),
+                    Ok(AddPartitionsPlan::Write(t)) => {
+                        let start = t.txn_start;
+                        let timeout = t.txn_timeout_ms;
+                        let written = self.write(me, t, ctx);
+                        if let (Ok(()), false, Some(start)) = (&written, was_ongoing, start) {
+                            // The transaction clock starts now: check it just after it runs out.
+                            ctx.set_timer(
+                                ms(timeout) + 1,
+                                Timer::Coordinator(CoordinatorTimer::TxnExpiry {
+                                    transactional_id: transactional_id.to_string(),
+                                    start,
+                                }),
+                            );
+                        }
+                        written
+                    }
+                    Err(e) => Err(kafka_error(&e)),
+                }
+            }
+        };
+        ctx.send(
+            from,
+            Message::TxnResponse {
+                request_id,
+                error: result.err(),
+                producer_id,
+                epoch,
+            },
+        );
+    }
+
+    /// AddOffsetsToTxn adds the group's offsets partition to the transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_add_offsets(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        request_id: u64,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        group_coordinator: u8,
+        ctx: &mut Ctx,
+    ) {
+        let partitions = BTreeSet::from([offsets_partition(u16::from(group_coordinator))]);
+        self.on_add_partitions(
+            me,
+            from,
+            request_id,
+            transactional_id,
+            producer_id,
+            epoch,
+            partitions,
+            ctx,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_end_txn(
+        &mut self,
+        me: NodeId,
+        from: NodeId,
+        request_id: u64,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        commit: bool,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) {
+        let version = self.version();
+        let answer = |ctx: &mut Ctx, error: Option<KafkaError>, producer_id: i64, epoch: i16| {
+            ctx.send(
+                from,
+                Message::TxnResponse {
+                    request_id,
+                    error,
+                    producer_id,
+                    epoch,
+                },
+            );
+        };
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            answer(
+                ctx,
+                Some(KafkaError::InvalidProducerIdMapping),
+                producer_id,
+                epoch,
+            );
+            return;
+        };
+        match meta.prepare_end_txn(producer_id, epoch, commit, version, ctx.now) {
+            Ok(EndTxnPlan::Write(t)) => {
+                let partitions = t.topic_partitions.clone();
+                let (pid, new_epoch, state) = (t.producer_id, t.producer_epoch, t.state);
+                match self.write(me, t, ctx) {
+                    Ok(()) => {
+                        // The Prepare* record is the decision: the client hears now, before
+                        // any marker exists.
+                        answer(ctx, None, pid, new_epoch);
+                        let control = if state == TxnState::PrepareCommit {
+                            ControlType::Commit
+                        } else {
+                            ControlType::Abort
+                        };
+                        self.send_markers(
+                            me,
+                            transactional_id,
+                            pid,
+                            new_epoch,
+                            control,
+                            &partitions,
+                            leaders,
+                            ctx,
+                        );
+                    }
+                    Err(e) => answer(ctx, Some(e), producer_id, epoch),
+                }
+            }
+            Ok(EndTxnPlan::AlreadyDone {
+                producer_id,
+                producer_epoch,
+            }) => answer(ctx, None, producer_id, producer_epoch),
+            Err(e) => answer(ctx, Some(kafka_error(&e)), producer_id, epoch),
+        }
+    }
+
+    /// Sends WriteTxnMarkers for `partitions`, one request per leader. An empty transaction
+    /// completes at once.
+    #[allow(clippy::too_many_arguments)]
+    fn send_markers(
+        &mut self,
+        me: NodeId,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        control: ControlType,
+        partitions: &BTreeSet<Tp>,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) {
+        if partitions.is_empty() {
+            self.complete(me, transactional_id, ctx);
+            return;
+        }
+        let mut by_leader: BTreeMap<u8, Vec<Tp>> = BTreeMap::new();
+        for tp in partitions {
+            // A partition without a leader gets its marker when the resend timer fires.
+            if let Some(l) = leaders.leader(*tp) {
+                by_leader.entry(l).or_default().push(*tp);
+            }
+        }
+        for (leader, tps) in by_leader {
+            let request_id = self.next_request_id;
+            self.next_request_id += 1;
+            self.markers.insert(
+                request_id,
+                MarkerRequest {
+                    transactional_id: transactional_id.to_string(),
+                    partitions: tps.clone(),
+                },
+            );
+            ctx.send(
+                NodeId::Broker(leader),
+                Message::WriteTxnMarkers {
+                    request_id,
+                    producer_id,
+                    epoch,
+                    control,
+                    protocol: self.version(),
+                    partitions: tps,
+                },
+            );
+        }
+        ctx.set_timer(
+            ms(MARKER_RETRY_MS),
+            Timer::Coordinator(CoordinatorTimer::ResendMarkers {
+                transactional_id: transactional_id.to_string(),
+            }),
+        );
+    }
+
+    /// Every marker is in: Prepare* → Complete*.
+    fn complete(&mut self, me: NodeId, transactional_id: &str, ctx: &mut Ctx) {
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return;
+        };
+        if let Ok(t) = meta.prepare_complete(ctx.now) {
+            let _ = self.write(me, t, ctx);
+        }
+    }
+
+    pub fn on_markers_written(
+        &mut self,
+        me: NodeId,
+        request_id: u64,
+        results: &[(Tp, Option<KafkaError>)],
+        ctx: &mut Ctx,
+    ) {
+        let Some(request) = self.markers.remove(&request_id) else {
+            return;
+        };
+        let mut done = false;
+        if let Some(meta) = self.transactions.get_mut(&request.transactional_id) {
+            for (tp, error) in results {
+                if error.is_none() {
+                    if let Ok(all) = meta.marker_acknowledged(*tp) {
+                        done |= all;
+                    }
+                }
+            }
+        }
+        if done {
+            self.complete(me, &request.transactional_id, ctx);
+        }
+    }
+
+    pub fn on_timer(
+        &mut self,
+        me: NodeId,
+        timer: &CoordinatorTimer,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) -> bool {
+        let version = self.version();
+        match timer {
+            CoordinatorTimer::TxnExpiry {
+                transactional_id,
+                start,
+            } => {
+                let Some(meta) = self.transactions.get_mut(transactional_id) else {
+                    return false;
+                };
+                if meta.state() != TxnState::Ongoing || meta.txn_start() != Some(*start) {
+                    return false;
+                }
+                let Ok(t) = meta.prepare_fence_and_abort(version, ctx.now) else {
+                    return false;
+                };
+                ctx.note(Note::TxnTimedOut {
+                    coordinator: me,
+                    transactional_id: transactional_id.clone(),
+                    timeout_ms: t.txn_timeout_ms,
+                });
+                let partitions = t.topic_partitions.clone();
+                let (pid, epoch) = (t.producer_id, t.producer_epoch);
+                if self.write(me, t, ctx).is_ok() {
+                    self.send_markers(
+                        me,
+                        transactional_id,
+                        pid,
+                        epoch,
+                        ControlType::Abort,
+                        &partitions,
+                        leaders,
+                        ctx,
+                    );
+                }
+                true
+            }
+            CoordinatorTimer::ResendMarkers { transactional_id } => {
+                let Some(meta) = self.transactions.get(transactional_id) else {
+                    return false;
+                };
+                let control = match meta.state() {
+                    TxnState::PrepareCommit => ControlType::Commit,
+                    TxnState::PrepareAbort => ControlType::Abort,
+                    _ => return false,
+                };
+                let (pid, epoch) = (meta.producer_id(), meta.producer_epoch());
+                let partitions = meta.topic_partitions().clone();
+                self.markers
+                    .retain(|_, r| &r.transactional_id != transactional_id);
+                self.send_markers(
+                    me,
+                    transactional_id,
+                    pid,
+                    epoch,
+                    control,
+                    &partitions,
+                    leaders,
+                    ctx,
+                );
+                true
+            }
+        }
+    }
+
+    /// The hosting broker crashed: only the log survives.
+    pub fn crash(&mut self) {
+        self.transactions.clear();
+        self.markers.clear();
+    }
+
+    /// The hosting broker restarted: reload from the log, re-send the markers of decided
+    /// transactions, and watch the open ones' timeouts again.
+    pub fn recover(&mut self, me: NodeId, leaders: &dyn Leaders, ctx: &mut Ctx) {
+        let Ok(replayed) = self.log.replay() else {
+            return;
+        };
+        self.transactions = replayed;
+        let ids: Vec<String> = self.transactions.keys().cloned().collect();
+        for id in ids {
+            let Some(meta) = self.transactions.get(&id) else {
+                continue;
+            };
+            match meta.state() {
+                TxnState::PrepareCommit | TxnState::PrepareAbort => {
+                    let control = if meta.state() == TxnState::PrepareCommit {
+                        ControlType::Commit
+                    } else {
+                        ControlType::Abort
+                    };
+                    let (pid, epoch) = (meta.producer_id(), meta.producer_epoch());
+                    let partitions = meta.topic_partitions().clone();
+                    ctx.note(Note::TxnRecovered {
+                        coordinator: me,
+                        transactional_id: id.clone(),
+                        state: meta.state().name().to_string(),
+                    });
+                    self.send_markers(me, &id, pid, epoch, control, &partitions, leaders, ctx);
+                }
+                TxnState::Ongoing => {
+                    if let Some(start) = meta.txn_start() {
+                        let due = start + ms(meta.txn_timeout_ms()) + 1;
+                        ctx.set_timer(
+                            due.saturating_sub(ctx.now),
+                            Timer::Coordinator(CoordinatorTimer::TxnExpiry {
+                                transactional_id: id.clone(),
+                                start,
+                            }),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
