@@ -115,6 +115,8 @@ fn tone(n: Option<Notable>) -> &'static str {
         Some(Notable::Crash) | Some(Notable::Loss) => "loss",
         Some(Notable::Freeze) => "freeze",
         Some(Notable::Delivered) => "ok",
+        Some(Notable::Commit) => "commit",
+        Some(Notable::Abort) => "abort",
         None => "",
     }
 }
