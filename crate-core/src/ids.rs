@@ -10,6 +10,8 @@ pub enum NodeId {
     Broker(u8),
     Producer(u8),
     Consumer(u8),
+    /// A read-process-write application (consumer + transform + producer).
+    Processor(u8),
 }
 
 impl NodeId {
@@ -18,6 +20,7 @@ impl NodeId {
             NodeId::Broker(_) => "broker",
             NodeId::Producer(_) => "producer",
             NodeId::Consumer(_) => "consumer",
+            NodeId::Processor(_) => "processor",
         }
     }
 }
@@ -28,6 +31,7 @@ impl fmt::Display for NodeId {
             NodeId::Broker(i) => write!(f, "broker-{i}"),
             NodeId::Producer(i) => write!(f, "producer-{i}"),
             NodeId::Consumer(i) => write!(f, "consumer-{i}"),
+            NodeId::Processor(i) => write!(f, "processor-{i}"),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! The behavioural reference is `shared/SEMANTICS.md`; this crate follows Apache Kafka 4.x.
 //! It knows nothing of the web: the playground and the `eos-sim` CLI both drive it.
 
+pub mod compare;
 pub mod hash;
 pub mod ids;
 pub mod kafka;

@@ -46,6 +46,23 @@ pub struct Reads {
     pub keys: Vec<Option<String>>,
 }
 
+/// What the read-process-write stage did: per input record, how many copies of its output
+/// read_committed readers see.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Processing {
+    pub guarantee: String,
+    pub inputs: u64,
+    /// Inputs whose output was handed to the output client at least once.
+    pub processed: u64,
+    pub visible_outputs: u64,
+    /// Extra output copies (an input with three visible outputs counts two).
+    pub duplicates: u64,
+    /// Inputs with no visible output.
+    pub lost: u64,
+    /// Input record → visible output copies.
+    pub ledger: BTreeMap<String, u32>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnomalyReport {
     pub kind: String,
@@ -74,8 +91,45 @@ pub struct Report {
     pub reads: BTreeMap<String, Reads>,
     pub anomalies: Vec<AnomalyReport>,
     pub invariants: Vec<InvariantReport>,
+    /// Present when the scenario has a read-process-write processor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processing: Option<Processing>,
     /// 16 hex digits: the same scenario and seed give the same hash everywhere.
     pub trace_hash: String,
+}
+
+fn processing(
+    sim: &Simulation,
+    copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
+) -> Option<Processing> {
+    let p = sim.processors.first()?;
+    let inputs: std::collections::BTreeSet<crate::ids::RecordId> = copies
+        .iter()
+        .filter(|(_, at)| at.iter().any(|(tp, _)| p.settings.inputs.contains(tp)))
+        .map(|(id, _)| *id)
+        .collect();
+    let processed: std::collections::BTreeSet<_> = p.processed.iter().copied().collect();
+    let mut ledger = BTreeMap::new();
+    let (mut visible, mut duplicates, mut lost) = (0u64, 0u64, 0u64);
+    for id in &inputs {
+        let out = crate::ids::RecordId(p.settings.output_base.saturating_add(id.0));
+        let n = copies.get(&out).map_or(0, |c| c.len()) as u32;
+        visible += u64::from(n);
+        duplicates += u64::from(n.saturating_sub(1));
+        if n == 0 {
+            lost += 1;
+        }
+        ledger.insert(id.to_string(), n);
+    }
+    Some(Processing {
+        guarantee: p.settings.guarantee.name().to_string(),
+        inputs: inputs.len() as u64,
+        processed: inputs.iter().filter(|i| processed.contains(i)).count() as u64,
+        visible_outputs: visible,
+        duplicates,
+        lost,
+        ledger,
+    })
 }
 
 impl Report {
@@ -158,6 +212,9 @@ impl Report {
                 )
             })
             .collect();
+        let processing = processing(sim, &copies);
+        // A processed input whose output nobody sees is lost too (at-most-once's failure).
+        let lost = lost + processing.as_ref().map_or(0, |p| p.lost);
         Report {
             scenario: scenario.to_string(),
             seed: sim.seed,
@@ -187,6 +244,7 @@ impl Report {
                     detail: r.detail,
                 })
                 .collect(),
+            processing,
             trace_hash: format!("{:016x}", sim.trace_hash()),
         }
     }

@@ -16,6 +16,9 @@ const USAGE: &str = "usage:
   eos-sim run <name|file> [--seed N] [--json] [--trace]
                                                  run one scenario and report
   eos-sim check <name|file>...                   validate, run, verify `expect`
+  eos-sim compare <name|file> [--seed N] [--json]
+                                                 the same faults under at-most-once,
+                                                 at-least-once and exactly-once
   eos-sim help";
 
 fn load(arg: &str) -> Result<Scenario, ScenarioError> {
@@ -244,6 +247,67 @@ fn main() -> ExitCode {
             } else {
                 ExitCode::from(1)
             }
+        }
+        Some("compare") => {
+            let mut target = None;
+            let (mut seed, mut json) = (None, false);
+            let mut it = args.iter().skip(1);
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--seed" => match parse_seed(it.next()) {
+                        Ok(s) => seed = Some(s),
+                        Err(e) => return fail(e),
+                    },
+                    "--json" => json = true,
+                    flag if flag.starts_with("--") => {
+                        return fail(format!("unknown option {flag}\n{USAGE}"))
+                    }
+                    other if target.is_none() => target = Some(other.to_string()),
+                    other => return fail(format!("unexpected argument {other:?}\n{USAGE}")),
+                }
+            }
+            let Some(target) = target else {
+                return fail(format!("compare needs a scenario name or file\n{USAGE}"));
+            };
+            let scenario = match load(&target) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("{target}: {e}")),
+            };
+            let lanes = match eos_core::compare::compare(&scenario, seed) {
+                Ok(l) => l,
+                Err(e) => return fail(e),
+            };
+            if json {
+                let object: serde_json::Map<String, serde_json::Value> = lanes
+                    .iter()
+                    .filter_map(|l| {
+                        serde_json::to_value(&l.report)
+                            .ok()
+                            .map(|v| (l.guarantee.clone(), v))
+                    })
+                    .collect();
+                match serde_json::to_string_pretty(&object) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => return fail(format!("cannot write the report: {e}")),
+                }
+            } else {
+                println!(
+                    "scenario {} (seed {})",
+                    scenario.name(),
+                    seed.unwrap_or(scenario.seed())
+                );
+                println!(
+                    "{:<15} {:>9} {:>16} {:>11} {:>6}",
+                    "guarantee", "processed", "visible outputs", "duplicates", "lost"
+                );
+                for l in &lanes {
+                    println!(
+                        "{:<15} {:>9} {:>16} {:>11} {:>6}",
+                        l.guarantee, l.processed, l.visible_outputs, l.duplicates, l.lost
+                    );
+                }
+            }
+            ExitCode::SUCCESS
         }
         Some("help") | Some("--help") | Some("-h") => {
             println!("{USAGE}");

@@ -170,6 +170,9 @@ pub struct Producer {
     next_batch_id: u64,
     /// Set for a transactional producer (`transactional.id`).
     pub txn: Option<TxnClient>,
+    /// The process this client lives in, when it is not a producer of its own (a
+    /// read-process-write processor's output client).
+    pub owner: Option<NodeId>,
 }
 
 impl Producer {
@@ -201,6 +204,7 @@ impl Producer {
             next_request_id: 0,
             next_batch_id: 0,
             txn: None,
+            owner: None,
         }
     }
 
@@ -216,7 +220,7 @@ impl Producer {
     }
 
     pub fn node(&self) -> NodeId {
-        NodeId::Producer(self.index)
+        self.owner.unwrap_or(NodeId::Producer(self.index))
     }
 
     pub fn is_idempotent(&self) -> bool {
@@ -370,7 +374,7 @@ impl Producer {
         let request_id = self.take_request_id();
         self.state = ClientState::Initializing { request_id, broker };
         ctx.note(Note::ProducerIdRequested {
-            producer: self.node(),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             broker: NodeId::Broker(broker),
         });
         let (transactional_id, transaction_timeout_ms) = match &self.txn {
@@ -481,6 +485,13 @@ impl Producer {
             number: t.next,
         });
         let sends = t.current().map(|w| w.sends.clone()).unwrap_or_default();
+        let explicit = t.current().map(|w| w.explicit.clone()).unwrap_or_default();
+        for u in explicit {
+            self.accumulate(u.record, u.key, u.tp, ctx);
+            if let Some(t) = self.txn.as_mut() {
+                t.records.push(u.record);
+            }
+        }
         for (i, spec) in sends.iter().enumerate() {
             let upto = if spec.interval == 0 {
                 spec.count
@@ -554,8 +565,54 @@ impl Producer {
                     epoch,
                     partitions: partitions.clone(),
                 },
-                format!("AddPartitionsToTxn ({} partition(s))", partitions.len()),
+                format!(
+                    "AddPartitionsToTxn ({} partition(s)) to the transaction coordinator",
+                    partitions.len()
+                ),
             ),
+            TxnRequest::AddOffsets => {
+                let group = t
+                    .current()
+                    .and_then(|w| w.offsets.as_ref())
+                    .map(|o| o.group.clone())
+                    .unwrap_or_default();
+                (
+                    Message::AddOffsetsToTxn {
+                        request_id,
+                        transactional_id: t.transactional_id.clone(),
+                        producer_id: pid,
+                        epoch,
+                        group: group.clone(),
+                    },
+                    format!("AddOffsetsToTxn (group \"{group}\") to the transaction coordinator"),
+                )
+            }
+            TxnRequest::CommitOffsets => {
+                let offsets = t.current().and_then(|w| w.offsets.clone());
+                let (group, list, coordinator) = offsets
+                    .map(|o| (o.group, o.offsets, o.group_coordinator))
+                    .unwrap_or_default();
+                let msg = Message::TxnOffsetCommit {
+                    request_id,
+                    transactional_id: t.transactional_id.clone(),
+                    group: group.clone(),
+                    producer_id: pid,
+                    epoch,
+                    offsets: list,
+                };
+                // TxnOffsetCommit goes to the group coordinator, not the transaction one.
+                t.outstanding = Some((request_id, request));
+                ctx.note(Note::TxnRequestSent {
+                    producer,
+                    what: format!("TxnOffsetCommit (group \"{group}\") to the group coordinator"),
+                });
+                ctx.send(NodeId::Broker(coordinator), msg);
+                ctx.set_timer(
+                    ms(self.config.request_timeout_ms),
+                    Timer::Producer(ProducerTimer::TxnRequestTimeout { request_id }),
+                );
+                return;
+            }
             TxnRequest::End { commit } => (
                 Message::EndTxn {
                     request_id,
@@ -564,7 +621,10 @@ impl Producer {
                     epoch,
                     commit: *commit,
                 },
-                format!("EndTxn({})", if *commit { "commit" } else { "abort" }),
+                format!(
+                    "EndTxn({}) to the transaction coordinator",
+                    if *commit { "commit" } else { "abort" }
+                ),
             ),
         };
         t.outstanding = Some((request_id, request));
@@ -588,6 +648,10 @@ impl Producer {
             || !settled
             || t.outstanding.is_some()
         {
+            return;
+        }
+        if let Some(step) = t.offsets_step() {
+            self.send_txn_request(step, ctx);
             return;
         }
         let commit = t.current().is_some_and(|w| w.commit) && !t.must_abort;
@@ -622,6 +686,15 @@ impl Producer {
             (TxnRequest::AddPartitions { partitions }, None) => {
                 t.partitions.extend(partitions);
                 self.drain(ctx);
+                self.maybe_end(ctx);
+            }
+            (TxnRequest::AddOffsets, None) => {
+                t.offsets_added = true;
+                self.maybe_end(ctx);
+            }
+            (TxnRequest::CommitOffsets, None) => {
+                t.offsets_sent = true;
+                self.maybe_end(ctx);
             }
             (TxnRequest::End { commit }, None) => {
                 ctx.note(Note::TxnEnded {
@@ -632,6 +705,7 @@ impl Producer {
                     new_epoch: epoch,
                 });
                 t.phase = TxnPhase::Ready;
+                t.last_committed = Some(commit);
                 t.next += 1;
                 if epoch > self.epoch {
                     // Transactions v2: the coordinator bumped the epoch at EndTxn; sequences
@@ -668,6 +742,46 @@ impl Producer {
         }
     }
 
+    /// Sends records now, outside any workload (a read-process-write loop's output).
+    pub fn send_now(&mut self, records: &[Unconfirmed], ctx: &mut Ctx) {
+        for u in records {
+            self.accumulate(u.record, u.key, u.tp, ctx);
+        }
+        self.drain(ctx);
+    }
+
+    /// Runs one transaction now with these records and, inside it, these input offsets.
+    pub fn transact_now(
+        &mut self,
+        records: Vec<Unconfirmed>,
+        offsets: Option<super::txn_client::TxnOffsets>,
+        ctx: &mut Ctx,
+    ) -> bool {
+        let Some(t) = self.txn.as_mut() else {
+            return false;
+        };
+        if t.phase != TxnPhase::Ready || t.next as usize != t.work.len() {
+            return false;
+        }
+        t.work.push(super::txn_client::TxnWork {
+            at: ctx.now,
+            sends: Vec::new(),
+            commit: true,
+            explicit: records,
+            offsets,
+        });
+        self.try_begin(ctx)
+    }
+
+    /// Nothing sent is waiting for an answer, and no transaction is running.
+    pub fn is_idle(&self) -> bool {
+        self.batches.is_empty()
+            && self
+                .txn
+                .as_ref()
+                .is_none_or(|t| t.phase == TxnPhase::Ready && t.next as usize >= t.work.len())
+    }
+
     /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).
     fn fatal(&mut self, error: KafkaError, ctx: &mut Ctx) {
         let producer = self.node();
@@ -695,7 +809,7 @@ impl Producer {
 
     fn accumulate(&mut self, record: RecordId, key: Option<u32>, tp: Tp, ctx: &mut Ctx) {
         ctx.note(Note::RecordAccepted {
-            producer: self.node(),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             record,
             key,
             tp,
@@ -842,7 +956,7 @@ impl Producer {
             transactional: self.txn.is_some(),
         };
         ctx.note(Note::BatchSent {
-            producer: NodeId::Producer(self.index),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             broker: NodeId::Broker(leader),
             tp,
             request_id,
@@ -925,7 +1039,7 @@ impl Producer {
                     ClientState::Initializing { request_id: r, .. } if r == *request_id);
                 if !waiting {
                     ctx.note(Note::StaleResponseIgnored {
-                        producer: self.node(),
+                        producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                         request_id: *request_id,
                         kind: msg.kind(),
                     });
@@ -936,7 +1050,7 @@ impl Producer {
                 self.next_sequence.clear();
                 self.state = ClientState::Ready;
                 ctx.note(Note::ProducerIdAssigned {
-                    producer: self.node(),
+                    producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                     producer_id: *producer_id,
                     epoch: *epoch,
                 });
@@ -969,7 +1083,7 @@ impl Producer {
     ) {
         let Some(flight) = self.in_flight.remove(&request_id) else {
             ctx.note(Note::StaleResponseIgnored {
-                producer: self.node(),
+                producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                 request_id,
                 kind: msg.kind(),
             });
@@ -993,7 +1107,7 @@ impl Producer {
                 let next = leader_hint.unwrap_or((flight.broker + 1) % self.brokers);
                 self.leader_hint.insert(tp, next);
                 ctx.note(Note::LeaderChanged {
-                    producer: self.node(),
+                    producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                     tp,
                     leader: next,
                 });
@@ -1048,7 +1162,7 @@ impl Producer {
         batch.in_flight = None;
         batch.unanswered = true;
         ctx.note(Note::RequestTimedOut {
-            producer: NodeId::Producer(self.index),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             tp: batch.tp,
             request_id,
             records: batch.record_ids(),
@@ -1084,7 +1198,7 @@ impl Producer {
         batch.backing_off = true;
         let tp = batch.tp;
         ctx.note(Note::RetryScheduled {
-            producer: NodeId::Producer(self.index),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             tp,
             records: batch.record_ids(),
             backoff,
@@ -1137,7 +1251,7 @@ impl Producer {
             }
         }
         ctx.note(Note::EpochBumped {
-            producer: self.node(),
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             producer_id: self.producer_id,
             new_epoch: self.epoch,
         });
@@ -1159,7 +1273,7 @@ impl Producer {
     fn complete(&mut self, batch_id: u64, base_offset: Option<u64>, dup: bool, ctx: &mut Ctx) {
         if let Some(batch) = self.remove_batch(batch_id) {
             ctx.note(Note::Delivered {
-                producer: self.node(),
+                producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                 tp: batch.tp,
                 records: batch.record_ids(),
                 base_offset,
@@ -1173,7 +1287,7 @@ impl Producer {
     fn fail(&mut self, batch_id: u64, error: KafkaError, indeterminate: bool, ctx: &mut Ctx) {
         if let Some(batch) = self.remove_batch(batch_id) {
             ctx.note(Note::DeliveryFailed {
-                producer: self.node(),
+                producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
                 tp: batch.tp,
                 records: batch.record_ids(),
                 error,

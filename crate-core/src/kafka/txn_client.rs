@@ -15,11 +15,25 @@ pub struct TxnWork {
     pub at: SimTime,
     pub sends: Vec<SendSpec>,
     pub commit: bool,
+    /// Records placed by the caller (a read-process-write loop), sent at begin.
+    #[serde(default)]
+    pub explicit: Vec<super::producer::Unconfirmed>,
+    /// `sendOffsetsToTransaction`: the input offsets committed with the transaction.
+    #[serde(default)]
+    pub offsets: Option<TxnOffsets>,
+}
+
+/// Consumed offsets to commit inside a transaction, for a group and its coordinator.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnOffsets {
+    pub group: String,
+    pub group_coordinator: u8,
+    pub offsets: Vec<(Tp, u64)>,
 }
 
 impl TxnWork {
     pub fn records(&self) -> u32 {
-        self.sends.iter().map(|s| s.count).sum()
+        self.sends.iter().map(|s| s.count).sum::<u32>() + self.explicit.len() as u32
     }
 }
 
@@ -41,8 +55,16 @@ pub enum TxnPhase {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TxnRequest {
-    AddPartitions { partitions: Vec<Tp> },
-    End { commit: bool },
+    AddPartitions {
+        partitions: Vec<Tp>,
+    },
+    /// AddOffsetsToTxn: the group's offsets partition joins the transaction.
+    AddOffsets,
+    /// TxnOffsetCommit, sent to the group coordinator.
+    CommitOffsets,
+    End {
+        commit: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,8 +85,14 @@ pub struct TxnClient {
     pub handed: Vec<u32>,
     /// A send failed: the transaction can only abort.
     pub must_abort: bool,
+    /// The transaction's offsets were added (AddOffsetsToTxn) and sent (TxnOffsetCommit).
+    pub offsets_added: bool,
+    pub offsets_sent: bool,
     /// After a crash the application runs its unfinished transaction again.
     pub rerun_on_restart: bool,
+    /// How the last transaction ended (true: committed).
+    #[serde(default)]
+    pub last_committed: Option<bool>,
 }
 
 impl TxnClient {
@@ -89,7 +117,10 @@ impl TxnClient {
             records: Vec::new(),
             handed: Vec::new(),
             must_abort: false,
+            offsets_added: false,
+            offsets_sent: false,
             rerun_on_restart,
+            last_committed: None,
         }
     }
 
@@ -113,7 +144,23 @@ impl TxnClient {
         self.partitions.clear();
         self.records.clear();
         self.must_abort = false;
+        self.offsets_added = false;
+        self.offsets_sent = false;
         self.handed = vec![0; self.current().map_or(0, |w| w.sends.len())];
+    }
+
+    /// The offsets still to send before EndTxn, if the transaction carries any.
+    pub fn offsets_step(&self) -> Option<TxnRequest> {
+        let offsets = self.current().and_then(|w| w.offsets.as_ref())?;
+        if offsets.offsets.is_empty() || self.must_abort {
+            None
+        } else if !self.offsets_added {
+            Some(TxnRequest::AddOffsets)
+        } else if !self.offsets_sent {
+            Some(TxnRequest::CommitOffsets)
+        } else {
+            None
+        }
     }
 
     /// The process died: everything but the workload and its progress is gone.
@@ -128,6 +175,8 @@ impl TxnClient {
         self.records.clear();
         self.handed.clear();
         self.must_abort = false;
+        self.offsets_added = false;
+        self.offsets_sent = false;
     }
 }
 
@@ -140,6 +189,8 @@ mod tests {
         TxnWork {
             at: 0,
             commit: true,
+            explicit: Vec::new(),
+            offsets: None,
             sends: counts
                 .iter()
                 .map(|c| SendSpec {

@@ -106,10 +106,13 @@ fn node(file: &ScenarioFile, name: &str) -> Option<NodeId> {
     if let Some(i) = file.producers.iter().position(|p| p.name == name) {
         return Some(NodeId::Producer(i as u8));
     }
-    file.consumers
+    if let Some(i) = file.consumers.iter().position(|p| p.name == name) {
+        return Some(NodeId::Consumer(i as u8));
+    }
+    file.processors
         .iter()
         .position(|p| p.name == name)
-        .map(|i| NodeId::Consumer(i as u8))
+        .map(|i| NodeId::Processor(i as u8))
 }
 
 pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
@@ -227,6 +230,12 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 .iter()
                 .enumerate()
                 .map(|(i, p)| (format!("consumers[{i}].name"), p.name.as_str())),
+        )
+        .chain(
+            file.processors
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (format!("processors[{i}].name"), p.name.as_str())),
         );
     for (field, name) in all_names {
         c.name(&field, name);
@@ -241,6 +250,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     let mut names = Names {
         producers: file.producers.iter().map(|p| p.name.clone()).collect(),
         consumers: file.consumers.iter().map(|p| p.name.clone()).collect(),
+        processors: file.processors.iter().map(|p| p.name.clone()).collect(),
         topics: file.topics.iter().map(|t| t.name.clone()).collect(),
         keys: Vec::new(),
     };
@@ -382,6 +392,8 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 at: ms(t.at_ms.min(MAX_TIME_MS)),
                 sends: Vec::new(),
                 commit: t.end != "abort",
+                explicit: Vec::new(),
+                offsets: None,
             })
             .collect();
         for (sf, s, in_txn) in all_sends.into_iter().take(MAX_SENDS_PER_PRODUCER) {
@@ -623,6 +635,150 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         ));
     }
 
+    if file.processors.len() > MAX_PROCESSORS {
+        c.err(
+            "processors",
+            format!(
+                "{} processors; the limit is {MAX_PROCESSORS}",
+                file.processors.len()
+            ),
+        );
+    }
+    let inputs_total = total_records.min(MAX_RECORDS);
+    let mut processors = Vec::new();
+    for (pi, s) in file.processors.iter().enumerate().take(MAX_PROCESSORS) {
+        let f = format!("processors[{pi}]");
+        let Some(guarantee) = crate::kafka::processor::Guarantee::parse(&s.guarantee) else {
+            c.err(
+                format!("{f}.guarantee"),
+                format!("\"{}\" is not a guarantee (allowed: \"at-most-once\", \"at-least-once\", \"exactly-once\")", s.guarantee),
+            );
+            continue;
+        };
+        let (Some(&(input, in_parts)), Some(&(output, out_parts))) = (
+            topic_index.get(s.input.as_str()),
+            topic_index.get(s.output.as_str()),
+        ) else {
+            c.err(
+                format!("{f}.input"),
+                format!(
+                    "\"{}\" → \"{}\": both must be declared topics",
+                    s.input, s.output
+                ),
+            );
+            continue;
+        };
+        if input == output {
+            c.err(
+                format!("{f}.output"),
+                "the output topic must differ from the input topic",
+            );
+        }
+        c.range(&format!("{f}.start_ms"), s.start_ms, 0, MAX_TIME_MS);
+        c.range(
+            &format!("{f}.poll_interval_ms"),
+            s.poll_interval_ms,
+            1,
+            MAX_TIMEOUT_MS,
+        );
+        c.range(
+            &format!("{f}.max_empty_polls"),
+            s.max_empty_polls,
+            1,
+            10_000,
+        );
+        if let Some(t) = s.request_timeout_ms {
+            c.range(&format!("{f}.request_timeout_ms"), t, 1, MAX_TIMEOUT_MS);
+        }
+        if let Some(t) = s.transaction_timeout_ms {
+            c.range(
+                &format!("{f}.transaction_timeout_ms"),
+                t,
+                1,
+                TRANSACTION_MAX_TIMEOUT_MS,
+            );
+        }
+        let wanted: Vec<u16> = s
+            .partitions
+            .clone()
+            .unwrap_or_else(|| (0..in_parts).collect());
+        let mut inputs = Vec::new();
+        for p in wanted {
+            if p >= in_parts {
+                c.err(
+                    format!("{f}.partitions"),
+                    format!("{p} is out of range (0 to {})", in_parts - 1),
+                );
+            } else {
+                inputs.push(Tp {
+                    topic: input,
+                    partition: p,
+                });
+            }
+        }
+        let group = s.group.clone().unwrap_or_else(|| s.name.clone());
+        let group_coordinator = crate::kafka::group_coordinator::coordinator_for(&group, brokers);
+        let (idempotence, acks, retries) = match guarantee {
+            // SEMANTICS §1: no retries for at-most-once; retries without idempotence for
+            // at-least-once; the exactly-once client is transactional.
+            crate::kafka::processor::Guarantee::AtMostOnce => (false, Acks::Leader, 0),
+            crate::kafka::processor::Guarantee::AtLeastOnce => {
+                (false, Acks::All, crate::kafka::config::RETRIES_MAX)
+            }
+            crate::kafka::processor::Guarantee::ExactlyOnce => {
+                (true, Acks::All, crate::kafka::config::RETRIES_MAX)
+            }
+        };
+        let config = ProducerConfig::resolve(
+            ClientKind::Java,
+            &ProducerOverrides {
+                enable_idempotence: Some(idempotence),
+                acks: Some(acks),
+                retries: Some(retries),
+                request_timeout_ms: s.request_timeout_ms,
+                delivery_timeout_ms: s
+                    .request_timeout_ms
+                    .map(|t| t.saturating_mul(4).max(120_000)),
+                linger_ms: Some(0),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|_| ProducerConfig::defaults(ClientKind::Java));
+        let mut producer = Producer::new(0, config, Vec::new(), leaders.clone(), brokers, false);
+        if guarantee == crate::kafka::processor::Guarantee::ExactlyOnce {
+            let txn_id = format!("{}-tx", s.name);
+            producer = producer.with_transactions(TxnClient::new(
+                txn_id.clone(),
+                s.transaction_timeout_ms
+                    .unwrap_or(crate::kafka::txn_state::DEFAULT_TRANSACTION_TIMEOUT_MS),
+                crate::kafka::group_coordinator::coordinator_for(&txn_id, brokers),
+                protocol,
+                Vec::new(),
+                false,
+            ));
+        }
+        let output_base = (inputs_total as u32).saturating_mul(pi as u32 + 1);
+        processors.push(crate::kafka::processor::Processor::new(
+            pi as u8,
+            crate::kafka::processor::ProcessorSettings {
+                guarantee,
+                inputs,
+                output_topic: output,
+                output_partitions: out_parts,
+                group,
+                group_coordinator,
+                start_at: ms(s.start_ms.min(MAX_TIME_MS)),
+                poll_interval: ms(s.poll_interval_ms.max(1)),
+                max_empty_polls: s.max_empty_polls.max(1),
+                output_base,
+            },
+            producer,
+            leaders.clone(),
+            brokers,
+        ));
+    }
+    let outputs_total = inputs_total.saturating_mul(processors.len() as u64);
+
     if file.faults.len() > MAX_FAULTS {
         c.err(
             "faults",
@@ -657,6 +813,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         brokers: broker_list,
         producers,
         consumers,
+        processors,
         network: NetworkConfig {
             latency: file.network.latency_us,
             jitter: file.network.jitter_us,
@@ -665,7 +822,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         },
         faults,
         max_steps: file.limits.max_steps,
-        records: total_records as u32,
+        records: (total_records.min(MAX_RECORDS) + outputs_total) as u32,
         keep_trace: true,
     })
 }

@@ -27,6 +27,17 @@ builtin!(
     "acks-all-leader-crash-no-loss",
     "consumer-restart-from-commit",
     "seed-commit-abort",
+    "rpw-crash-exactly-once",
+    "rpw-crash-at-least-once",
+    "rpw-crash-at-most-once",
+    "zombie-fencing",
+    "txn-timeout-abort",
+    "txn-producer-crash-stalls-readers",
+    "txn-producer-crash-restart",
+    "txn-crash-after-prepare-commit",
+    "txn-coordinator-crash-after-prepare-commit",
+    "txn-v1-delayed-endtxn",
+    "txn-v2-delayed-endtxn",
 );
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

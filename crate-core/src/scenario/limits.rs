@@ -8,6 +8,7 @@ pub const MAX_TOPICS: usize = 8;
 pub const MAX_PARTITIONS: u16 = 64;
 pub const MAX_PRODUCERS: usize = 8;
 pub const MAX_CONSUMERS: usize = 8;
+pub const MAX_PROCESSORS: usize = 3;
 pub const MAX_SENDS_PER_PRODUCER: usize = 64;
 pub const MAX_RECORDS: u64 = 2_000_000;
 pub const MAX_FAULTS: usize = 256;

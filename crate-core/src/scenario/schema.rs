@@ -42,6 +42,8 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub consumers: Vec<ConsumerSpec>,
     #[serde(default)]
+    pub processors: Vec<ProcessorSpec>,
+    #[serde(default)]
     pub faults: Vec<FaultSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<ExpectSpec>,
@@ -246,6 +248,37 @@ fn default_poll() -> u64 {
 }
 fn default_empty_polls() -> u32 {
     3
+}
+
+/// A read-process-write application: input topic → one output per record → output topic.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessorSpec {
+    pub name: String,
+    /// `at-most-once`, `at-least-once` or `exactly-once`.
+    pub guarantee: String,
+    pub input: String,
+    /// Defaults to every partition of the input topic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<Vec<u16>>,
+    pub output: String,
+    /// The consumer group (defaults to the processor's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(default)]
+    pub start_ms: u64,
+    #[serde(default = "default_poll")]
+    pub poll_interval_ms: u64,
+    #[serde(default = "default_processor_empty_polls")]
+    pub max_empty_polls: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_timeout_ms: Option<u64>,
+}
+
+fn default_processor_empty_polls() -> u32 {
+    5
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 use super::fault::Fault;
 use crate::ids::NodeId;
 use crate::kafka::consumer::ConsumerTimer;
+use crate::kafka::processor::ProcessorTimer;
 use crate::kafka::producer::ProducerTimer;
 use crate::kafka::protocol::Message;
 use crate::kafka::txn_coordinator::CoordinatorTimer;
@@ -28,6 +29,7 @@ pub enum Timer {
     Consumer(ConsumerTimer),
     /// The transaction coordinator's timers, on the broker that hosts it.
     Coordinator(CoordinatorTimer),
+    Processor(ProcessorTimer),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

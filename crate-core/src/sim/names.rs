@@ -18,6 +18,8 @@ pub struct KeyRange {
 pub struct Names {
     pub producers: Vec<String>,
     pub consumers: Vec<String>,
+    #[serde(default)]
+    pub processors: Vec<String>,
     pub topics: Vec<String>,
     pub keys: Vec<KeyRange>,
 }
@@ -29,6 +31,7 @@ impl Names {
             NodeId::Broker(i) => format!("broker {i}"),
             NodeId::Producer(i) => named(&self.producers, i).unwrap_or_else(|| node.to_string()),
             NodeId::Consumer(i) => named(&self.consumers, i).unwrap_or_else(|| node.to_string()),
+            NodeId::Processor(i) => named(&self.processors, i).unwrap_or_else(|| node.to_string()),
         }
     }
 

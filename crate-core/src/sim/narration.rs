@@ -592,7 +592,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             format_duration(*backoff)
         ),
         Note::TxnRequestSent { producer, what } => {
-            format!("{} sends {what} to the transaction coordinator.", n(producer))
+            format!("{} sends {what}.", n(producer))
         }
         Note::TxnEnded {
             producer,
@@ -616,6 +616,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             records(ids)
         ),
         Note::ConsumerStopped { consumer } => format!("{} stops polling.", n(consumer)),
+        Note::Processed {
+            processor,
+            guarantee,
+            inputs,
+        } => {
+            let how = match guarantee.as_str() {
+                "at-most-once" => "its input offsets are already committed",
+                "at-least-once" => "it will commit its input offsets once they are acknowledged",
+                _ => "outputs and input offsets go into one transaction",
+            };
+            format!(
+                "{} transforms {} and hands the outputs to its producer ({guarantee}: {how}).",
+                n(processor),
+                records(inputs)
+            )
+        }
         Note::OffsetsCommitted {
             broker,
             consumer,

@@ -262,6 +262,11 @@ pub enum Note {
     ConsumerStopped {
         consumer: NodeId,
     },
+    Processed {
+        processor: NodeId,
+        guarantee: String,
+        inputs: Vec<RecordId>,
+    },
     OffsetsCommitted {
         broker: NodeId,
         consumer: NodeId,

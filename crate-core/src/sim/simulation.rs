@@ -12,6 +12,7 @@ use crate::ids::NodeId;
 use crate::kafka::broker::Broker;
 use crate::kafka::consumer::{Consumer, ConsumerTimer};
 use crate::kafka::controller;
+use crate::kafka::processor::{Processor, ProcessorTimer};
 use crate::kafka::producer::{Producer, ProducerTimer};
 use crate::kafka::protocol::MessageKind;
 use crate::net::{Network, NetworkConfig};
@@ -29,6 +30,8 @@ pub struct Setup {
     pub brokers: Vec<Broker>,
     pub producers: Vec<Producer>,
     pub consumers: Vec<Consumer>,
+    #[serde(default)]
+    pub processors: Vec<Processor>,
     pub network: NetworkConfig,
     pub faults: Vec<ScheduledFault>,
     pub max_steps: u64,
@@ -113,6 +116,7 @@ pub struct Simulation {
     pub brokers: Vec<Broker>,
     pub producers: Vec<Producer>,
     pub consumers: Vec<Consumer>,
+    pub processors: Vec<Processor>,
     #[serde(with = "crate::serde_pairs")]
     pub status: BTreeMap<NodeId, NodeStatus>,
     pub network: Network,
@@ -144,6 +148,9 @@ impl Simulation {
         for c in &setup.consumers {
             status.insert(c.node(), NodeStatus::default());
         }
+        for p in &setup.processors {
+            status.insert(p.node(), NodeStatus::default());
+        }
         let mut sim = Simulation {
             seed: setup.seed,
             names: setup.names,
@@ -157,6 +164,7 @@ impl Simulation {
             brokers: setup.brokers,
             producers: setup.producers,
             consumers: setup.consumers,
+            processors: setup.processors,
             status,
             network: Network::new(setup.network),
             ledger: Ledger::new(setup.records),
@@ -175,6 +183,11 @@ impl Simulation {
             let node = NodeId::Consumer(c as u8);
             let at = sim.consumers[c].settings.start_at;
             sim.schedule_timer(node, at, Timer::Consumer(ConsumerTimer::Start));
+        }
+        for p in 0..sim.processors.len() {
+            let node = NodeId::Processor(p as u8);
+            let at = sim.processors[p].settings.start_at;
+            sim.schedule_timer(node, at, Timer::Processor(ProcessorTimer::Start));
         }
         for f in setup.faults {
             sim.schedule_fault(f);
@@ -216,6 +229,7 @@ impl Simulation {
             &self.brokers,
             &self.producers,
             &self.consumers,
+            &self.processors,
             &self.status,
             &self.network,
             &self.ledger,
@@ -382,6 +396,10 @@ impl Simulation {
                         .brokers
                         .get_mut(usize::from(i))
                         .is_some_and(|b| b.on_timer(t, &mut ctx)),
+                    (t, NodeId::Processor(i)) => self
+                        .processors
+                        .get_mut(usize::from(i))
+                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
                     _ => false,
                 };
                 self.apply_commands(notes);
@@ -444,6 +462,11 @@ impl Simulation {
             NodeId::Consumer(i) => {
                 if let Some(c) = self.consumers.get_mut(usize::from(i)) {
                     c.on_message(&env.msg, &mut ctx);
+                }
+            }
+            NodeId::Processor(i) => {
+                if let Some(p) = self.processors.get_mut(usize::from(i)) {
+                    p.on_message(&env.msg, &mut ctx);
                 }
             }
         }
@@ -535,6 +558,12 @@ impl Simulation {
                             c.crash();
                         }
                     }
+                    NodeId::Processor(i) => {
+                        if let Some(p) = self.processors.get_mut(usize::from(i)) {
+                            self.ledger.producer_crashed(&p.producer, step);
+                            p.crash();
+                        }
+                    }
                 }
                 self.apply_commands(notes);
                 if let Some(after) = restart_after {
@@ -565,6 +594,11 @@ impl Simulation {
                     NodeId::Consumer(i) => {
                         if let Some(c) = self.consumers.get_mut(usize::from(i)) {
                             c.restart(&mut ctx);
+                        }
+                    }
+                    NodeId::Processor(i) => {
+                        if let Some(p) = self.processors.get_mut(usize::from(i)) {
+                            p.restart(&mut ctx);
                         }
                     }
                 }

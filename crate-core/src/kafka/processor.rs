@@ -1,0 +1,538 @@
+//! A read-process-write processor: it consumes an input topic, transforms each record (one
+//! output per input) and produces to an output topic, under one of the three delivery
+//! guarantees (SEMANTICS §1):
+//! - at-most-once: commit the input offsets, then produce (no retries);
+//! - at-least-once: produce (retries, no idempotence), then commit;
+//! - exactly-once: a transaction holding the outputs and the input offsets
+//!   (`sendOffsetsToTransaction`), input read with read_committed.
+
+use super::consumer::ReadEntry;
+use super::errors::KafkaError;
+use super::producer::{Producer, ProducerTimer, Unconfirmed};
+use super::protocol::Message;
+use super::txn_client::{TxnOffsets, TxnPhase};
+use super::txn_index::deliverable;
+use super::Isolation;
+use crate::ids::{NodeId, RecordId, Tp};
+use crate::sim::{Ctx, Note, Timer};
+use crate::time::{ms, SimTime};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+const FETCH_MAX_RECORDS: u32 = 50;
+const REQUEST_TIMEOUT_MS: u64 = 30_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    AtMostOnce,
+    AtLeastOnce,
+    ExactlyOnce,
+}
+
+impl Guarantee {
+    pub const ALL: [Guarantee; 3] = [
+        Guarantee::AtMostOnce,
+        Guarantee::AtLeastOnce,
+        Guarantee::ExactlyOnce,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Guarantee::AtMostOnce => "at-most-once",
+            Guarantee::AtLeastOnce => "at-least-once",
+            Guarantee::ExactlyOnce => "exactly-once",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Guarantee> {
+        Guarantee::ALL.into_iter().find(|g| g.name() == s)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessorTimer {
+    Start,
+    Poll,
+    FetchTimeout { request_id: u64 },
+    CommitTimeout { request_id: u64 },
+    OffsetFetchAgain { request_id: u64 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProcessorSettings {
+    pub guarantee: Guarantee,
+    pub inputs: Vec<Tp>,
+    pub output_topic: u16,
+    pub output_partitions: u16,
+    pub group: String,
+    pub group_coordinator: u8,
+    pub start_at: SimTime,
+    pub poll_interval: SimTime,
+    pub max_empty_polls: u32,
+    /// Output record id = `output_base` + input record id.
+    pub output_base: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Not started, or crashed.
+    Idle,
+    /// Waiting for the group's committed offsets.
+    Resuming {
+        request_id: u64,
+    },
+    Polling,
+    /// At-most-once: offsets first.
+    CommittingFirst {
+        request_id: u64,
+    },
+    /// Outputs sent, waiting for them to settle (at-most-once and at-least-once).
+    Producing,
+    /// At-least-once: offsets after the outputs.
+    CommittingAfter {
+        request_id: u64,
+    },
+    /// Exactly-once: the transaction runs.
+    Transacting,
+    Stopped,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Processor {
+    pub index: u8,
+    pub settings: ProcessorSettings,
+    /// The output client (transactional for exactly-once).
+    pub producer: Producer,
+    pub phase: Phase,
+    #[serde(with = "crate::serde_pairs")]
+    pub positions: BTreeMap<Tp, u64>,
+    /// Where the positions will be once the current batch is done.
+    #[serde(with = "crate::serde_pairs")]
+    pub next_positions: BTreeMap<Tp, u64>,
+    #[serde(with = "crate::serde_pairs")]
+    pub leader_hint: BTreeMap<Tp, u8>,
+    pub in_flight: BTreeMap<u64, (Tp, u8)>,
+    pub batch: Vec<ReadEntry>,
+    pub empty_polls: u32,
+    /// Every input record it processed (handed its output to the client), in order.
+    pub processed: Vec<RecordId>,
+    pub brokers: u8,
+    next_request_id: u64,
+}
+
+impl Processor {
+    pub fn new(
+        index: u8,
+        settings: ProcessorSettings,
+        mut producer: Producer,
+        leaders: BTreeMap<Tp, u8>,
+        brokers: u8,
+    ) -> Self {
+        producer.owner = Some(NodeId::Processor(index));
+        Processor {
+            index,
+            settings,
+            producer,
+            phase: Phase::Idle,
+            positions: BTreeMap::new(),
+            next_positions: BTreeMap::new(),
+            leader_hint: leaders,
+            in_flight: BTreeMap::new(),
+            batch: Vec::new(),
+            empty_polls: 0,
+            processed: Vec::new(),
+            brokers: brokers.max(1),
+            next_request_id: 0,
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        NodeId::Processor(self.index)
+    }
+
+    fn take_request_id(&mut self) -> u64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        id
+    }
+
+    fn isolation(&self) -> Isolation {
+        match self.settings.guarantee {
+            Guarantee::ExactlyOnce => Isolation::ReadCommitted,
+            _ => Isolation::ReadUncommitted,
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: &Timer, ctx: &mut Ctx) -> bool {
+        let acted = match timer {
+            Timer::Producer(t) => self.producer.on_timer(t, ctx),
+            Timer::Processor(t) => self.on_own_timer(t, ctx),
+            _ => false,
+        };
+        self.advance(ctx);
+        acted
+    }
+
+    fn on_own_timer(&mut self, timer: &ProcessorTimer, ctx: &mut Ctx) -> bool {
+        match timer {
+            ProcessorTimer::Start => {
+                // The output client starts too (for exactly-once: InitProducerId, which fences
+                // any older instance and aborts its open transaction).
+                self.producer.on_timer(&ProducerTimer::Start, ctx);
+                self.resume(ctx);
+                true
+            }
+            ProcessorTimer::Poll => {
+                if self.phase != Phase::Polling || !self.in_flight.is_empty() {
+                    return false;
+                }
+                self.poll(ctx);
+                true
+            }
+            ProcessorTimer::FetchTimeout { request_id } => {
+                let Some((tp, broker)) = self.in_flight.remove(request_id) else {
+                    return false;
+                };
+                self.leader_hint.insert(tp, (broker + 1) % self.brokers);
+                self.round_done(ctx);
+                true
+            }
+            ProcessorTimer::CommitTimeout { request_id } => match self.phase {
+                Phase::CommittingFirst { request_id: r }
+                | Phase::CommittingAfter { request_id: r }
+                    if r == *request_id =>
+                {
+                    self.commit(ctx);
+                    true
+                }
+                _ => false,
+            },
+            ProcessorTimer::OffsetFetchAgain { request_id } => {
+                if self.phase
+                    != (Phase::Resuming {
+                        request_id: *request_id,
+                    })
+                {
+                    return false;
+                }
+                self.resume(ctx);
+                true
+            }
+        }
+    }
+
+    /// Asks the group for the committed input offsets.
+    fn resume(&mut self, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        self.phase = Phase::Resuming { request_id };
+        ctx.send(
+            NodeId::Broker(self.settings.group_coordinator),
+            Message::OffsetFetch {
+                request_id,
+                group: self.settings.group.clone(),
+                partitions: self.settings.inputs.clone(),
+            },
+        );
+        ctx.set_timer(
+            ms(REQUEST_TIMEOUT_MS),
+            Timer::Processor(ProcessorTimer::OffsetFetchAgain { request_id }),
+        );
+    }
+
+    fn poll(&mut self, ctx: &mut Ctx) {
+        self.batch.clear();
+        self.next_positions = self.positions.clone();
+        for tp in self.settings.inputs.clone() {
+            let request_id = self.take_request_id();
+            let broker = self.leader_hint.get(&tp).copied().unwrap_or(0);
+            let offset = self.positions.get(&tp).copied().unwrap_or(0);
+            self.in_flight.insert(request_id, (tp, broker));
+            ctx.send(
+                NodeId::Broker(broker),
+                Message::Fetch {
+                    request_id,
+                    tp,
+                    offset,
+                    isolation: self.isolation(),
+                    max_records: FETCH_MAX_RECORDS,
+                },
+            );
+            ctx.set_timer(
+                ms(REQUEST_TIMEOUT_MS),
+                Timer::Processor(ProcessorTimer::FetchTimeout { request_id }),
+            );
+        }
+    }
+
+    pub fn on_message(&mut self, msg: &Message, ctx: &mut Ctx) -> bool {
+        let acted = match msg {
+            Message::FetchResponse {
+                request_id,
+                tp,
+                result,
+            } => {
+                let Some((_, broker)) = self.in_flight.remove(request_id) else {
+                    return false;
+                };
+                match result {
+                    Ok(body) => {
+                        let records = deliverable(self.isolation(), &body.entries, &body.aborted);
+                        self.next_positions.insert(
+                            *tp,
+                            body.next_offset
+                                .max(self.positions.get(tp).copied().unwrap_or(0)),
+                        );
+                        for r in records {
+                            self.batch.push(ReadEntry {
+                                tp: *tp,
+                                offset: r.offset,
+                                key: r.key,
+                                value: r.value,
+                                at: ctx.now,
+                            });
+                        }
+                    }
+                    Err((KafkaError::NotLeaderOrFollower, hint)) => {
+                        self.leader_hint
+                            .insert(*tp, hint.unwrap_or((broker + 1) % self.brokers));
+                    }
+                    Err(_) => {}
+                }
+                self.round_done(ctx);
+                true
+            }
+            Message::OffsetFetchResponse {
+                request_id,
+                offsets,
+                error,
+            } => {
+                if self.phase
+                    != (Phase::Resuming {
+                        request_id: *request_id,
+                    })
+                {
+                    return false;
+                }
+                if let Some(e) = error {
+                    ctx.note(Note::OffsetFetchRetry {
+                        consumer: self.node(),
+                        error: *e,
+                    });
+                    ctx.set_timer(
+                        self.settings.poll_interval,
+                        Timer::Processor(ProcessorTimer::OffsetFetchAgain {
+                            request_id: *request_id,
+                        }),
+                    );
+                    return true;
+                }
+                for (tp, o) in offsets {
+                    self.positions.insert(*tp, o.unwrap_or(0));
+                }
+                ctx.note(Note::ResumedFromCommitted {
+                    consumer: self.node(),
+                    group: self.settings.group.clone(),
+                    offsets: offsets.clone(),
+                });
+                self.phase = Phase::Polling;
+                self.poll(ctx);
+                true
+            }
+            Message::OffsetCommitResponse { request_id } => match self.phase {
+                Phase::CommittingFirst { request_id: r } if r == *request_id => {
+                    // At-most-once: the offsets are committed; only now is the work done.
+                    self.positions = self.next_positions.clone();
+                    self.produce_batch(ctx);
+                    true
+                }
+                Phase::CommittingAfter { request_id: r } if r == *request_id => {
+                    self.positions = self.next_positions.clone();
+                    self.phase = Phase::Polling;
+                    self.poll(ctx);
+                    true
+                }
+                _ => false,
+            },
+            _ => self.producer.on_message(msg, ctx),
+        };
+        self.advance(ctx);
+        acted
+    }
+
+    /// Every fetch of the round answered: process what came, or wait and poll again.
+    fn round_done(&mut self, ctx: &mut Ctx) {
+        if !self.in_flight.is_empty() || self.phase != Phase::Polling {
+            return;
+        }
+        if self.batch.is_empty() {
+            self.positions = self.next_positions.clone();
+            self.empty_polls += 1;
+            if self.empty_polls >= self.settings.max_empty_polls && self.producer.is_idle() {
+                self.phase = Phase::Stopped;
+                ctx.note(Note::ConsumerStopped {
+                    consumer: self.node(),
+                });
+            } else {
+                ctx.set_timer(
+                    self.settings.poll_interval,
+                    Timer::Processor(ProcessorTimer::Poll),
+                );
+            }
+            return;
+        }
+        self.empty_polls = 0;
+        let read: Vec<(u64, RecordId)> = self.batch.iter().map(|r| (r.offset, r.value)).collect();
+        if let Some(tp) = self.batch.first().map(|r| r.tp) {
+            ctx.note(Note::Read {
+                consumer: self.node(),
+                tp,
+                records: read,
+                skipped: 0,
+                isolation: self.isolation(),
+            });
+        }
+        match self.settings.guarantee {
+            Guarantee::AtMostOnce => self.commit(ctx),
+            Guarantee::AtLeastOnce => self.produce_batch(ctx),
+            Guarantee::ExactlyOnce => self.transact(ctx),
+        }
+    }
+
+    fn outputs(&self) -> Vec<Unconfirmed> {
+        self.batch
+            .iter()
+            .map(|r| Unconfirmed {
+                record: RecordId(self.settings.output_base.saturating_add(r.value.0)),
+                key: r.key,
+                tp: Tp {
+                    topic: self.settings.output_topic,
+                    partition: r.tp.partition % self.settings.output_partitions.max(1),
+                },
+            })
+            .collect()
+    }
+
+    fn note_processed(&mut self, ctx: &mut Ctx) {
+        let inputs: Vec<RecordId> = self.batch.iter().map(|r| r.value).collect();
+        self.processed.extend(inputs.iter().copied());
+        ctx.note(Note::Processed {
+            processor: self.node(),
+            guarantee: self.settings.guarantee.name().to_string(),
+            inputs,
+        });
+    }
+
+    fn produce_batch(&mut self, ctx: &mut Ctx) {
+        let outputs = self.outputs();
+        self.note_processed(ctx);
+        self.phase = Phase::Producing;
+        self.producer.send_now(&outputs, ctx);
+    }
+
+    fn commit(&mut self, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        self.phase = match self.settings.guarantee {
+            Guarantee::AtMostOnce => Phase::CommittingFirst { request_id },
+            _ => Phase::CommittingAfter { request_id },
+        };
+        let offsets: Vec<(Tp, u64)> = self.next_positions.iter().map(|(t, o)| (*t, *o)).collect();
+        ctx.send(
+            NodeId::Broker(self.settings.group_coordinator),
+            Message::OffsetCommit {
+                request_id,
+                group: self.settings.group.clone(),
+                offsets,
+            },
+        );
+        ctx.set_timer(
+            ms(REQUEST_TIMEOUT_MS),
+            Timer::Processor(ProcessorTimer::CommitTimeout { request_id }),
+        );
+    }
+
+    fn transact(&mut self, ctx: &mut Ctx) {
+        let ready = self
+            .producer
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.phase == TxnPhase::Ready);
+        if !ready {
+            // The producer is still initialising: `advance` starts the transaction later.
+            self.phase = Phase::Transacting;
+            return;
+        }
+        let outputs = self.outputs();
+        let offsets = TxnOffsets {
+            group: self.settings.group.clone(),
+            group_coordinator: self.settings.group_coordinator,
+            offsets: self.next_positions.iter().map(|(t, o)| (*t, *o)).collect(),
+        };
+        self.note_processed(ctx);
+        self.phase = Phase::Transacting;
+        if let Some(t) = self.producer.txn.as_mut() {
+            t.last_committed = None;
+        }
+        self.producer.transact_now(outputs, Some(offsets), ctx);
+    }
+
+    /// Moves the loop on once the output client has settled.
+    fn advance(&mut self, ctx: &mut Ctx) {
+        match self.phase {
+            Phase::Producing if self.producer.is_idle() => match self.settings.guarantee {
+                Guarantee::AtLeastOnce => self.commit(ctx),
+                _ => {
+                    self.phase = Phase::Polling;
+                    self.poll(ctx);
+                }
+            },
+            Phase::Transacting => {
+                let Some(t) = self.producer.txn.as_ref() else {
+                    return;
+                };
+                match (t.phase, t.last_committed) {
+                    (TxnPhase::Fatal, _) => {
+                        self.phase = Phase::Stopped;
+                        ctx.note(Note::ConsumerStopped {
+                            consumer: self.node(),
+                        });
+                    }
+                    (TxnPhase::Ready, Some(true)) if self.producer.is_idle() => {
+                        self.positions = self.next_positions.clone();
+                        self.phase = Phase::Polling;
+                        self.poll(ctx);
+                    }
+                    (TxnPhase::Ready, Some(false)) if self.producer.is_idle() => {
+                        // Aborted: rewind the input to the committed offsets.
+                        self.resume(ctx);
+                    }
+                    (TxnPhase::Ready, None)
+                        if self.producer.is_idle() && !self.batch.is_empty() =>
+                    {
+                        // The client became ready after the batch arrived.
+                        self.transact(ctx);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The process dies: its position, its batch and its client's memory are gone.
+    pub fn crash(&mut self) {
+        self.producer.crash();
+        self.phase = Phase::Idle;
+        self.positions.clear();
+        self.next_positions.clear();
+        self.in_flight.clear();
+        self.batch.clear();
+        self.empty_polls = 0;
+    }
+
+    pub fn restart(&mut self, ctx: &mut Ctx) {
+        self.on_own_timer(&ProcessorTimer::Start, ctx);
+    }
+}
