@@ -2,7 +2,8 @@
 
 use crate::components::{
     consumer_card::ConsumerCard, controls::Controls, event_log::EventLog, flights::Flights,
-    header::Header, partition_log::PartitionLog, producer_card::ProducerCard,
+    header::Header, partition_log::PartitionLog, processor_card::ProcessorCard,
+    producer_card::ProducerCard, transactions::Transactions,
 };
 use crate::state::{Action, Playground};
 use crate::view_model;
@@ -86,6 +87,8 @@ pub fn app() -> Html {
     let partitions = view_model::partitions(&sim);
     let producers = view_model::producers(&sim);
     let consumers = view_model::consumers(&sim);
+    let processors = view_model::processors(&sim);
+    let transactions = view_model::transactions(&sim);
     let flights = view_model::in_flight(&sim);
     let events = view_model::events(&sim, EVENTS_SHOWN);
     let clock = view_model::clock(&sim);
@@ -105,8 +108,10 @@ pub fn app() -> Html {
             <main class="stage">
                 <div class="clients">
                     { for producers.into_iter().map(|p| html! { <ProducerCard producer={p} /> }) }
+                    { for processors.into_iter().map(|p| html! { <ProcessorCard processor={p} /> }) }
                     <Flights flights={flights} />
                     { for consumers.into_iter().map(|c| html! { <ConsumerCard consumer={c} /> }) }
+                    <Transactions transactions={transactions} />
                 </div>
                 <div class="brokers">
                     <h2>{"Partition logs"}</h2>

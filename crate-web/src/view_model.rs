@@ -5,7 +5,7 @@ use eos_core::ids::NodeId;
 use eos_core::kafka::producer::ClientState;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::note::Notable;
-use eos_core::sim::observe::partition_views;
+use eos_core::sim::observe::{partition_views, TxnCellState};
 use eos_core::sim::Simulation;
 use eos_core::time::format_duration;
 
@@ -27,6 +27,7 @@ pub struct PartitionVm {
     pub status: &'static str,
     pub cells: Vec<CellVm>,
     pub high_watermark: u64,
+    pub last_stable_offset: u64,
     pub log_end_offset: u64,
 }
 
@@ -52,27 +53,49 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
                     if c.offset >= p.high_watermark {
                         classes.push("uncommitted");
                     }
-                    let meta = if c.producer_id < 0 {
+                    match c.txn {
+                        Some(TxnCellState::Open) => classes.push("txn-open"),
+                        Some(TxnCellState::Committed) => classes.push("txn-committed"),
+                        Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
+                        None => {}
+                    }
+                    if let Some(m) = &c.marker {
+                        classes.push("marker");
+                        classes.push(if m == "COMMIT" {
+                            "marker-commit"
+                        } else {
+                            "marker-abort"
+                        });
+                    }
+                    let meta = if c.marker.is_some() {
+                        format!("pid {} · e{}", c.producer_id, c.epoch)
+                    } else if c.producer_id < 0 {
                         "no pid".to_string()
                     } else {
                         format!("pid {} · seq {}", c.producer_id, c.sequence)
                     };
-                    let key = c.key.clone().unwrap_or_else(|| "null".into());
+                    let key = if c.marker.is_some() {
+                        "marker".to_string()
+                    } else {
+                        c.key.clone().unwrap_or_else(|| "null".into())
+                    };
+                    let txn = c
+                        .txn
+                        .map(|t| format!(", transaction {}", t.name()))
+                        .unwrap_or_default();
+                    let dup = if c.duplicate { " — a DUPLICATE copy" } else { "" };
                     CellVm {
                         offset: c.offset,
-                        title: format!(
-                            "offset {}: record {} key {} ({}, epoch {}){}",
-                            c.offset,
-                            c.value,
-                            key,
-                            meta,
-                            c.epoch,
-                            if c.duplicate {
-                                " — a DUPLICATE copy"
-                            } else {
-                                ""
-                            }
-                        ),
+                        title: match &c.marker {
+                            Some(m) => format!(
+                                "offset {}: a {m} marker for producer {} (epoch {}); never given to applications",
+                                c.offset, c.producer_id, c.epoch
+                            ),
+                            None => format!(
+                                "offset {}: record {} key {} ({}, epoch {}){txn}{dup}",
+                                c.offset, c.value, key, meta, c.epoch
+                            ),
+                        },
                         key,
                         value: c.value.clone(),
                         meta,
@@ -90,6 +113,7 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
                 status,
                 cells,
                 high_watermark: p.high_watermark,
+                last_stable_offset: p.last_stable_offset,
                 log_end_offset: p.log_end_offset,
             }
         })
@@ -269,6 +293,95 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
         .collect()
 }
 
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcessorVm {
+    pub name: String,
+    pub guarantee: &'static str,
+    pub phase: String,
+    pub processed: String,
+    pub client: String,
+    pub status: &'static str,
+}
+
+pub fn processors(sim: &Simulation) -> Vec<ProcessorVm> {
+    sim.processors
+        .iter()
+        .map(|p| {
+            let crashed = sim.status.get(&p.node()).is_some_and(|s| s.crashed);
+            let positions: Vec<String> = p
+                .positions
+                .iter()
+                .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+                .collect();
+            ProcessorVm {
+                name: sim.names.node(p.node()),
+                guarantee: p.settings.guarantee.name(),
+                phase: format!("{:?}", p.phase)
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+                processed: format!(
+                    "{} processed · input {}",
+                    p.processed.len(),
+                    if positions.is_empty() {
+                        "not started".to_string()
+                    } else {
+                        positions.join(", ")
+                    }
+                ),
+                client: if p.producer.producer_id < 0 {
+                    "output client: no producer id".to_string()
+                } else {
+                    format!(
+                        "output client: pid {} · epoch {}",
+                        p.producer.producer_id, p.producer.epoch
+                    )
+                },
+                status: if crashed { "crashed" } else { "up" },
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TxnVm {
+    pub id: String,
+    pub state: &'static str,
+    pub detail: String,
+}
+
+/// Every transaction the coordinators know, with its state (the lit state of the machine).
+pub fn transactions(sim: &Simulation) -> Vec<TxnVm> {
+    sim.brokers
+        .iter()
+        .flat_map(|b| {
+            b.txn_coordinator.transactions.iter().map(move |(id, m)| {
+                let parts: Vec<String> = m
+                    .topic_partitions()
+                    .iter()
+                    .map(|tp| sim.names.tp(*tp))
+                    .collect();
+                TxnVm {
+                    id: id.clone(),
+                    state: m.state().name(),
+                    detail: format!(
+                        "coordinator broker {} · pid {} · epoch {}{}",
+                        b.id,
+                        m.producer_id(),
+                        m.producer_epoch(),
+                        if parts.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" · {}", parts.join(", "))
+                        }
+                    ),
+                }
+            })
+        })
+        .collect()
+}
+
 /// "step 14 · 6.005 s" and whether the run is over.
 pub fn clock(sim: &Simulation) -> String {
     let end = if sim.is_finished() {
@@ -373,6 +486,46 @@ mod tests {
         let c = &consumers(&sim)[0];
         assert_eq!(c.group, "group billing · committed orders-0 → 20");
         assert!(c.read.starts_with("25 read"));
+    }
+
+    #[test]
+    fn transactions_colour_their_records_and_markers_are_cells() {
+        let sim = finished("seed-commit-abort");
+        let parts = partitions(&sim);
+        let p1 = parts
+            .iter()
+            .find(|p| p.title == "events-1")
+            .expect("events-1");
+        let classes: Vec<&str> = p1.cells.iter().map(|c| c.classes.as_str()).collect();
+        assert_eq!(
+            classes,
+            vec![
+                "cell txn-committed",
+                "cell marker marker-commit",
+                "cell txn-aborted",
+                "cell marker marker-abort"
+            ]
+        );
+        assert_eq!(p1.last_stable_offset, 4);
+        let txns = transactions(&sim);
+        assert_eq!(txns.len(), 1);
+        assert_eq!(txns[0].state, "CompleteAbort");
+    }
+
+    #[test]
+    fn a_processor_card_names_its_guarantee_and_progress() {
+        let sim = finished("rpw-crash-exactly-once");
+        let p = &processors(&sim)[0];
+        assert_eq!(p.guarantee, "exactly-once");
+        // The input of the transaction the crash aborted is processed again after the
+        // restart: 13 processings of 12 inputs, each output visible once.
+        assert_eq!(p.processed, "13 processed · input orders-0 @12");
+        let report = eos_core::Report::of("rpw", &sim);
+        assert_eq!(
+            report.processing.map(|x| (x.inputs, x.visible_outputs)),
+            Some((12, 12))
+        );
+        assert!(p.client.starts_with("output client: pid"));
     }
 
     #[test]

@@ -315,6 +315,7 @@ impl Consumer {
                 offset: from,
                 skipped: skipped as u32,
                 last_stable_offset: body.last_stable_offset,
+                high_watermark: body.high_watermark,
                 isolation: self.settings.isolation,
             });
             return;

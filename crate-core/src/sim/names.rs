@@ -36,6 +36,9 @@ impl Names {
     }
 
     pub fn tp(&self, tp: Tp) -> String {
+        if crate::kafka::txn_state::is_offsets_partition(tp) {
+            return format!("__consumer_offsets-{}", tp.partition);
+        }
         let topic = self
             .topics
             .get(usize::from(tp.topic))

@@ -457,6 +457,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             offset,
             skipped,
             last_stable_offset,
+            high_watermark,
             isolation,
         } => {
             if *skipped > 0 {
@@ -467,9 +468,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             } else if *isolation == crate::kafka::Isolation::ReadCommitted
                 && *last_stable_offset <= *offset
+                && *last_stable_offset < *high_watermark
             {
                 format!(
-                    "{} polls {} at offset {offset}: nothing below the last stable offset {last_stable_offset} (an open transaction may be pinning it).",
+                    "{} polls {} at offset {offset}: nothing below the last stable offset {last_stable_offset} (an undecided transaction is pinning it).",
                     n(consumer),
                     tp(t)
                 )

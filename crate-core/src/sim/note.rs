@@ -253,6 +253,7 @@ pub enum Note {
         offset: u64,
         skipped: u32,
         last_stable_offset: u64,
+        high_watermark: u64,
         isolation: crate::kafka::Isolation,
     },
     OffsetFetchRetry {

@@ -40,6 +40,60 @@ pub struct CellView {
     pub sequence: i32,
     /// A second (or later) copy of a record already stored at a lower offset.
     pub duplicate: bool,
+    /// For a transactional record: whether its transaction is still open, committed or
+    /// aborted (as this replica's log says).
+    pub txn: Option<TxnCellState>,
+    /// A transaction marker (`COMMIT` or `ABORT`), not a record.
+    pub marker: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TxnCellState {
+    Open,
+    Committed,
+    Aborted,
+}
+
+impl TxnCellState {
+    pub fn name(self) -> &'static str {
+        match self {
+            TxnCellState::Open => "open",
+            TxnCellState::Committed => "committed",
+            TxnCellState::Aborted => "aborted",
+        }
+    }
+}
+
+/// The transaction state of every transactional offset of a replica's log: a record's
+/// transaction is decided by the next marker of its producer after it.
+fn txn_states(r: &Replica) -> std::collections::BTreeMap<u64, TxnCellState> {
+    use crate::kafka::txn_index::ControlType;
+    let mut out = std::collections::BTreeMap::new();
+    let mut open: std::collections::BTreeMap<i64, Vec<u64>> = std::collections::BTreeMap::new();
+    for b in r.log.batches() {
+        match b.control {
+            Some(c) => {
+                let state = if c == ControlType::Commit {
+                    TxnCellState::Committed
+                } else {
+                    TxnCellState::Aborted
+                };
+                for o in open.remove(&b.producer_id).unwrap_or_default() {
+                    out.insert(o, state);
+                }
+            }
+            None if b.transactional => {
+                let offsets = open.entry(b.producer_id).or_default();
+                offsets.extend(b.base_offset..b.base_offset + b.len());
+            }
+            None => {}
+        }
+    }
+    for o in open.into_values().flatten() {
+        out.insert(o, TxnCellState::Open);
+    }
+    out
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,17 +120,36 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
             };
             let status = sim.status.get(&b.node());
             let mut seen = BTreeSet::new();
+            let states = txn_states(r);
             let cells = r
                 .log
-                .records_below(u64::MAX)
-                .map(|rec| CellView {
-                    offset: rec.offset,
-                    key: sim.names.key(rec.key),
-                    value: rec.value.to_string(),
-                    producer_id: rec.producer_id,
-                    epoch: rec.epoch,
-                    sequence: rec.sequence,
-                    duplicate: !seen.insert(rec.value),
+                .read_entries(0, u64::MAX, u32::MAX)
+                .into_iter()
+                .map(|entry| match entry {
+                    crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } => CellView {
+                        offset: rec.offset,
+                        key: sim.names.key(rec.key),
+                        value: rec.value.to_string(),
+                        producer_id: rec.producer_id,
+                        epoch: rec.epoch,
+                        sequence: rec.sequence,
+                        // A copy in an aborted transaction is not a duplicate anyone sees.
+                        duplicate: states.get(&rec.offset) != Some(&TxnCellState::Aborted)
+                            && !seen.insert(rec.value),
+                        txn: states.get(&rec.offset).copied(),
+                        marker: None,
+                    },
+                    crate::kafka::txn_index::FetchedEntry::Control(c) => CellView {
+                        offset: c.offset,
+                        key: None,
+                        value: c.control.name().to_string(),
+                        producer_id: c.producer_id,
+                        epoch: c.epoch,
+                        sequence: -1,
+                        duplicate: false,
+                        txn: None,
+                        marker: Some(c.control.name().to_string()),
+                    },
                 })
                 .collect();
             out.push(PartitionView {

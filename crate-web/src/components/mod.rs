@@ -7,4 +7,6 @@ pub mod flights;
 pub mod header;
 pub mod icon;
 pub mod partition_log;
+pub mod processor_card;
 pub mod producer_card;
+pub mod transactions;

@@ -16,7 +16,14 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 <span class="partition-name">{ &p.title }</span>
                 <span class="partition-role">{ &p.role }</span>
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ p.status }</span> }
-                <span class="hw">{ format!("HW {} · LEO {}", p.high_watermark, p.log_end_offset) }</span>
+                <span class="hw">
+                    if p.last_stable_offset < p.high_watermark {
+                        <span class="lso" title="Last stable offset: read_committed readers stop here">
+                            { format!("LSO {} · ", p.last_stable_offset) }
+                        </span>
+                    }
+                    { format!("HW {} · LEO {}", p.high_watermark, p.log_end_offset) }
+                </span>
             </div>
             <ol class="log" data-partition={p.title.clone()}>
                 { for p.cells.iter().map(|c| html! {

@@ -1,0 +1,42 @@
+use crate::view_model::TxnVm;
+use yew::prelude::*;
+
+const STATES: [&str; 7] = [
+    "Empty",
+    "Ongoing",
+    "PrepareCommit",
+    "PrepareAbort",
+    "CompleteCommit",
+    "CompleteAbort",
+    "Dead",
+];
+
+#[derive(Properties, PartialEq)]
+pub struct TransactionsProps {
+    pub transactions: Vec<TxnVm>,
+}
+
+/// The transaction coordinator's view: each transactional id with its state machine, the
+/// current state lit.
+#[function_component(Transactions)]
+pub fn transactions(props: &TransactionsProps) -> Html {
+    if props.transactions.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="card coordinator" aria-label="Transaction coordinator">
+            <h2>{"Transaction coordinator"}</h2>
+            { for props.transactions.iter().map(|t| html! {
+                <div class="txn">
+                    <div class="txn-id">{ &t.id }</div>
+                    <ol class="states">
+                        { for STATES.iter().map(|s| html! {
+                            <li class={classes!("state", (*s == t.state).then_some("lit"), s.to_lowercase())}>{ *s }</li>
+                        }) }
+                    </ol>
+                    <div class="settings">{ &t.detail }</div>
+                </div>
+            }) }
+        </section>
+    }
+}
