@@ -367,15 +367,18 @@ fn sequences_contiguous(sim: &Simulation) -> Failure {
     None
 }
 
-/// Items 2 and 4: one producer id never stores the same record twice.
+/// Items 2 and 4: one producer session (producer id and epoch) never stores the same record
+/// twice. A transactional producer keeps its id across restarts; its new instance (a new
+/// epoch) may write again what the old one's aborted transaction held.
 fn no_duplicate_per_pid(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         let mut seen = BTreeMap::new();
         for b in batches {
             for (i, r) in b.records.iter().enumerate() {
-                if let Some(first) =
-                    seen.insert(r.value, (b.base_offset + i as u64, b.appended_step))
-                {
+                if let Some(first) = seen.insert(
+                    (b.epoch, r.value),
+                    (b.base_offset + i as u64, b.appended_step),
+                ) {
                     return Some((
                         format!(
                             "{}: producer {pid} stored {} at offsets {} and {}",
@@ -393,11 +396,17 @@ fn no_duplicate_per_pid(sim: &Simulation) -> Failure {
     None
 }
 
-/// Item 5: one idempotent producer's records are stored in the order it was given them.
+/// Item 5: within one producer session (producer id and epoch) records are stored in the
+/// order the application handed them over.
 fn idempotent_send_order(sim: &Simulation) -> Failure {
     for ((tp, pid), batches) in idempotent_batches(sim) {
         let mut last: Option<(crate::ids::RecordId, u64)> = None;
+        let mut epoch = None;
         for b in batches {
+            if epoch != Some(b.epoch) {
+                epoch = Some(b.epoch);
+                last = None;
+            }
             for r in &b.records {
                 if let Some((prev, step)) = last {
                     if sim.ledger.send_order(r.value) <= sim.ledger.send_order(prev) {

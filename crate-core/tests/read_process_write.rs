@@ -1,0 +1,179 @@
+//! SEMANTICS §7 items 14 and 15 for the read-process-write processor, over random crash
+//! schedules: exactly-once output equals the failure-free run's, at-least-once never loses,
+//! at-most-once never duplicates; invariants hold after every step.
+
+use eos_core::compare::with_guarantee;
+use eos_core::kafka::processor::Guarantee;
+use eos_core::oracle::invariants::violations;
+use eos_core::report::Report;
+use eos_core::{RunLimit, Scenario, StepOutcome};
+use proptest::prelude::*;
+
+fn scenario(records: u32, interval_ms: u64, faults: &str, seed: u64) -> Scenario {
+    let text = format!(
+        r#"
+version = 1
+name = "rpw-property"
+seed = {seed}
+[network]
+jitter_us = 300
+[[topics]]
+name = "in"
+partitions = 2
+[[topics]]
+name = "out"
+partitions = 2
+[[producers]]
+name = "source"
+client = "java"
+linger_ms = 0
+[[producers.sends]]
+topic = "in"
+key_prefix = "k"
+count = {records}
+interval_us = {interval}
+[[processors]]
+name = "proc"
+guarantee = "exactly-once"
+input = "in"
+output = "out"
+start_ms = 3
+poll_interval_ms = 10
+request_timeout_ms = 300
+transaction_timeout_ms = 2000
+{faults}
+[[consumers]]
+name = "reader"
+topic = "out"
+isolation = "read_committed"
+start_ms = 20000
+[limits]
+max_steps = 300000
+"#,
+        interval = interval_ms * 1000
+    );
+    Scenario::parse(&text).unwrap_or_else(|e| panic!("generated scenario is invalid: {e}\n{text}"))
+}
+
+/// Runs step by step, checking the invariants after every step.
+fn run_checked(s: &Scenario, what: &str) -> Report {
+    let mut sim = s.simulation(None);
+    loop {
+        match sim.step() {
+            StepOutcome::Stepped => {}
+            StepOutcome::Finished => break,
+            StepOutcome::LimitReached => panic!("{what}: step limit reached"),
+        }
+        let broken = violations(&sim);
+        assert!(
+            broken.is_empty(),
+            "{what}: invariant broken at step {}: {broken:?}",
+            sim.steps()
+        );
+    }
+    Report::of(s.name(), &sim)
+}
+
+fn crash_faults(crashes: &[(u64, u64)], lost_acks: u32) -> String {
+    let mut out = String::new();
+    for (at, after) in crashes {
+        out.push_str(&format!(
+            "[[faults]]\nat_ms = {at}\naction = \"crash\"\ntarget = \"proc\"\nrestart_after_ms = {after}\n"
+        ));
+    }
+    if lost_acks > 0 {
+        out.push_str(&format!(
+            "[[faults]]\nat_ms = 0\naction = \"lose_ack\"\ntopic = \"out\"\npartition = 0\ncount = {lost_acks}\n"
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_three_guarantees_differ_under_one_crash_as_semantics_says() {
+    let s = eos_core::builtin::get("rpw-crash-exactly-once").expect("built-in");
+    let lanes = eos_core::compare::compare(&s, None).expect("comparable");
+    let by = |g: &str| lanes.iter().find(|l| l.guarantee == g).expect("lane");
+    assert_eq!(
+        (by("exactly-once").duplicates, by("exactly-once").lost),
+        (0, 0)
+    );
+    assert_eq!(
+        (by("at-least-once").duplicates, by("at-least-once").lost),
+        (1, 0)
+    );
+    assert_eq!(
+        (by("at-most-once").duplicates, by("at-most-once").lost),
+        (0, 1)
+    );
+    for l in &lanes {
+        assert!(
+            l.report.invariants.iter().all(|i| i.holds),
+            "{}: {:?}",
+            l.guarantee,
+            l.report.invariants
+        );
+    }
+}
+
+#[test]
+fn a_scenario_without_a_processor_cannot_be_compared() {
+    let s = eos_core::builtin::get("seed-frozen-broker").expect("built-in");
+    let err = eos_core::compare::compare(&s, None).unwrap_err();
+    assert!(err.contains("no read-process-write stage"), "{err}");
+}
+
+#[test]
+fn exactly_once_output_equals_the_failure_free_run() {
+    let calm = run_checked(&scenario(10, 15, "", 1), "failure-free");
+    let crashed = run_checked(
+        &scenario(10, 15, &crash_faults(&[(40, 50), (120, 200)], 1), 1),
+        "two crashes",
+    );
+    let calm_p = calm.processing.expect("processing");
+    let crashed_p = crashed.processing.expect("processing");
+    assert_eq!(
+        calm_p.ledger, crashed_p.ledger,
+        "per-input visible outputs differ"
+    );
+    assert!(crashed_p.ledger.values().all(|n| *n == 1));
+    assert_eq!(crashed_p.inputs, 10);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn guarantees_hold_under_random_crash_schedules(
+        records in 3u32..14,
+        interval_ms in 1u64..30,
+        crashes in proptest::collection::vec((5u64..400, 1u64..400), 0..3),
+        lost_acks in 0u32..3,
+        seed in 0u64..1_000,
+    ) {
+        let faults = crash_faults(&crashes, lost_acks);
+        let base = scenario(records, interval_ms, &faults, seed);
+        let calm = scenario(records, interval_ms, "", seed);
+        let reference = run_checked(&calm, "failure-free").processing.expect("processing");
+        for g in Guarantee::ALL {
+            let s = with_guarantee(&base, g).expect("valid");
+            let what = format!("{} seed {seed} faults:\n{faults}", g.name());
+            let report = run_checked(&s, &what);
+            let p = report.processing.expect("processing");
+            prop_assert_eq!(p.inputs, u64::from(records), "{}", what);
+            match g {
+                Guarantee::ExactlyOnce => {
+                    prop_assert_eq!(&p.ledger, &reference.ledger, "{}", what);
+                }
+                Guarantee::AtLeastOnce => prop_assert_eq!(p.lost, 0, "{}", what),
+                Guarantee::AtMostOnce => prop_assert_eq!(p.duplicates, 0, "{}", what),
+            }
+            // Same seed twice, same run.
+            let mut again = s.simulation(None);
+            again.run(RunLimit::Completion);
+            let mut first = s.simulation(None);
+            first.run(RunLimit::Completion);
+            prop_assert_eq!(again.trace_hash(), first.trace_hash());
+        }
+    }
+}
