@@ -118,9 +118,42 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
 });
 
+test('transactions: markers, an aborted record and two isolation levels', async (page) => {
+  await page.selectOption('#scenario-picker', 'seed-commit-abort');
+  await page.click('#run-to-end');
+  const report = cli(['run', 'seed-commit-abort', '--json']);
+  const log = page.locator('ol.log[data-partition="events-1"] li');
+  const classes = await log.evaluateAll((lis) => lis.map((li) => li.className));
+  assert(JSON.stringify(classes) === JSON.stringify(['cell txn-committed', 'cell marker marker-commit', 'cell txn-aborted', 'cell marker marker-abort']),
+    `events-1 cells: ${classes}`);
+  const committed = await page.locator('article.consumer', { hasText: 'committed-reader' }).first().innerText();
+  assert(committed.includes(`${report.reads['committed-reader'].records} read`), `committed reader: ${committed}`);
+  const uncommitted = await page.locator('article.consumer', { hasText: 'uncommitted-reader' }).innerText();
+  assert(uncommitted.includes(`${report.reads['uncommitted-reader'].records} read`), `uncommitted reader: ${uncommitted}`);
+  assert((await page.locator('.coordinator .state.lit').innerText()) === 'CompleteAbort', 'coordinator state lit');
+  await page.screenshot({ path: join(artifacts, '06-transactions.png'), fullPage: true });
+});
+
+test('read-process-write: an open transaction pins the last stable offset', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
+  let pinned = false;
+  for (let i = 0; i < 120 && !pinned; i++) {
+    await page.click('#step');
+    pinned = (await page.locator('.lso').count()) > 0;
+  }
+  assert(pinned, 'the LSO shows below the HW while a transaction is open');
+  assert((await page.locator('li.cell.txn-open').count()) > 0, 'open-transaction records are marked');
+  assert((await page.locator('article.processor.exactly-once').count()) === 1, 'processor card with its guarantee');
+  await page.screenshot({ path: join(artifacts, '07-read-process-write.png'), fullPage: true });
+  await page.click('#run-to-end');
+  const report = cli(['run', 'rpw-crash-exactly-once', '--json']);
+  assert(report.processing.visible_outputs === 12 && report.processing.duplicates === 0, 'CLI: exactly once');
+  assert((await page.locator('li.cell.dup').count()) === 0, 'no duplicate on screen');
+});
+
 test('every built-in scenario runs to the end in the page with the native trace hash', async (page) => {
   const names = await page.locator('#scenario-picker option').evaluateAll((os) => os.map((o) => o.value));
-  assert(names.length >= 9, `all scenarios listed (${names.length})`);
+  assert(names.length >= 20, `all scenarios listed (${names.length})`);
   for (const name of names) {
     await page.selectOption('#scenario-picker', name);
     await page.click('#run-to-end');
