@@ -225,3 +225,49 @@ fn unknown_commands_and_options_fail_cleanly() {
     assert_clean_failure(&eos_sim(&["run", "seed-frozen-broker", "--fast"]), "--fast");
     assert_clean_failure(&eos_sim(&[]), "usage");
 }
+
+#[test]
+fn compare_prints_one_row_per_guarantee() {
+    let o = eos_sim(&["compare", "rpw-crash-exactly-once"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for g in ["at-most-once", "at-least-once", "exactly-once"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(g)),
+            "row for {g}:\n{text}"
+        );
+    }
+    assert!(text.contains("visible outputs"), "{text}");
+}
+
+#[test]
+fn compare_json_has_one_full_report_per_guarantee() {
+    let v = run_json(&["compare", "rpw-crash-exactly-once", "--json"]);
+    let object = v.as_object().expect("an object");
+    let keys: Vec<&String> = object.keys().collect();
+    assert_eq!(keys, vec!["at-least-once", "at-most-once", "exactly-once"]);
+    for (g, report) in object {
+        for key in [
+            "scenario",
+            "seed",
+            "outcome",
+            "deliveries",
+            "invariants",
+            "processing",
+            "trace_hash",
+        ] {
+            assert!(report.get(key).is_some(), "{g} lacks {key}");
+        }
+        assert_eq!(report["processing"]["guarantee"], Value::String(g.clone()));
+    }
+    assert_eq!(object["exactly-once"]["outcome"]["duplicates"], 0);
+    assert_eq!(object["exactly-once"]["outcome"]["lost"], 0);
+    assert_eq!(object["at-least-once"]["outcome"]["duplicates"], 1);
+    assert_eq!(object["at-most-once"]["outcome"]["lost"], 1);
+}
+
+#[test]
+fn compare_refuses_a_scenario_without_a_processor() {
+    let o = eos_sim(&["compare", "seed-frozen-broker"]);
+    assert_clean_failure(&o, "no read-process-write stage");
+}
