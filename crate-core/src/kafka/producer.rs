@@ -314,14 +314,25 @@ impl Producer {
                 }
             }
             ProducerTimer::TxnRetry { request } => {
-                let waiting = self.txn.as_ref().is_some_and(|t| {
-                    t.outstanding.is_none()
-                        && matches!(t.phase, TxnPhase::InTransaction | TxnPhase::Ending)
-                });
-                if waiting {
-                    self.send_txn_request(request.clone(), ctx);
+                let Some(t) = self.txn.as_mut() else {
+                    return false;
+                };
+                if !t.retry_scheduled {
+                    return false;
                 }
-                waiting
+                t.retry_scheduled = false;
+                let waiting = t.outstanding.is_none()
+                    && matches!(t.phase, TxnPhase::InTransaction | TxnPhase::Ending);
+                match request {
+                    // Ask again for whatever is still missing now, not the old list.
+                    TxnRequest::AddPartitions { .. } => {
+                        self.drain(ctx);
+                    }
+                    _ if waiting => self.send_txn_request(request.clone(), ctx),
+                    _ => {}
+                }
+                self.maybe_end(ctx);
+                true
             }
         }
     }
@@ -647,6 +658,7 @@ impl Producer {
             || !t.all_handed()
             || !settled
             || t.outstanding.is_some()
+            || t.retry_scheduled
         {
             return;
         }
@@ -719,6 +731,7 @@ impl Producer {
                 // Kafka's client retries AddPartitionsToTxn quickly (20 ms) while the
                 // coordinator finishes the previous transaction.
                 let backoff = ms(self.config.retry_backoff_ms.min(20));
+                t.retry_scheduled = true;
                 ctx.note(Note::TxnRetry {
                     producer,
                     error: e,
@@ -916,7 +929,10 @@ impl Producer {
                 sent += 1;
             }
         }
-        let idle = self.txn.as_ref().is_some_and(|t| t.outstanding.is_none());
+        let idle = self
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.outstanding.is_none() && !t.retry_scheduled);
         if !to_add.is_empty() && idle {
             self.send_txn_request(TxnRequest::AddPartitions { partitions: to_add }, ctx);
         }

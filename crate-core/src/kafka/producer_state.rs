@@ -82,12 +82,16 @@ pub fn check_append(
             }
         };
     }
-    match entry.last_seq() {
-        Some(last) if sequence_add(last, 1) != first_seq => AppendDecision::Reject {
+    // An entry without batches was left by a marker that raised the epoch (transactions
+    // v2): its epoch starts at sequence 0, as Kafka's `checkSequence` requires.
+    let expected = entry.last_seq().map_or(0, |last| sequence_add(last, 1));
+    if first_seq == expected {
+        AppendDecision::Append
+    } else {
+        AppendDecision::Reject {
             error: KafkaError::OutOfOrderSequenceNumber,
-            expected_seq: Some(sequence_add(last, 1)),
-        },
-        _ => AppendDecision::Append,
+            expected_seq: Some(expected),
+        }
     }
 }
 

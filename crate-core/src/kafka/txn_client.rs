@@ -90,6 +90,9 @@ pub struct TxnClient {
     pub offsets_sent: bool,
     /// After a crash the application runs its unfinished transaction again.
     pub rerun_on_restart: bool,
+    /// A retriable coordinator error: the request goes again when the backoff ends.
+    #[serde(default)]
+    pub retry_scheduled: bool,
     /// How the last transaction ended (true: committed).
     #[serde(default)]
     pub last_committed: Option<bool>,
@@ -120,6 +123,7 @@ impl TxnClient {
             offsets_added: false,
             offsets_sent: false,
             rerun_on_restart,
+            retry_scheduled: false,
             last_committed: None,
         }
     }
@@ -165,13 +169,17 @@ impl TxnClient {
 
     /// The process died: everything but the workload and its progress is gone.
     pub fn crash(&mut self) {
-        let was_running = matches!(self.phase, TxnPhase::InTransaction | TxnPhase::Ending);
+        let was_running = matches!(
+            self.phase,
+            TxnPhase::InTransaction | TxnPhase::Ending | TxnPhase::Fatal
+        );
         if was_running && !self.rerun_on_restart {
             self.next += 1;
         }
         self.phase = TxnPhase::Uninitialized;
         self.partitions.clear();
         self.outstanding = None;
+        self.retry_scheduled = false;
         self.records.clear();
         self.handed.clear();
         self.must_abort = false;

@@ -150,6 +150,15 @@ fn prepare_commit_commits(sim: &Simulation) -> Failure {
             last.insert(t.transactional_id.as_str(), t.state);
         }
     }
+    // Markers are matched to the decision by (producer id, epoch), which names one
+    // transaction only under protocol 2 (it bumps the epoch at every EndTxn).
+    let v2 = sim
+        .brokers
+        .iter()
+        .all(|b| b.txn_coordinator.protocol.0 == crate::kafka::txn_state::TxnProtocolVersion::V2);
+    if !v2 {
+        return None;
+    }
     for b in &sim.brokers {
         for r in b.replicas.values() {
             for batch in r.log.batches() {
@@ -297,7 +306,13 @@ fn expired_transactions_aborted(sim: &Simulation) -> Failure {
         }
         for (id, meta) in &b.txn_coordinator.transactions {
             if let (TxnState::Ongoing, Some(start)) = (meta.state(), meta.txn_start()) {
-                if sim.now() > start + crate::time::ms(meta.txn_timeout_ms()) + 1 {
+                // A coordinator back from a crash or a freeze aborts at this very instant.
+                let expiry_due = sim.timer_due(b.node(), |t| {
+                    matches!(t, crate::sim::Timer::Coordinator(
+                        crate::kafka::txn_coordinator::CoordinatorTimer::TxnExpiry { transactional_id, .. }
+                    ) if transactional_id == id)
+                });
+                if sim.now() > start + crate::time::ms(meta.txn_timeout_ms()) + 1 && !expiry_due {
                     return Some((
                         format!(
                             "\"{id}\" is still Ongoing past its {} ms timeout",

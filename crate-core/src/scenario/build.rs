@@ -253,6 +253,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         processors: file.processors.iter().map(|p| p.name.clone()).collect(),
         topics: file.topics.iter().map(|t| t.name.clone()).collect(),
         keys: Vec::new(),
+        outputs: Vec::new(),
     };
     let mut fixed_keys: BTreeMap<String, u32> = BTreeMap::new();
     let mut next_key: u32 = 0;
@@ -778,6 +779,11 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         ));
     }
     let outputs_total = inputs_total.saturating_mul(processors.len() as u64);
+    for p in &processors {
+        names
+            .outputs
+            .push((p.settings.output_base, inputs_total as u32));
+    }
 
     if file.faults.len() > MAX_FAULTS {
         c.err(

@@ -22,6 +22,10 @@ pub struct Names {
     pub processors: Vec<String>,
     pub topics: Vec<String>,
     pub keys: Vec<KeyRange>,
+    /// Output record ids of read-process-write processors: `[first, first + count)` is the
+    /// output of input records `0..count`.
+    #[serde(default)]
+    pub outputs: Vec<(u32, u32)>,
 }
 
 impl Names {
@@ -44,6 +48,16 @@ impl Names {
             .get(usize::from(tp.topic))
             .map_or("topic", String::as_str);
         format!("{topic}-{}", tp.partition)
+    }
+
+    /// How a record is shown: `v3`, or `v3′` for a processor's output of `v3`.
+    pub fn record(&self, id: crate::ids::RecordId) -> String {
+        for (first, count) in &self.outputs {
+            if id.0 >= *first && id.0 - first < *count {
+                return format!("v{}′", id.0 - first);
+            }
+        }
+        id.to_string()
     }
 
     pub fn key(&self, key: Option<u32>) -> Option<String> {

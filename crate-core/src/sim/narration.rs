@@ -6,11 +6,20 @@ use super::note::{DropReason, Note};
 use crate::ids::{NodeId, RecordId};
 use crate::time::format_duration;
 
-fn records(ids: &[RecordId]) -> String {
+fn records(names: &Names, ids: &[RecordId]) -> String {
     match ids {
         [] => "nothing".into(),
-        [one] => format!("record {one}"),
-        [first, .., last] => format!("{} records ({first}…{last})", ids.len()),
+        [one] => format!("record {}", names.record(*one)),
+        few if few.len() <= 4 => {
+            let list: Vec<String> = few.iter().map(|id| names.record(*id)).collect();
+            format!("{} records ({})", few.len(), list.join(", "))
+        }
+        [first, .., last] => format!(
+            "{} records ({}…{})",
+            ids.len(),
+            names.record(*first),
+            names.record(*last)
+        ),
     }
 }
 
@@ -124,13 +133,15 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp: t,
         } => match names.key(*key) {
             Some(k) => format!(
-                "The application gives {} record {record} with key \"{k}\"; it goes to {}.",
+                "The application gives {} record {} with key \"{k}\"; it goes to {}.",
                 n(producer),
+                names.record(*record),
                 tp(t)
             ),
             None => format!(
-                "The application gives {} record {record}; it goes to {}.",
+                "The application gives {} record {}; it goes to {}.",
                 n(producer),
+                names.record(*record),
                 tp(t)
             ),
         },
@@ -145,11 +156,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             ..
         } => {
             let what = if *producer_id < 0 {
-                format!("{} (idempotence off: no producer id, no sequence)", records(ids))
+                format!("{} (idempotence off: no producer id, no sequence)", records(names, ids))
             } else {
                 format!(
                     "{} with {}, {}",
-                    records(ids),
+                    records(names, ids),
                     pid(*producer_id),
                     seq_range(*base_sequence, ids.len())
                 )
@@ -175,7 +186,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => format!(
             "{} heard nothing for {timeout_ms} ms (request.timeout.ms) about attempt {attempt} of {}: it cannot know whether the broker stored it.",
             n(producer),
-            records(ids)
+            records(names, ids)
         ),
         Note::RetryScheduled {
             producer,
@@ -186,7 +197,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => format!(
             "{} will retry {} after {} ({reason}).",
             n(producer),
-            records(ids),
+            records(names, ids),
             format_duration(*backoff)
         ),
         Note::Delivered {
@@ -199,19 +210,19 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             (Some(o), true) => format!(
                 "{} gets its acknowledgement: {} at offset {o} of {} (the original offset, from the broker's de-duplication).",
                 n(producer),
-                records(ids),
+                records(names, ids),
                 tp(t)
             ),
             (Some(o), false) => format!(
                 "{} gets its acknowledgement: {} stored at offset {o} of {}.",
                 n(producer),
-                records(ids),
+                records(names, ids),
                 tp(t)
             ),
             (None, _) => format!(
                 "{} counts {} as sent (acks=0: no answer is ever awaited).",
                 n(producer),
-                records(ids)
+                records(names, ids)
             ),
         },
         Note::DeliveryFailed {
@@ -225,10 +236,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 format!(
                     "{} gives up on {} ({error}); it was sent and never answered, so it may or may not be in the log.",
                     n(producer),
-                    records(ids)
+                    records(names, ids)
                 )
             } else {
-                format!("{} reports {} as failed ({error}).", n(producer), records(ids))
+                format!("{} reports {} as failed ({error}).", n(producer), records(names, ids))
             }
         }
         Note::StaleResponseIgnored { producer, kind, .. } => format!(
@@ -263,12 +274,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             ..
         } => {
             if *producer_id < 0 {
-                format!("{} appends {} at offset {base_offset} of {}.", n(broker), records(ids), tp(t))
+                format!("{} appends {} at offset {base_offset} of {}.", n(broker), records(names, ids), tp(t))
             } else {
                 format!(
                     "{} appends {} at offset {base_offset} of {} ({}, {}).",
                     n(broker),
-                    records(ids),
+                    records(names, ids),
                     tp(t),
                     pid(*producer_id),
                     seq_range(*base_sequence, ids.len())
@@ -396,7 +407,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                     "{} becomes the leader of {} (leader epoch {leader_epoch}) without {}: the old leader never replicated them.",
                     n(broker),
                     tp(t),
-                    records(lost_records)
+                    records(names, lost_records)
                 )
             }
         }
@@ -413,7 +424,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} truncates {} to offset {to_offset}, dropping {} the new leader does not have.",
             n(broker),
             tp(t),
-            records(dropped)
+            records(names, dropped)
         ),
         Note::Read {
             consumer,
@@ -606,16 +617,16 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} hears that \"{transactional_id}\" is {} ({}); it goes on with epoch {new_epoch}.",
             n(producer),
             if *commit { "committed" } else { "aborted" },
-            records(ids)
+            records(names, ids)
         ),
         Note::ProducerFenced {
             producer,
             error,
             records: ids,
         } => format!(
-            "{} is fenced ({error}): a newer instance owns its transactional id. It closes; {} of its open transaction will never commit.",
+            "{} is fenced ({error}): its epoch is over (a newer instance took its transactional id, or the coordinator aborted its transaction at the timeout). It closes; {} of its open transaction will never commit.",
             n(producer),
-            records(ids)
+            records(names, ids)
         ),
         Note::ConsumerStopped { consumer } => format!("{} stops polling.", n(consumer)),
         Note::Processed {
@@ -631,7 +642,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             format!(
                 "{} transforms {} and hands the outputs to its producer ({guarantee}: {how}).",
                 n(processor),
-                records(inputs)
+                records(names, inputs)
             )
         }
         Note::OffsetsCommitted {

@@ -129,7 +129,7 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
                     crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } => CellView {
                         offset: rec.offset,
                         key: sim.names.key(rec.key),
-                        value: rec.value.to_string(),
+                        value: sim.names.record(rec.value),
                         producer_id: rec.producer_id,
                         epoch: rec.epoch,
                         sequence: rec.sequence,

@@ -256,6 +256,20 @@ impl Simulation {
         self.push(at, Event::Fault(f.fault));
     }
 
+    /// Whether a timer of `node` matching `pred` is due now or earlier (it fires next, at
+    /// this same instant), counting events a frozen node holds.
+    pub fn timer_due(&self, node: NodeId, pred: impl Fn(&Timer) -> bool) -> bool {
+        let due = |s: &Scheduled| {
+            s.time <= self.now
+                && matches!(&s.event, Event::Timer { node: n, timer, .. } if *n == node && pred(timer))
+        };
+        self.queue.iter().any(due)
+            || self
+                .status
+                .get(&node)
+                .is_some_and(|st| st.held.iter().any(due))
+    }
+
     pub fn in_flight(&self) -> Vec<InFlightMessage> {
         let mut out: Vec<InFlightMessage> = self
             .queue
