@@ -138,6 +138,40 @@ fn print_summary(r: &Report) {
     println!("trace      {}", r.trace_hash);
 }
 
+struct Options {
+    target: String,
+    seed: Option<u64>,
+    json: bool,
+    trace: bool,
+}
+
+/// `<name|file> [--seed N] [--json] [--trace]`, as `run` and `compare` take them.
+fn parse_options(args: &[String], command: &str, allow_trace: bool) -> Result<Options, String> {
+    let mut target = None;
+    let (mut seed, mut json, mut trace) = (None, false, false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seed" => seed = Some(parse_seed(it.next())?),
+            "--json" => json = true,
+            "--trace" if allow_trace => trace = true,
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {flag}\n{USAGE}"))
+            }
+            other if target.is_none() => target = Some(other.to_string()),
+            other => return Err(format!("unexpected argument {other:?}\n{USAGE}")),
+        }
+    }
+    let target =
+        target.ok_or_else(|| format!("{command} needs a scenario name or file\n{USAGE}"))?;
+    Ok(Options {
+        target,
+        seed,
+        json,
+        trace,
+    })
+}
+
 fn parse_seed(v: Option<&String>) -> Result<u64, String> {
     let v = v.ok_or("--seed needs a number")?;
     v.parse::<u64>()
@@ -158,26 +192,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => {
-            let mut target = None;
-            let (mut seed, mut json, mut trace) = (None, false, false);
-            let mut it = args.iter().skip(1);
-            while let Some(a) = it.next() {
-                match a.as_str() {
-                    "--seed" => match parse_seed(it.next()) {
-                        Ok(s) => seed = Some(s),
-                        Err(e) => return fail(e),
-                    },
-                    "--json" => json = true,
-                    "--trace" => trace = true,
-                    flag if flag.starts_with("--") => {
-                        return fail(format!("unknown option {flag}\n{USAGE}"))
-                    }
-                    other if target.is_none() => target = Some(other.to_string()),
-                    other => return fail(format!("unexpected argument {other:?}\n{USAGE}")),
-                }
-            }
-            let Some(target) = target else {
-                return fail(format!("run needs a scenario name or file\n{USAGE}"));
+            let Options {
+                target,
+                seed,
+                json,
+                trace,
+            } = match parse_options(&args[1..], "run", true) {
+                Ok(o) => o,
+                Err(e) => return fail(e),
             };
             let scenario = match load(&target) {
                 Ok(s) => s,
@@ -249,25 +271,11 @@ fn main() -> ExitCode {
             }
         }
         Some("compare") => {
-            let mut target = None;
-            let (mut seed, mut json) = (None, false);
-            let mut it = args.iter().skip(1);
-            while let Some(a) = it.next() {
-                match a.as_str() {
-                    "--seed" => match parse_seed(it.next()) {
-                        Ok(s) => seed = Some(s),
-                        Err(e) => return fail(e),
-                    },
-                    "--json" => json = true,
-                    flag if flag.starts_with("--") => {
-                        return fail(format!("unknown option {flag}\n{USAGE}"))
-                    }
-                    other if target.is_none() => target = Some(other.to_string()),
-                    other => return fail(format!("unexpected argument {other:?}\n{USAGE}")),
-                }
-            }
-            let Some(target) = target else {
-                return fail(format!("compare needs a scenario name or file\n{USAGE}"));
+            let Options {
+                target, seed, json, ..
+            } = match parse_options(&args[1..], "compare", false) {
+                Ok(o) => o,
+                Err(e) => return fail(e),
             };
             let scenario = match load(&target) {
                 Ok(s) => s,

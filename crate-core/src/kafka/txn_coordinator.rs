@@ -157,20 +157,7 @@ impl TxnCoordinator {
                     coordinator: me,
                     transactional_id: transactional_id.to_string(),
                 });
-                let partitions = t.topic_partitions.clone();
-                let (pid, epoch) = (t.producer_id, t.producer_epoch);
-                if self.write(me, t, ctx).is_ok() {
-                    self.send_markers(
-                        me,
-                        transactional_id,
-                        pid,
-                        epoch,
-                        ControlType::Abort,
-                        &partitions,
-                        leaders,
-                        ctx,
-                    );
-                }
+                let _ = self.decide(me, t, leaders, ctx);
                 answer(ctx, -1, -1, Some(KafkaError::ConcurrentTransactions));
             }
             Err(e) => answer(ctx, -1, -1, Some(kafka_error(&e))),
@@ -290,29 +277,12 @@ impl TxnCoordinator {
         };
         match meta.prepare_end_txn(producer_id, epoch, commit, version, ctx.now) {
             Ok(EndTxnPlan::Write(t)) => {
-                let partitions = t.topic_partitions.clone();
-                let (pid, new_epoch, state) = (t.producer_id, t.producer_epoch, t.state);
-                match self.write(me, t, ctx) {
-                    Ok(()) => {
-                        // The Prepare* record is the decision: the client hears now, before
-                        // any marker exists.
-                        answer(ctx, None, pid, new_epoch);
-                        let control = if state == TxnState::PrepareCommit {
-                            ControlType::Commit
-                        } else {
-                            ControlType::Abort
-                        };
-                        self.send_markers(
-                            me,
-                            transactional_id,
-                            pid,
-                            new_epoch,
-                            control,
-                            &partitions,
-                            leaders,
-                            ctx,
-                        );
-                    }
+                let (pid, new_epoch) = (t.producer_id, t.producer_epoch);
+                // The Prepare* record is the decision: the client hears once it is written,
+                // before any marker exists (`decide` answers through the callback first).
+                match self.decide_then(me, t, leaders, ctx, |ctx| answer(ctx, None, pid, new_epoch))
+                {
+                    Ok(()) => {}
                     Err(e) => answer(ctx, Some(e), producer_id, epoch),
                 }
             }
@@ -322,6 +292,40 @@ impl TxnCoordinator {
             }) => answer(ctx, None, producer_id, producer_epoch),
             Err(e) => answer(ctx, Some(kafka_error(&e)), producer_id, epoch),
         }
+    }
+
+    /// Writes a decision (a PrepareCommit or PrepareAbort transit) to the log, then sends
+    /// its markers.
+    fn decide(
+        &mut self,
+        me: NodeId,
+        t: TxnTransitMetadata,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) -> Result<(), KafkaError> {
+        self.decide_then(me, t, leaders, ctx, |_| {})
+    }
+
+    /// As `decide`, running `after_write` between the durable write and the markers.
+    fn decide_then(
+        &mut self,
+        me: NodeId,
+        t: TxnTransitMetadata,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+        after_write: impl FnOnce(&mut Ctx),
+    ) -> Result<(), KafkaError> {
+        let control = match t.state {
+            TxnState::PrepareCommit => ControlType::Commit,
+            _ => ControlType::Abort,
+        };
+        let id = t.transactional_id.clone();
+        let partitions = t.topic_partitions.clone();
+        let (pid, epoch) = (t.producer_id, t.producer_epoch);
+        self.write(me, t, ctx)?;
+        after_write(ctx);
+        self.send_markers(me, &id, pid, epoch, control, &partitions, leaders, ctx);
+        Ok(())
     }
 
     /// Sends WriteTxnMarkers for `partitions`, one request per leader. An empty transaction
@@ -441,20 +445,7 @@ impl TxnCoordinator {
                     transactional_id: transactional_id.clone(),
                     timeout_ms: t.txn_timeout_ms,
                 });
-                let partitions = t.topic_partitions.clone();
-                let (pid, epoch) = (t.producer_id, t.producer_epoch);
-                if self.write(me, t, ctx).is_ok() {
-                    self.send_markers(
-                        me,
-                        transactional_id,
-                        pid,
-                        epoch,
-                        ControlType::Abort,
-                        &partitions,
-                        leaders,
-                        ctx,
-                    );
-                }
+                let _ = self.decide(me, t, leaders, ctx);
                 true
             }
             CoordinatorTimer::ResendMarkers { transactional_id } => {

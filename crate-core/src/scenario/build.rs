@@ -43,6 +43,18 @@ impl Checker {
         }
     }
 
+    /// The polling settings consumers and processors share.
+    fn polling(&mut self, f: &str, start_ms: u64, poll_interval_ms: u64, max_empty_polls: u32) {
+        self.range(&format!("{f}.start_ms"), start_ms, 0, MAX_TIME_MS);
+        self.range(
+            &format!("{f}.poll_interval_ms"),
+            poll_interval_ms,
+            1,
+            MAX_TIMEOUT_MS,
+        );
+        self.range(&format!("{f}.max_empty_polls"), max_empty_polls, 1, 10_000);
+    }
+
     fn name(&mut self, field: &str, v: &str) {
         if v.trim().is_empty() {
             self.err(field, "must not be empty");
@@ -538,19 +550,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 Isolation::ReadUncommitted
             }
         };
-        c.range(&format!("{f}.start_ms"), s.start_ms, 0, MAX_TIME_MS);
-        c.range(
-            &format!("{f}.poll_interval_ms"),
-            s.poll_interval_ms,
-            1,
-            MAX_TIMEOUT_MS,
-        );
-        c.range(
-            &format!("{f}.max_empty_polls"),
-            s.max_empty_polls,
-            1,
-            10_000,
-        );
+        c.polling(&f, s.start_ms, s.poll_interval_ms, s.max_empty_polls);
         if let Some(stop) = s.stop_ms {
             c.range(&format!("{f}.stop_ms"), stop, s.start_ms, MAX_TIME_MS);
         }
@@ -675,19 +675,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 "the output topic must differ from the input topic",
             );
         }
-        c.range(&format!("{f}.start_ms"), s.start_ms, 0, MAX_TIME_MS);
-        c.range(
-            &format!("{f}.poll_interval_ms"),
-            s.poll_interval_ms,
-            1,
-            MAX_TIMEOUT_MS,
-        );
-        c.range(
-            &format!("{f}.max_empty_polls"),
-            s.max_empty_polls,
-            1,
-            10_000,
-        );
+        c.polling(&f, s.start_ms, s.poll_interval_ms, s.max_empty_polls);
         if let Some(t) = s.request_timeout_ms {
             c.range(&format!("{f}.request_timeout_ms"), t, 1, MAX_TIMEOUT_MS);
         }
