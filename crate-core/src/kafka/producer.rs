@@ -363,7 +363,7 @@ impl Producer {
             self.state = ClientState::Ready;
         }
         for (i, spec) in self.specs.iter().enumerate() {
-            let done = self.spec_progress[i];
+            let done = self.spec_progress.get(i).copied().unwrap_or(0);
             if done < spec.count {
                 let due = spec.at + spec.interval.saturating_mul(u64::from(done));
                 ctx.set_timer(
@@ -417,7 +417,7 @@ impl Producer {
         let Some(spec) = self.specs.get(i).cloned() else {
             return false;
         };
-        let done = self.spec_progress[i];
+        let done = self.spec_progress.get(i).copied().unwrap_or(0);
         if done >= spec.count {
             return false;
         }
@@ -428,7 +428,11 @@ impl Producer {
             done + 1
         };
         self.hand_over(&spec, done, upto, ctx);
-        self.spec_progress[i] = upto;
+        if let Some(p) = self.spec_progress.get_mut(i) {
+            *p = upto;
+        } else {
+            return false;
+        }
         if upto < spec.count {
             ctx.set_timer(
                 spec.interval,
