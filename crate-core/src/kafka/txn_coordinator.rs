@@ -200,7 +200,15 @@ impl TxnCoordinator {
                         }
                         written
                     }
-                    Err(e) => Err(kafka_error(&e)),
+                    Err(e) => Err(TxnCoordinator::refused(
+                        me,
+                        transactional_id,
+                        "AddPartitionsToTxn",
+                        producer_id,
+                        epoch,
+                        kafka_error(&e),
+                        ctx,
+                    )),
                 }
             }
         };
@@ -290,8 +298,45 @@ impl TxnCoordinator {
                 producer_id,
                 producer_epoch,
             }) => answer(ctx, None, producer_id, producer_epoch),
-            Err(e) => answer(ctx, Some(kafka_error(&e)), producer_id, epoch),
+            Err(e) => {
+                let error = TxnCoordinator::refused(
+                    me,
+                    transactional_id,
+                    if commit {
+                        "EndTxn(commit)"
+                    } else {
+                        "EndTxn(abort)"
+                    },
+                    producer_id,
+                    epoch,
+                    kafka_error(&e),
+                    ctx,
+                );
+                answer(ctx, Some(error), producer_id, epoch)
+            }
         }
+    }
+
+    /// Narrates a refusal: what was asked, by whom, and Kafka's error.
+    #[allow(clippy::too_many_arguments)]
+    fn refused(
+        me: NodeId,
+        transactional_id: &str,
+        request: &str,
+        producer_id: i64,
+        epoch: i16,
+        error: KafkaError,
+        ctx: &mut Ctx,
+    ) -> KafkaError {
+        ctx.note(Note::TxnRequestRefused {
+            coordinator: me,
+            transactional_id: transactional_id.to_string(),
+            request: request.to_string(),
+            producer_id,
+            epoch,
+            error,
+        });
+        error
     }
 
     /// Writes a decision (a PrepareCommit or PrepareAbort transit) to the log, then sends

@@ -518,6 +518,17 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 n(coordinator)
             )
         }
+        Note::TxnRequestRefused {
+            coordinator,
+            transactional_id,
+            request,
+            producer_id,
+            epoch,
+            error,
+        } => format!(
+            "The transaction coordinator ({}) refuses {request} for \"{transactional_id}\" from producer {producer_id} at epoch {epoch}: {error}.",
+            n(coordinator)
+        ),
         Note::TxnFencedByNewInstance {
             coordinator,
             transactional_id,

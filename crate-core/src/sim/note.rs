@@ -172,6 +172,14 @@ pub enum Note {
         producer_id: i64,
         epoch: i16,
     },
+    TxnRequestRefused {
+        coordinator: NodeId,
+        transactional_id: String,
+        request: String,
+        producer_id: i64,
+        epoch: i16,
+        error: KafkaError,
+    },
     TxnFencedByNewInstance {
         coordinator: NodeId,
         transactional_id: String,
