@@ -118,6 +118,36 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
 });
 
+test('scrub bar, jumps between notable events, and playback speed', async (page) => {
+  await page.keyboard.press('Shift+ArrowRight');
+  const first = await stepNumber(page);
+  assert(first > 0, 'Shift+→ jumps forward');
+  const tone = await page.locator('#event-log li.current').first().getAttribute('class');
+  assert(/retry|dedup|dup|reject|loss|freeze|ok|commit|abort/.test(tone), `lands on a notable event: ${tone}`);
+  await page.click('#next-event');
+  const second = await stepNumber(page);
+  assert(second > first, 'next event moves on');
+  await page.click('#prev-event');
+  assert((await stepNumber(page)) === first, 'previous event comes back');
+  const report = cli(['run', 'seed-frozen-broker', '--json']);
+  const max = Number(await page.locator('#scrub').getAttribute('max'));
+  assert(max === report.steps, `scrub spans the run: ${max} vs ${report.steps}`);
+  const seek = async (n) => page.locator('#scrub').evaluate((el, v) => {
+    el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, n);
+  await seek(max);
+  assert((await stepNumber(page)) === max && (await clockText(page)).includes('finished'), 'scrubbed to the end');
+  await seek(5);
+  assert((await stepNumber(page)) === 5, 'scrubbed back to step 5');
+  await page.selectOption('#speed', '64');
+  await page.click('#play');
+  await page.waitForTimeout(600);
+  const after = await stepNumber(page);
+  if (!(await clockText(page)).includes('finished')) await page.click('#play');
+  assert(after >= 15, `16× playback advanced quickly (step ${after})`);
+  await page.screenshot({ path: join(artifacts, '08-controls.png'), fullPage: false });
+});
+
 test('transactions: markers, an aborted record and two isolation levels', async (page) => {
   await page.selectOption('#scenario-picker', 'seed-commit-abort');
   await page.click('#run-to-end');

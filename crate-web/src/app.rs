@@ -22,12 +22,14 @@ pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
     let scenarios = use_memo((), |_| builtin::list());
 
-    // Playback: an interval owned by this effect, dropped when playing stops.
+    // Playback: an interval owned by this effect, dropped when playing stops or the speed
+    // changes.
     {
         let dispatcher = state.dispatcher();
-        use_effect_with(state.playing, move |playing| {
-            let interval = playing
-                .then(|| Interval::new(PLAY_STEP_MS, move || dispatcher.dispatch(Action::Step)));
+        use_effect_with((state.playing, state.speed), move |(playing, speed)| {
+            let period = (PLAY_STEP_MS * 4 / (*speed).max(1)).max(16);
+            let interval =
+                playing.then(|| Interval::new(period, move || dispatcher.dispatch(Action::Step)));
             move || drop(interval)
         });
     }
@@ -44,6 +46,8 @@ pub fn app() -> Html {
                         matches!(el.tag_name().as_str(), "SELECT" | "INPUT" | "TEXTAREA")
                     });
                 let action = match e.key().as_str() {
+                    "ArrowRight" if e.shift_key() => Some(Action::NextNotable),
+                    "ArrowLeft" if e.shift_key() => Some(Action::PreviousNotable),
                     "ArrowRight" => Some(Action::Step),
                     "ArrowLeft" => Some(Action::StepBack),
                     " " if !in_form => Some(Action::TogglePlay),
@@ -52,7 +56,13 @@ pub fn app() -> Html {
                     _ => None,
                 };
                 if let Some(a) = action {
-                    if !in_form || matches!(a, Action::Step | Action::StepBack) {
+                    // In the scenario picker the arrows still step; the scrub bar and other
+                    // inputs keep their keys.
+                    let in_select = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| el.tag_name() == "SELECT");
+                    if !in_form || (in_select && matches!(a, Action::Step | Action::StepBack)) {
                         e.prevent_default();
                         dispatcher.dispatch(a);
                     }
@@ -96,6 +106,7 @@ pub fn app() -> Html {
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
     let seed = sim.seed;
+    let step = sim.steps();
     drop(sim);
 
     html! {
@@ -104,7 +115,8 @@ pub fn app() -> Html {
             if let Some(err) = &state.error {
                 <div class="error" role="alert">{ err }</div>
             }
-            <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash} />
+            <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
+                step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
             <main class="stage">
                 <div class="clients">
                     { for producers.into_iter().map(|p| html! { <ProducerCard producer={p} /> }) }
@@ -120,7 +132,7 @@ pub fn app() -> Html {
                 <EventLog events={events} />
             </main>
             <footer class="footer">
-                {"Keyboard: → step · ← back · Space play/pause · Home reset · End run to the end. Follows Apache Kafka 4.x."}
+                {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end. Follows Apache Kafka 4.x."}
             </footer>
         </div>
     }

@@ -20,6 +20,49 @@ pub enum Action {
     RunToEnd,
     TogglePlay,
     Pause,
+    /// Go to this step (the scrub bar).
+    Seek(u64),
+    NextNotable,
+    PreviousNotable,
+    /// Playback speed in quarters (1 = 0.25×, 4 = 1×, 64 = 16×).
+    SetSpeed(u32),
+}
+
+/// Playback speeds offered, in quarters of the base rate.
+pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// The whole run, computed once when a scenario loads: its length and the steps worth
+/// jumping to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    pub total_steps: u64,
+    pub notable: Vec<u64>,
+}
+
+impl Timeline {
+    fn of(scenario: &Scenario) -> Timeline {
+        let mut sim = scenario.simulation(None);
+        let mut notable = Vec::new();
+        while sim.step() == StepOutcome::Stepped {
+            if let Some(rec) = sim.trace().last() {
+                if rec.notable().is_some() {
+                    notable.push(rec.step);
+                }
+            }
+        }
+        Timeline {
+            total_steps: sim.steps(),
+            notable,
+        }
+    }
+
+    pub fn next_after(&self, step: u64) -> Option<u64> {
+        self.notable.iter().copied().find(|s| *s > step)
+    }
+
+    pub fn previous_before(&self, step: u64) -> Option<u64> {
+        self.notable.iter().rev().copied().find(|s| *s < step)
+    }
 }
 
 pub struct Playground {
@@ -33,12 +76,16 @@ pub struct Playground {
     pub playing: bool,
     pub finished: bool,
     pub error: Option<String>,
+    pub timeline: Rc<Timeline>,
+    /// Quarters of the base playback rate (4 = 1×).
+    pub speed: u32,
 }
 
 impl PartialEq for Playground {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version
             && self.playing == other.playing
+            && self.speed == other.speed
             && self.scenario_name == other.scenario_name
             && self.error == other.error
     }
@@ -60,7 +107,10 @@ impl Playground {
 
     fn with_scenario(name: &str, scenario: Scenario, error: Option<String>) -> Self {
         let sim = scenario.simulation(None);
+        let timeline = Rc::new(Timeline::of(&scenario));
         Playground {
+            timeline,
+            speed: 4,
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(vec![sim.clone()])),
@@ -82,6 +132,8 @@ impl Playground {
             playing: playing && !finished,
             finished,
             error: None,
+            timeline: self.timeline.clone(),
+            speed: self.speed,
         }
     }
 
@@ -163,6 +215,42 @@ impl Reducible for Playground {
                 Rc::new(self.bumped(finished, !self.playing))
             }
             Action::Pause => Rc::new(self.bumped(self.finished, false)),
+            Action::Seek(target) => {
+                let target = target.min(self.timeline.total_steps);
+                let now = self.sim.borrow().steps();
+                if target > now {
+                    while self.sim.borrow().steps() < target {
+                        if self.step_once() {
+                            break;
+                        }
+                    }
+                } else if target < now {
+                    self.seek(target);
+                }
+                if target == self.timeline.total_steps {
+                    // Past the last step only void timers remain: let them go, as End does.
+                    while !self.step_once() {}
+                }
+                let finished = self.sim.borrow().is_finished();
+                Rc::new(self.bumped(finished, false))
+            }
+            Action::NextNotable => {
+                let now = self.sim.borrow().steps();
+                match self.timeline.next_after(now) {
+                    Some(step) => self.reduce(Action::Seek(step)),
+                    None => self.reduce(Action::RunToEnd),
+                }
+            }
+            Action::PreviousNotable => {
+                let now = self.sim.borrow().steps();
+                let target = self.timeline.previous_before(now).unwrap_or(0);
+                self.reduce(Action::Seek(target))
+            }
+            Action::SetSpeed(quarters) => {
+                let mut next = self.bumped(self.finished, self.playing);
+                next.speed = quarters.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                Rc::new(next)
+            }
         }
     }
 }
@@ -216,6 +304,49 @@ mod tests {
             .as_deref()
             .unwrap_or("")
             .contains("no-such-scenario"));
+    }
+
+    #[test]
+    fn the_timeline_knows_the_length_and_the_notable_steps() {
+        let s = Rc::new(Playground::new(builtin::DEFAULT));
+        let end = {
+            let mut sim = s.scenario.simulation(None);
+            sim.run(RunLimit::Completion);
+            sim.steps()
+        };
+        assert_eq!(s.timeline.total_steps, end);
+        assert!(!s.timeline.notable.is_empty());
+        assert!(s.timeline.notable.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn notable_jumps_land_on_notable_steps_both_ways() {
+        let mut s = Rc::new(Playground::new(builtin::DEFAULT));
+        let first = s.timeline.notable[0];
+        s = act(s, Action::NextNotable);
+        assert_eq!(s.sim.borrow().steps(), first);
+        let second = s.timeline.notable[1];
+        s = act(s, Action::NextNotable);
+        assert_eq!(s.sim.borrow().steps(), second);
+        s = act(s, Action::PreviousNotable);
+        assert_eq!(s.sim.borrow().steps(), first);
+        let rec = s.sim.borrow().trace().last().cloned().expect("a step");
+        assert!(rec.notable().is_some(), "{rec:?}");
+    }
+
+    #[test]
+    fn seeking_anywhere_gives_the_same_state_as_stepping_there() {
+        let s = Rc::new(Playground::new("seed-commit-abort"));
+        let total = s.timeline.total_steps;
+        let s = act(s, Action::Seek(total * 2));
+        assert_eq!(s.sim.borrow().steps(), total, "clamped to the end");
+        assert!(s.finished && s.sim.borrow().is_finished());
+        let s = act(s, Action::Seek(17));
+        let mut reference = s.scenario.simulation(None);
+        reference.run(RunLimit::Steps(17));
+        assert_eq!(s.sim.borrow().state_hash(), reference.state_hash());
+        let s = act(s, Action::SetSpeed(1_000));
+        assert_eq!(s.speed, 64);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 use super::icon::icon;
-use crate::state::Action;
+use crate::state::{Action, SPEEDS};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,6 +11,17 @@ pub struct ControlsProps {
     pub at_start: bool,
     pub clock: String,
     pub trace_hash: String,
+    pub step: u64,
+    pub total_steps: u64,
+    pub speed: u32,
+}
+
+fn speed_label(quarters: u32) -> String {
+    match quarters {
+        1 => "0.25×".into(),
+        2 => "0.5×".into(),
+        q => format!("{}×", q / 4),
+    }
 }
 
 /// Reset, step back, play/pause, step, run to end; the keyboard does the same (see app.rs).
@@ -33,10 +45,41 @@ pub fn controls(props: &ControlsProps) -> Html {
     html! {
         <nav class="controls" aria-label="Playback">
             { button("reset", "reset", "Reset", "Home", Action::Reset, props.at_start) }
+            { button("prev-event", "prev-event", "Previous event", "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
             { button("step-back", "back", "Back", "ArrowLeft", Action::StepBack, props.at_start) }
             { button("play", if props.playing { "pause" } else { "play" }, if props.playing { "Pause" } else { "Play" }, "Space", Action::TogglePlay, props.finished) }
             { button("step", "step", "Step", "ArrowRight", Action::Step, props.finished) }
+            { button("next-event", "next-event", "Next event", "Shift+ArrowRight", Action::NextNotable, props.finished) }
             { button("run-to-end", "end", "End", "End", Action::RunToEnd, props.finished) }
+            <label class="speed" title="Playback speed">
+                <span class="label">{"Speed"}</span>
+                <select id="speed" aria-label="Playback speed" onchange={{
+                    let cb = props.on_action.clone();
+                    Callback::from(move |e: Event| {
+                        if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() {
+                            if let Ok(q) = s.value().parse::<u32>() {
+                                cb.emit(Action::SetSpeed(q));
+                            }
+                        }
+                    })
+                }}>
+                    { for SPEEDS.iter().map(|q| html! {
+                        <option value={q.to_string()} selected={*q == props.speed}>{ speed_label(*q) }</option>
+                    }) }
+                </select>
+            </label>
+            <input id="scrub" class="scrub" type="range" min="0" max={props.total_steps.to_string()}
+                value={props.step.to_string()} aria-label="Scrub through the run"
+                oninput={{
+                    let cb = props.on_action.clone();
+                    Callback::from(move |e: InputEvent| {
+                        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                            if let Ok(step) = i.value().parse::<u64>() {
+                                cb.emit(Action::Seek(step));
+                            }
+                        }
+                    })
+                }} />
             <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
             <span id="trace-hash" class="trace-hash"
                 title="Trace hash: the same scenario and seed give the same hash on every machine, in the browser and in eos-sim">

@@ -9,6 +9,8 @@ pub fn icon(name: &str) -> Html {
         "pause" => "M6 5h4v14H6zM14 5h4v14h-4z",
         "step" => "M6 5v14l11-7z",
         "end" => "M4 5v14l12-7zM18 4h2v16h-2z",
+        "prev-event" => "M11 5v14L2 12zM21 5v14l-9-7z",
+        "next-event" => "M3 5v14l9-7zM13 5v14l9-7z",
         _ => "",
     };
     html! {
