@@ -148,6 +148,25 @@ test('scrub bar, jumps between notable events, and playback speed', async (page)
   await page.screenshot({ path: join(artifacts, '08-controls.png'), fullPage: false });
 });
 
+test('a fault by click joins the schedule and changes only the future', async (page) => {
+  for (let i = 0; i < 3; i++) await page.click('#step');
+  const before = await page.locator('#event-log').innerText();
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.click('#fault-crash');
+  assert((await stepNumber(page)) === 3, 'still at step 3');
+  assert((await page.locator('#event-log').innerText()) === before, 'the past is unchanged');
+  const schedule = await page.locator('#fault-schedule').innerText();
+  assert(/crash broker 0/.test(schedule) && /freeze broker 0/.test(schedule), `schedule: ${schedule}`);
+  assert((await page.locator('.faults .injected').innerText()).includes('+1'), 'marked as added by click');
+  await page.click('#run-to-end');
+  const log = await page.locator('#event-log').innerText();
+  const reader = await page.locator('article.consumer').innerText();
+  assert(reader.includes('nothing read yet'), `with broker 0 down the reader reads nothing: ${reader}`);
+  assert((await page.locator('section.partition.crashed').count()) === 3, 'the broker looks crashed');
+  await page.screenshot({ path: join(artifacts, '09-fault-by-click.png'), fullPage: true });
+  void log;
+});
+
 test('transactions: markers, an aborted record and two isolation levels', async (page) => {
   await page.selectOption('#scenario-picker', 'seed-commit-abort');
   await page.click('#run-to-end');

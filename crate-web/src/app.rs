@@ -1,8 +1,8 @@
 //! The page: header, controls, the Kafka stage and the narration, wired to the reducer.
 
 use crate::components::{
-    consumer_card::ConsumerCard, controls::Controls, event_log::EventLog, flights::Flights,
-    header::Header, partition_log::PartitionLog, processor_card::ProcessorCard,
+    consumer_card::ConsumerCard, controls::Controls, event_log::EventLog, fault_panel::FaultPanel,
+    flights::Flights, header::Header, partition_log::PartitionLog, processor_card::ProcessorCard,
     producer_card::ProducerCard, transactions::Transactions,
 };
 use crate::state::{Action, Playground};
@@ -88,6 +88,12 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |a: Action| state.dispatch(a))
     };
+    let on_inject = {
+        let state = state.clone();
+        Callback::from(move |(target, action): (String, String)| {
+            state.dispatch(Action::InjectFault { target, action })
+        })
+    };
     let on_select = {
         let state = state.clone();
         Callback::from(move |name: String| state.dispatch(Action::Load(name)))
@@ -105,6 +111,7 @@ pub fn app() -> Html {
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
+    let schedule = view_model::fault_schedule(&sim);
     let seed = sim.seed;
     let step = sim.steps();
     drop(sim);
@@ -124,6 +131,8 @@ pub fn app() -> Html {
                     <Flights flights={flights} />
                     { for consumers.into_iter().map(|c| html! { <ConsumerCard consumer={c} /> }) }
                     <Transactions transactions={transactions} />
+                    <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
+                        injected={state.injected} on_inject={on_inject} />
                 </div>
                 <div class="brokers">
                     <h2>{"Partition logs"}</h2>

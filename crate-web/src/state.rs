@@ -26,7 +26,16 @@ pub enum Action {
     PreviousNotable,
     /// Playback speed in quarters (1 = 0.25×, 4 = 1×, 64 = 16×).
     SetSpeed(u32),
+    /// Add a fault just after the current moment (`freeze` for 2 s, `crash`, `restart`);
+    /// the run is rebuilt from the schedule, so the past stays as it was.
+    InjectFault {
+        target: String,
+        action: String,
+    },
 }
+
+/// How long a freeze injected by click lasts.
+pub const CLICK_FREEZE_MS: u64 = 2_000;
 
 /// Playback speeds offered, in quarters of the base rate.
 pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
@@ -79,6 +88,8 @@ pub struct Playground {
     pub timeline: Rc<Timeline>,
     /// Quarters of the base playback rate (4 = 1×).
     pub speed: u32,
+    /// Faults added by click on top of the scenario's own schedule.
+    pub injected: u32,
 }
 
 impl PartialEq for Playground {
@@ -111,6 +122,7 @@ impl Playground {
         Playground {
             timeline,
             speed: 4,
+            injected: 0,
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(vec![sim.clone()])),
@@ -134,6 +146,7 @@ impl Playground {
             error: None,
             timeline: self.timeline.clone(),
             speed: self.speed,
+            injected: self.injected,
         }
     }
 
@@ -246,6 +259,36 @@ impl Reducible for Playground {
                 let target = self.timeline.previous_before(now).unwrap_or(0);
                 self.reduce(Action::Seek(target))
             }
+            Action::InjectFault { target, action } => {
+                let (now, steps) = {
+                    let sim = self.sim.borrow();
+                    (sim.now(), sim.steps())
+                };
+                let spec = eos_core::scenario::schema::FaultSpec {
+                    // Strictly after every event already processed: the past is unchanged.
+                    at_ms: eos_core::time::to_ms(now) + 1,
+                    duration_ms: (action == "freeze").then_some(CLICK_FREEZE_MS),
+                    action,
+                    target: Some(target),
+                    count: 1,
+                    ..Default::default()
+                };
+                match self.scenario.with_fault(spec) {
+                    Ok(scenario) => {
+                        let mut next =
+                            Playground::with_scenario(&self.scenario_name, scenario, None);
+                        next.injected = self.injected + 1;
+                        next.speed = self.speed;
+                        next.version = self.version + 1;
+                        Rc::new(next).reduce(Action::Seek(steps))
+                    }
+                    Err(e) => {
+                        let mut same = self.bumped(self.finished, false);
+                        same.error = Some(e.to_string());
+                        Rc::new(same)
+                    }
+                }
+            }
             Action::SetSpeed(quarters) => {
                 let mut next = self.bumped(self.finished, self.playing);
                 next.speed = quarters.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
@@ -347,6 +390,56 @@ mod tests {
         assert_eq!(s.sim.borrow().state_hash(), reference.state_hash());
         let s = act(s, Action::SetSpeed(1_000));
         assert_eq!(s.speed, 64);
+    }
+
+    #[test]
+    fn an_injected_fault_keeps_the_past_and_changes_the_future() {
+        let mut s = Rc::new(Playground::new("lost-ack-idempotence-on"));
+        for _ in 0..6 {
+            s = act(s, Action::Step);
+        }
+        let past = s.sim.borrow().trace().to_vec();
+        let s = act(
+            s,
+            Action::InjectFault {
+                target: "broker-0".into(),
+                action: "crash".into(),
+            },
+        );
+        assert_eq!(s.injected, 1);
+        assert_eq!(
+            s.sim.borrow().trace(),
+            past.as_slice(),
+            "the past is unchanged"
+        );
+        let s = act(s, Action::RunToEnd);
+        let crashed = s.sim.borrow().trace().iter().any(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, eos_core::sim::Note::Crashed { .. }))
+        });
+        assert!(crashed, "the broker crashes in the new future");
+        assert_eq!(
+            s.scenario.file.faults.len(),
+            2,
+            "the schedule holds the new fault"
+        );
+    }
+
+    #[test]
+    fn a_fault_on_an_unknown_process_is_refused_and_nothing_is_lost() {
+        let s = Rc::new(Playground::new(builtin::DEFAULT));
+        let s = act(s, Action::Step);
+        let s = act(
+            s,
+            Action::InjectFault {
+                target: "nobody".into(),
+                action: "crash".into(),
+            },
+        );
+        assert!(s.error.as_deref().unwrap_or("").contains("not a process"));
+        assert_eq!(s.sim.borrow().steps(), 1);
+        assert_eq!(s.injected, 0);
     }
 
     #[test]

@@ -105,11 +105,11 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
                 .collect();
             PartitionVm {
                 title: p.name.clone(),
-                role: format!(
-                    "broker {} · {}",
-                    p.broker,
-                    if p.is_leader { "leader" } else { "follower" }
-                ),
+                role: match (p.is_leader, p.leader) {
+                    (true, _) => format!("broker {} · leader", p.broker),
+                    (false, Some(l)) => format!("broker {} · follower of broker {l}", p.broker),
+                    (false, None) => format!("broker {} · no leader: offline", p.broker),
+                },
                 status,
                 cells,
                 high_watermark: p.high_watermark,
@@ -378,6 +378,22 @@ pub fn transactions(sim: &Simulation) -> Vec<TxnVm> {
                     ),
                 }
             })
+        })
+        .collect()
+}
+
+/// The fault schedule as sentences, in time order.
+pub fn fault_schedule(sim: &Simulation) -> Vec<String> {
+    let mut faults = sim.faults.clone();
+    faults.sort_by_key(|f| f.at);
+    faults
+        .iter()
+        .map(|f| {
+            format!(
+                "at {}: {}",
+                format_duration(f.at),
+                eos_core::sim::narration::describe_fault(&sim.names, &f.fault)
+            )
         })
         .collect()
 }

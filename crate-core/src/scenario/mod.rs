@@ -49,6 +49,23 @@ impl Scenario {
         self.file.seed
     }
 
+    /// The same scenario with one more fault in its schedule (validated like any other).
+    pub fn with_fault(&self, fault: schema::FaultSpec) -> Result<Scenario, ScenarioError> {
+        let mut file = self.file.clone();
+        file.faults.push(fault);
+        Scenario::from_file(file)
+    }
+
+    /// Every process a fault can target, by the name a scenario uses for it.
+    pub fn process_names(&self) -> Vec<String> {
+        let brokers = (0..self.file.cluster.brokers).map(|b| format!("broker-{b}"));
+        brokers
+            .chain(self.file.producers.iter().map(|p| p.name.clone()))
+            .chain(self.file.processors.iter().map(|p| p.name.clone()))
+            .chain(self.file.consumers.iter().map(|c| c.name.clone()))
+            .collect()
+    }
+
     /// The scenario as TOML again (for export).
     pub fn to_toml(&self) -> String {
         toml::to_string_pretty(&self.file).unwrap_or_default()
@@ -71,5 +88,38 @@ impl Scenario {
         }
         setup.keep_trace = false;
         Simulation::new(setup)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_added_fault_joins_the_schedule_and_a_bad_one_is_refused() {
+        let s = builtin::get(builtin::DEFAULT).expect("built-in");
+        let before = s.file.faults.len();
+        let more = s
+            .with_fault(schema::FaultSpec {
+                at_ms: 3,
+                action: "crash".into(),
+                target: Some("broker-0".into()),
+                count: 1,
+                ..Default::default()
+            })
+            .expect("valid");
+        assert_eq!(more.file.faults.len(), before + 1);
+        let err = s
+            .with_fault(schema::FaultSpec {
+                at_ms: 3,
+                action: "crash".into(),
+                target: Some("nobody".into()),
+                count: 1,
+                ..Default::default()
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("\"nobody\" is not a process"), "{err}");
+        assert_eq!(s.process_names(), vec!["broker-0", "app", "reader"]);
     }
 }

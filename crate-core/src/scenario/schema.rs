@@ -281,7 +281,7 @@ fn default_processor_empty_polls() -> u32 {
     5
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FaultSpec {
     pub at_ms: u64,

@@ -102,6 +102,8 @@ pub struct PartitionView {
     pub name: String,
     pub broker: u8,
     pub is_leader: bool,
+    /// The partition's leader as this replica knows it (none: offline).
+    pub leader: Option<u8>,
     pub alive: bool,
     pub frozen: bool,
     pub cells: Vec<CellView>,
@@ -157,6 +159,7 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
                 name: sim.names.tp(tp),
                 broker: b.id,
                 is_leader: r.is_leader(b.id),
+                leader: r.leader,
                 alive: status.is_some_and(|s| !s.crashed),
                 frozen: status.is_some_and(|s| s.frozen),
                 cells,

@@ -3,6 +3,7 @@
 pub mod consumer_card;
 pub mod controls;
 pub mod event_log;
+pub mod fault_panel;
 pub mod flights;
 pub mod header;
 pub mod icon;
