@@ -1,9 +1,10 @@
 //! The page: header, controls, the Kafka stage and the narration, wired to the reducer.
 
 use crate::components::{
-    consumer_card::ConsumerCard, controls::Controls, event_log::EventLog, fault_panel::FaultPanel,
-    flights::Flights, header::Header, partition_log::PartitionLog, processor_card::ProcessorCard,
-    producer_card::ProducerCard, transactions::Transactions,
+    compare_panel::ComparePanel, consumer_card::ConsumerCard, controls::Controls,
+    event_log::EventLog, fault_panel::FaultPanel, flights::Flights, header::Header,
+    partition_log::PartitionLog, processor_card::ProcessorCard, producer_card::ProducerCard,
+    transactions::Transactions,
 };
 use crate::state::{Action, Playground};
 use crate::view_model;
@@ -112,6 +113,7 @@ pub fn app() -> Html {
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
     let schedule = view_model::fault_schedule(&sim);
+    let compare = view_model::comparison(&state.comparison);
     let seed = sim.seed;
     let step = sim.steps();
     drop(sim);
@@ -140,6 +142,9 @@ pub fn app() -> Html {
                 </div>
                 <EventLog events={events} />
             </main>
+            if let Some(compare) = compare {
+                <ComparePanel compare={compare} />
+            }
             <footer class="footer">
                 {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end. Follows Apache Kafka 4.x."}
             </footer>

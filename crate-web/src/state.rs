@@ -90,6 +90,8 @@ pub struct Playground {
     pub speed: u32,
     /// Faults added by click on top of the scenario's own schedule.
     pub injected: u32,
+    /// For a read-process-write scenario: the same schedule under the three guarantees.
+    pub comparison: Rc<Vec<eos_core::compare::Lane>>,
 }
 
 impl PartialEq for Playground {
@@ -119,8 +121,10 @@ impl Playground {
     fn with_scenario(name: &str, scenario: Scenario, error: Option<String>) -> Self {
         let sim = scenario.simulation(None);
         let timeline = Rc::new(Timeline::of(&scenario));
+        let comparison = Rc::new(eos_core::compare::compare(&scenario, None).unwrap_or_default());
         Playground {
             timeline,
+            comparison,
             speed: 4,
             injected: 0,
             scenario_name: name.to_string(),
@@ -147,6 +151,7 @@ impl Playground {
             timeline: self.timeline.clone(),
             speed: self.speed,
             injected: self.injected,
+            comparison: self.comparison.clone(),
         }
     }
 

@@ -382,6 +382,56 @@ pub fn transactions(sim: &Simulation) -> Vec<TxnVm> {
         .collect()
 }
 
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRowVm {
+    pub input: String,
+    /// Visible output copies per lane, in lane order.
+    pub copies: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareVm {
+    pub lanes: Vec<&'static str>,
+    pub rows: Vec<CompareRowVm>,
+    /// Per lane: "processed · visible · duplicates · lost".
+    pub totals: Vec<(u64, u64, u64, u64)>,
+}
+
+/// The per-input ledger of the three guarantees, or nothing for a scenario without a
+/// read-process-write stage.
+pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
+    let first = lanes.first()?;
+    let mut inputs: Vec<&String> = first.ledger.keys().collect();
+    inputs.sort_by_key(|k| k.trim_start_matches('v').parse::<u64>().unwrap_or(u64::MAX));
+    let names = ["at-most-once", "at-least-once", "exactly-once"];
+    Some(CompareVm {
+        lanes: lanes
+            .iter()
+            .map(|l| {
+                names
+                    .iter()
+                    .copied()
+                    .find(|n| *n == l.guarantee)
+                    .unwrap_or("?")
+            })
+            .collect(),
+        rows: inputs
+            .into_iter()
+            .map(|input| CompareRowVm {
+                input: input.clone(),
+                copies: lanes
+                    .iter()
+                    .map(|l| l.ledger.get(input).copied().unwrap_or(0))
+                    .collect(),
+            })
+            .collect(),
+        totals: lanes
+            .iter()
+            .map(|l| (l.processed, l.visible_outputs, l.duplicates, l.lost))
+            .collect(),
+    })
+}
+
 /// The fault schedule as sentences, in time order.
 pub fn fault_schedule(sim: &Simulation) -> Vec<String> {
     let mut faults = sim.faults.clone();
@@ -542,6 +592,23 @@ mod tests {
             Some((12, 12))
         );
         assert!(p.client.starts_with("output client: pid"));
+    }
+
+    #[test]
+    fn the_comparison_ledger_shows_one_loss_one_duplicate_and_exactly_once() {
+        let s = builtin::get("rpw-crash-exactly-once").expect("built-in");
+        let lanes = eos_core::compare::compare(&s, None).expect("comparable");
+        let vm = comparison(&lanes).expect("a ledger");
+        assert_eq!(
+            vm.lanes,
+            vec!["at-most-once", "at-least-once", "exactly-once"]
+        );
+        assert_eq!(vm.rows.len(), 12);
+        assert_eq!(vm.rows[0].input, "v0");
+        assert!(vm.rows.iter().all(|r| r.copies[2] == 1));
+        assert_eq!(vm.rows.iter().filter(|r| r.copies[1] == 2).count(), 1);
+        assert_eq!(vm.rows.iter().filter(|r| r.copies[0] == 0).count(), 1);
+        assert!(comparison(&[]).is_none());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Small presentational components: props in, callbacks out.
 
+pub mod compare_panel;
 pub mod consumer_card;
 pub mod controls;
 pub mod event_log;
