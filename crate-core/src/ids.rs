@@ -12,6 +12,10 @@ pub enum NodeId {
     Consumer(u8),
     /// A read-process-write application (consumer + transform + producer).
     Processor(u8),
+    /// Flink's JobManager: the checkpoint coordinator and the restart logic.
+    JobManager,
+    /// One Flink subtask (an operator instance), numbered across the whole job graph.
+    Task(u8),
 }
 
 impl NodeId {
@@ -21,6 +25,8 @@ impl NodeId {
             NodeId::Producer(_) => "producer",
             NodeId::Consumer(_) => "consumer",
             NodeId::Processor(_) => "processor",
+            NodeId::JobManager => "jobmanager",
+            NodeId::Task(_) => "task",
         }
     }
 }
@@ -32,6 +38,8 @@ impl fmt::Display for NodeId {
             NodeId::Producer(i) => write!(f, "producer-{i}"),
             NodeId::Consumer(i) => write!(f, "consumer-{i}"),
             NodeId::Processor(i) => write!(f, "processor-{i}"),
+            NodeId::JobManager => write!(f, "jobmanager"),
+            NodeId::Task(i) => write!(f, "task-{i}"),
         }
     }
 }

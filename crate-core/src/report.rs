@@ -94,6 +94,9 @@ pub struct Report {
     /// Present when the scenario has a read-process-write processor.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub processing: Option<Processing>,
+    /// Present when the scenario has a Flink job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flink: Option<crate::flink::report::FlinkReport>,
     /// 16 hex digits: the same scenario and seed give the same hash everywhere.
     pub trace_hash: String,
 }
@@ -245,6 +248,7 @@ impl Report {
                 })
                 .collect(),
             processing,
+            flink: crate::flink::report::FlinkReport::of(sim),
             trace_hash: format!("{:016x}", sim.trace_hash()),
         }
     }

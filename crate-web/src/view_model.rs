@@ -139,7 +139,7 @@ fn tone(n: Option<Notable>) -> &'static str {
         Some(Notable::Crash) | Some(Notable::Loss) => "loss",
         Some(Notable::Freeze) => "freeze",
         Some(Notable::Delivered) => "ok",
-        Some(Notable::Commit) => "commit",
+        Some(Notable::Commit) | Some(Notable::Checkpoint) => "commit",
         Some(Notable::Abort) => "abort",
         None => "",
     }

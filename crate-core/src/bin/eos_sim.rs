@@ -68,7 +68,11 @@ fn run(scenario: &Scenario, seed: Option<u64>, trace: bool) -> Report {
     } else {
         sim.run(RunLimit::Completion);
     }
-    Report::of(scenario.name(), &sim)
+    let mut report = Report::of(scenario.name(), &sim);
+    if let Some(f) = report.flink.as_mut() {
+        f.versus_failure_free = eos_core::flink::report::versus_failure_free(scenario, seed, &sim);
+    }
+    report
 }
 
 fn print_summary(r: &Report) {
@@ -135,7 +139,84 @@ fn print_summary(r: &Report) {
             i.detail.clone().unwrap_or_default()
         );
     }
+    if let Some(f) = &r.flink {
+        print_flink(f);
+    }
     println!("trace      {}", r.trace_hash);
+}
+
+fn print_flink(f: &eos_core::flink::report::FlinkReport) {
+    println!(
+        "flink      {}{}: {} checkpoints completed, {} expired, {} aborted; {} failovers",
+        f.checkpointing,
+        if f.unaligned { " (unaligned)" } else { "" },
+        f.completed,
+        f.expired,
+        f.aborted,
+        f.failovers
+    );
+    if f.checkpoints.len() > 16 {
+        println!("  (the first 16 of {} checkpoints)", f.checkpoints.len());
+    }
+    for c in f.checkpoints.iter().take(16) {
+        println!(
+            "  cp {:<3} {:<9} at {:>6} ms  took {:>6}  alignment {:>4} ms  acks {:<2} channel state {}",
+            c.id,
+            c.outcome,
+            c.triggered_at_ms,
+            c.duration_ms.map_or("-".into(), |d| format!("{d} ms")),
+            c.alignment_ms,
+            c.acks,
+            c.channel_state_records
+        );
+    }
+    let o = &f.output;
+    if !o.committed.is_empty() {
+        println!(
+            "  2pc sink   {} records committed",
+            o.committed.values().sum::<u32>()
+        );
+    }
+    if !o.appended.is_empty() {
+        println!(
+            "  append     {} records appended",
+            o.appended.values().sum::<u32>()
+        );
+    }
+    if !o.upserts.is_empty() {
+        let v: Vec<String> = o
+            .upserts
+            .iter()
+            .take(12)
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let more = o.upserts.len().saturating_sub(12);
+        println!(
+            "  upsert     {} keys: {}{}",
+            o.upserts.len(),
+            v.join(" "),
+            if more > 0 {
+                format!(" … {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+    if let Some(d) = &f.versus_failure_free {
+        if d.is_empty() {
+            println!("  vs failure-free run: identical");
+        } else {
+            println!(
+                "  vs failure-free run: {} lost, {} duplicated, {} keys differ",
+                d.lost.len(),
+                d.duplicated.len(),
+                d.state_differs.len()
+            );
+            for (k, e, g) in d.state_differs.iter().take(8) {
+                println!("    key {k}: failure-free {e}, this run {g}");
+            }
+        }
+    }
 }
 
 struct Options {

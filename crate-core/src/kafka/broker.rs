@@ -348,7 +348,8 @@ impl Broker {
             | Message::FetchResponse { .. }
             | Message::OffsetCommitResponse { .. }
             | Message::OffsetFetchResponse { .. }
-            | Message::TxnResponse { .. } => {}
+            | Message::TxnResponse { .. }
+            | Message::Flink(_) => {}
         }
     }
 

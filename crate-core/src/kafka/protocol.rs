@@ -163,6 +163,9 @@ pub enum Message {
         offsets: Vec<(Tp, Option<u64>)>,
         error: Option<KafkaError>,
     },
+    /// Flink's RPC between the JobManager and the tasks (checkpoint trigger, acknowledgement,
+    /// notifications).
+    Flink(crate::flink::rpc::Rpc),
 }
 
 /// What kind of message this is, for filters, faults and the UI.
@@ -188,10 +191,14 @@ pub enum MessageKind {
     TxnResponse,
     WriteTxnMarkers,
     WriteTxnMarkersResponse,
+    CheckpointTrigger,
+    CheckpointAck,
+    CheckpointNotify,
+    CheckpointAbort,
 }
 
 impl MessageKind {
-    pub const ALL: [MessageKind; 19] = [
+    pub const ALL: [MessageKind; 23] = [
         MessageKind::InitProducerId,
         MessageKind::InitProducerIdResponse,
         MessageKind::Produce,
@@ -211,6 +218,10 @@ impl MessageKind {
         MessageKind::TxnResponse,
         MessageKind::WriteTxnMarkers,
         MessageKind::WriteTxnMarkersResponse,
+        MessageKind::CheckpointTrigger,
+        MessageKind::CheckpointAck,
+        MessageKind::CheckpointNotify,
+        MessageKind::CheckpointAbort,
     ];
 
     pub fn name(self) -> &'static str {
@@ -234,6 +245,10 @@ impl MessageKind {
             MessageKind::TxnResponse => "txn_response",
             MessageKind::WriteTxnMarkers => "write_txn_markers",
             MessageKind::WriteTxnMarkersResponse => "write_txn_markers_response",
+            MessageKind::CheckpointTrigger => "checkpoint_trigger",
+            MessageKind::CheckpointAck => "checkpoint_ack",
+            MessageKind::CheckpointNotify => "checkpoint_notify",
+            MessageKind::CheckpointAbort => "checkpoint_abort",
         }
     }
 
@@ -264,6 +279,7 @@ impl Message {
             Message::TxnResponse { .. } => MessageKind::TxnResponse,
             Message::WriteTxnMarkers { .. } => MessageKind::WriteTxnMarkers,
             Message::WriteTxnMarkersResponse { .. } => MessageKind::WriteTxnMarkersResponse,
+            Message::Flink(rpc) => rpc.kind(),
         }
     }
 
@@ -287,7 +303,8 @@ impl Message {
             | Message::TxnOffsetCommit { .. }
             | Message::EndTxn { .. }
             | Message::TxnResponse { .. }
-            | Message::WriteTxnMarkersResponse { .. } => None,
+            | Message::WriteTxnMarkersResponse { .. }
+            | Message::Flink(_) => None,
             Message::WriteTxnMarkers { partitions, .. } => partitions.first().copied(),
         }
     }
@@ -357,6 +374,7 @@ impl Message {
                     .collect();
                 format!("committed {}", list.join(","))
             }
+            Message::Flink(rpc) => rpc.label(),
         }
     }
 }

@@ -121,10 +121,21 @@ fn node(file: &ScenarioFile, name: &str) -> Option<NodeId> {
     if let Some(i) = file.consumers.iter().position(|p| p.name == name) {
         return Some(NodeId::Consumer(i as u8));
     }
-    file.processors
+    if let Some(i) = file.processors.iter().position(|p| p.name == name) {
+        return Some(NodeId::Processor(i as u8));
+    }
+    if name == "jobmanager" && file.flink.is_some() {
+        return Some(NodeId::JobManager);
+    }
+    let tasks = file
+        .flink
+        .as_ref()
+        .map(super::build_flink::task_names)
+        .unwrap_or_default();
+    tasks
         .iter()
-        .position(|p| p.name == name)
-        .map(|i| NodeId::Processor(i as u8))
+        .position(|t| t == name)
+        .map(|i| NodeId::Task(i as u8))
 }
 
 pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
@@ -266,6 +277,11 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         topics: file.topics.iter().map(|t| t.name.clone()).collect(),
         keys: Vec::new(),
         outputs: Vec::new(),
+        tasks: file
+            .flink
+            .as_ref()
+            .map(super::build_flink::task_names)
+            .unwrap_or_default(),
     };
     let mut fixed_keys: BTreeMap<String, u32> = BTreeMap::new();
     let mut next_key: u32 = 0;
@@ -766,12 +782,28 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             brokers,
         ));
     }
-    let outputs_total = inputs_total.saturating_mul(processors.len() as u64);
+    let mut outputs_total = inputs_total.saturating_mul(processors.len() as u64);
     for p in &processors {
         names
             .outputs
             .push((p.settings.output_base, inputs_total as u32));
     }
+    let flink = file.flink.as_ref().and_then(|spec| {
+        let output_base = (inputs_total as u32).saturating_mul(processors.len() as u32 + 1);
+        let job = super::build_flink::build(
+            &mut |field, message| c.err(field, message),
+            spec,
+            &super::build_flink::Context {
+                topics: &topic_index,
+                leaders: &leaders,
+                brokers,
+                output_base,
+            },
+        )?;
+        names.outputs.push((output_base, inputs_total as u32));
+        outputs_total = outputs_total.saturating_add(inputs_total);
+        Some(job)
+    });
 
     if file.faults.len() > MAX_FAULTS {
         c.err(
@@ -808,6 +840,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         producers,
         consumers,
         processors,
+        flink,
         network: NetworkConfig {
             latency: file.network.latency_us,
             jitter: file.network.jitter_us,

@@ -2,9 +2,11 @@
 //! See `docs/scenario-format.md`.
 
 pub mod build;
+pub mod build_flink;
 pub mod builtin;
 pub mod error;
 pub mod expect;
+pub mod flink_spec;
 pub mod limits;
 pub mod schema;
 

@@ -43,6 +43,9 @@ pub struct ScenarioFile {
     pub consumers: Vec<ConsumerSpec>,
     #[serde(default)]
     pub processors: Vec<ProcessorSpec>,
+    /// A Flink job (checkpointing settings and operators).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flink: Option<super::flink_spec::FlinkSpec>,
     #[serde(default)]
     pub faults: Vec<FaultSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -64,6 +64,16 @@ impl<'a> Ctx<'a> {
         });
     }
 
+    /// Wakes another process of the same job (a Flink task handing records downstream).
+    pub fn set_timer_for(&mut self, node: NodeId, after: SimTime, timer: Timer) {
+        self.out.push(Command::SetTimer {
+            node,
+            after,
+            jitter_percent: 0,
+            timer,
+        });
+    }
+
     pub fn note(&mut self, note: Note) {
         self.out.push(Command::Note(note));
     }

@@ -30,6 +30,8 @@ pub enum Timer {
     /// The transaction coordinator's timers, on the broker that hosts it.
     Coordinator(CoordinatorTimer),
     Processor(ProcessorTimer),
+    /// Flink's timers, at the JobManager or at a task.
+    Flink(crate::flink::FlinkTimer),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

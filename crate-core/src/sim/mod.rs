@@ -4,6 +4,7 @@
 pub mod command;
 pub mod event;
 pub mod fault;
+pub mod flink_note;
 pub mod names;
 pub mod narration;
 pub mod node_status;
@@ -14,5 +15,6 @@ pub mod simulation;
 pub use command::{Command, Ctx};
 pub use event::{Event, Scheduled, Timer};
 pub use fault::{Fault, MessageMatch};
+pub use flink_note::FlinkNote;
 pub use note::Note;
 pub use simulation::{RunLimit, Simulation, StepOutcome, StepRecord};

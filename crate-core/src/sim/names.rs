@@ -26,6 +26,9 @@ pub struct Names {
     /// output of input records `0..count`.
     #[serde(default)]
     pub outputs: Vec<(u32, u32)>,
+    /// Flink subtasks: `{operator}-{subtask}`.
+    #[serde(default)]
+    pub tasks: Vec<String>,
 }
 
 impl Names {
@@ -36,6 +39,8 @@ impl Names {
             NodeId::Producer(i) => named(&self.producers, i).unwrap_or_else(|| node.to_string()),
             NodeId::Consumer(i) => named(&self.consumers, i).unwrap_or_else(|| node.to_string()),
             NodeId::Processor(i) => named(&self.processors, i).unwrap_or_else(|| node.to_string()),
+            NodeId::JobManager => "JobManager".to_string(),
+            NodeId::Task(i) => named(&self.tasks, i).unwrap_or_else(|| node.to_string()),
         }
     }
 

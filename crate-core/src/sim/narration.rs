@@ -109,6 +109,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
     let n = |node: &NodeId| names.node(*node);
     let tp = |t: &crate::ids::Tp| names.tp(*t);
     match note {
+        Note::Flink(f) => f.narrate(names),
         Note::ProducerIdRequested { producer, broker } => format!(
             "{} asks {} for a producer id (InitProducerId).",
             n(producer),

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "note")]
 pub enum Note {
+    /// Flink's jobs.
+    Flink(super::flink_note::FlinkNote),
     // --- producer ---
     ProducerIdRequested {
         producer: NodeId,
@@ -374,6 +376,8 @@ pub enum Notable {
     Delivered,
     Commit,
     Abort,
+    /// A Flink checkpoint completed.
+    Checkpoint,
 }
 
 impl Note {
@@ -409,6 +413,7 @@ impl Note {
                 ..
             } => Some(Notable::Commit),
             Note::MarkerWritten { .. } => Some(Notable::Abort),
+            Note::Flink(f) => f.notable(),
             _ => None,
         }
     }

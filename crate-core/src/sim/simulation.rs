@@ -32,6 +32,8 @@ pub struct Setup {
     pub consumers: Vec<Consumer>,
     #[serde(default)]
     pub processors: Vec<Processor>,
+    #[serde(default)]
+    pub flink: Option<crate::flink::Job>,
     pub network: NetworkConfig,
     pub faults: Vec<ScheduledFault>,
     pub max_steps: u64,
@@ -117,6 +119,7 @@ pub struct Simulation {
     pub producers: Vec<Producer>,
     pub consumers: Vec<Consumer>,
     pub processors: Vec<Processor>,
+    pub flink: Option<crate::flink::Job>,
     #[serde(with = "crate::serde_pairs")]
     pub status: BTreeMap<NodeId, NodeStatus>,
     pub network: Network,
@@ -151,6 +154,12 @@ impl Simulation {
         for p in &setup.processors {
             status.insert(p.node(), NodeStatus::default());
         }
+        if let Some(job) = &setup.flink {
+            status.insert(NodeId::JobManager, NodeStatus::default());
+            for t in 0..job.tasks.len() {
+                status.insert(NodeId::Task(t as u8), NodeStatus::default());
+            }
+        }
         let mut sim = Simulation {
             seed: setup.seed,
             names: setup.names,
@@ -165,6 +174,7 @@ impl Simulation {
             producers: setup.producers,
             consumers: setup.consumers,
             processors: setup.processors,
+            flink: setup.flink,
             status,
             network: Network::new(setup.network),
             ledger: Ledger::new(setup.records),
@@ -188,6 +198,14 @@ impl Simulation {
             let node = NodeId::Processor(p as u8);
             let at = sim.processors[p].settings.start_at;
             sim.schedule_timer(node, at, Timer::Processor(ProcessorTimer::Start));
+        }
+        if let Some(mut job) = sim.flink.take() {
+            let mut first = Vec::new();
+            job.start(&mut |node, at, timer| first.push((node, at, timer)));
+            sim.flink = Some(job);
+            for (node, at, timer) in first {
+                sim.schedule_timer(node, at, timer);
+            }
         }
         for f in setup.faults {
             sim.schedule_fault(f);
@@ -229,7 +247,7 @@ impl Simulation {
             &self.brokers,
             &self.producers,
             &self.consumers,
-            &self.processors,
+            (&self.processors, &self.flink),
             &self.status,
             &self.network,
             &self.ledger,
@@ -397,25 +415,41 @@ impl Simulation {
                     return Dispatch::Ignored;
                 }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-                let acted = match (&timer, node) {
-                    (Timer::Producer(t), NodeId::Producer(i)) => self
-                        .producers
-                        .get_mut(usize::from(i))
-                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
-                    (Timer::Consumer(t), NodeId::Consumer(i)) => self
-                        .consumers
-                        .get_mut(usize::from(i))
-                        .is_some_and(|c| c.on_timer(t, &mut ctx)),
-                    (Timer::Coordinator(t), NodeId::Broker(i)) => self
-                        .brokers
-                        .get_mut(usize::from(i))
-                        .is_some_and(|b| b.on_timer(t, &mut ctx)),
-                    (t, NodeId::Processor(i)) => self
-                        .processors
-                        .get_mut(usize::from(i))
-                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
-                    _ => false,
-                };
+                let acted =
+                    match (&timer, node) {
+                        (Timer::Producer(t), NodeId::Producer(i)) => self
+                            .producers
+                            .get_mut(usize::from(i))
+                            .is_some_and(|p| p.on_timer(t, &mut ctx)),
+                        (Timer::Consumer(t), NodeId::Consumer(i)) => self
+                            .consumers
+                            .get_mut(usize::from(i))
+                            .is_some_and(|c| c.on_timer(t, &mut ctx)),
+                        (Timer::Coordinator(t), NodeId::Broker(i)) => self
+                            .brokers
+                            .get_mut(usize::from(i))
+                            .is_some_and(|b| b.on_timer(t, &mut ctx)),
+                        (Timer::Flink(t), NodeId::JobManager | NodeId::Task(_)) => {
+                            let acted = self
+                                .flink
+                                .as_mut()
+                                .is_some_and(|j| j.on_timer(node, t, &mut ctx));
+                            if acted && matches!(t, crate::flink::FlinkTimer::Restart { .. }) {
+                                // The restarted job runs on fresh task slots.
+                                for st in self.status.iter_mut().filter_map(|(n, st)| {
+                                    matches!(n, NodeId::Task(_)).then_some(st)
+                                }) {
+                                    st.crashed = false;
+                                }
+                            }
+                            acted
+                        }
+                        (t, NodeId::Processor(i)) => self
+                            .processors
+                            .get_mut(usize::from(i))
+                            .is_some_and(|p| p.on_timer(t, &mut ctx)),
+                        _ => false,
+                    };
                 self.apply_commands(notes);
                 if acted || !notes.is_empty() {
                     Dispatch::Done(StepKind::Timer { timer })
@@ -481,6 +515,11 @@ impl Simulation {
             NodeId::Processor(i) => {
                 if let Some(p) = self.processors.get_mut(usize::from(i)) {
                     p.on_message(&env.msg, &mut ctx);
+                }
+            }
+            NodeId::JobManager | NodeId::Task(_) => {
+                if let Some(j) = self.flink.as_mut() {
+                    j.on_message(env.to, &env.msg, &mut ctx);
                 }
             }
         }
@@ -578,6 +617,14 @@ impl Simulation {
                             p.crash();
                         }
                     }
+                    NodeId::Task(_) => {
+                        if let Some(j) = self.flink.as_mut() {
+                            j.task_crashed(*node, &mut ctx);
+                        }
+                    }
+                    // The JobManager's own failure (HA) is not modelled: a crash of it
+                    // stops checkpoint coordination until it restarts.
+                    NodeId::JobManager => {}
                 }
                 self.apply_commands(notes);
                 if let Some(after) = restart_after {
@@ -586,6 +633,10 @@ impl Simulation {
                 }
             }
             Fault::Restart { node } => {
+                if matches!(node, NodeId::Task(_)) {
+                    // Flink's JobManager restarts tasks itself (restart strategy).
+                    return;
+                }
                 match self.status.get_mut(node) {
                     Some(st) if st.crashed => st.crashed = false,
                     _ => return,
@@ -615,6 +666,7 @@ impl Simulation {
                             p.restart(&mut ctx);
                         }
                     }
+                    NodeId::JobManager | NodeId::Task(_) => {}
                 }
                 self.apply_commands(notes);
             }

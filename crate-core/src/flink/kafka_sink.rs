@@ -1,0 +1,559 @@
+//! The two-phase-commit sink over Kafka transactions (SEMANTICS §5), speaking Kafka's own
+//! protocol to the brokers: `beginTransaction` = InitProducerId for the transactional id
+//! `{prefix}-{subtask}-{n}`; `invoke` = AddPartitionsToTxn + a transactional Produce;
+//! `preCommit` on the barrier = flush (every produce acknowledged); `commit` on
+//! `notifyCheckpointComplete` = EndTxn(commit) with the stored producer id and epoch (what
+//! Flink's committer does when it resumes a transaction); on restore `recoverAndCommit` for
+//! the checkpoint's committables and InitProducerId on the following ids, which aborts the
+//! lingering transactions. A commit Kafka refuses (the transaction timed out and was
+//! aborted) is taken as "already committed", as Flink does: that output is lost silently.
+
+use super::graph::SinkKind;
+use super::job::Job;
+use super::record::FRecord;
+use super::snapshot::{Committable, TaskSnapshot};
+use super::FlinkTimer;
+use crate::ids::{NodeId, RecordId, Tp};
+use crate::kafka::errors::KafkaError;
+use crate::kafka::group_coordinator::coordinator_for;
+use crate::kafka::partition_log::LogRecord;
+use crate::kafka::protocol::{Message, ProduceResult, ProducerBatch};
+use crate::kafka::Acks;
+use crate::sim::{Ctx, FlinkNote, Note, Timer};
+use crate::time::ms;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+const RETRY_BACKOFF_MS: u64 = 100;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SinkTxn {
+    /// The `n` of its transactional id.
+    pub number: u64,
+    pub transactional_id: String,
+    pub init_request: Option<u64>,
+    pub producer: Option<(i64, i16)>,
+    pub added: BTreeSet<Tp>,
+    pub adding: Option<(u64, Vec<Tp>)>,
+    pub buffer: VecDeque<(Tp, FRecord)>,
+    #[serde(with = "crate::serde_pairs")]
+    pub sequence: BTreeMap<Tp, i32>,
+    /// request id → (partition, output record)
+    pub unacked: BTreeMap<u64, (Tp, RecordId)>,
+    pub written: Vec<RecordId>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SinkState {
+    pub topic: u16,
+    pub partitions: u16,
+    pub prefix: String,
+    pub subtask: u8,
+    pub transaction_timeout_ms: u64,
+    pub current: Option<SinkTxn>,
+    /// Pre-committed, waiting for the checkpoint to complete.
+    pub pending: Vec<Committable>,
+    /// EndTxn(commit) in flight: request id → committable.
+    pub committing: BTreeMap<u64, Committable>,
+    /// Commits to send again (the coordinator was busy).
+    pub retry_commits: Vec<Committable>,
+    /// Aborting lingering transactions: (request id, the id's number).
+    pub probing: Option<(u64, u64)>,
+    pub next_number: u64,
+}
+
+impl SinkState {
+    pub fn new(kind: &SinkKind, subtask: u8) -> Option<Self> {
+        match kind {
+            SinkKind::KafkaTwoPhase {
+                topic,
+                partitions,
+                transaction_timeout_ms,
+                prefix,
+            } => Some(SinkState {
+                topic: *topic,
+                partitions: (*partitions).max(1),
+                prefix: prefix.clone(),
+                subtask,
+                transaction_timeout_ms: *transaction_timeout_ms,
+                next_number: 1,
+                ..Default::default()
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn transactional_id(&self, n: u64) -> String {
+        format!("{}-{}-{}", self.prefix, self.subtask, n)
+    }
+}
+
+impl Job {
+    fn take_request(&mut self) -> u64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        id
+    }
+
+    fn coordinator(&self, transactional_id: &str) -> NodeId {
+        NodeId::Broker(coordinator_for(transactional_id, self.brokers.max(1)))
+    }
+
+    /// beginTransaction: a fresh transactional id for the next checkpoint's output.
+    pub(super) fn sink_begin(&mut self, t: usize, number: u64, ctx: &mut Ctx) {
+        let request_id = self.take_request();
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return;
+        };
+        let tid = sink.transactional_id(number);
+        sink.next_number = number + 1;
+        sink.current = Some(SinkTxn {
+            number,
+            transactional_id: tid.clone(),
+            init_request: Some(request_id),
+            ..Default::default()
+        });
+        let timeout = sink.transaction_timeout_ms;
+        ctx.note(Note::Flink(FlinkNote::SinkTxnBegun {
+            task: Self::node(t),
+            transactional_id: tid.clone(),
+        }));
+        let to = self.coordinator(&tid);
+        ctx.send_as(
+            Self::node(t),
+            to,
+            Message::InitProducerId {
+                request_id,
+                transactional_id: Some(tid),
+                transaction_timeout_ms: timeout,
+            },
+        );
+    }
+
+    pub(super) fn sink_invoke(&mut self, t: usize, r: FRecord, ctx: &mut Ctx) {
+        let base = self.config.output_base;
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return;
+        };
+        let partition = match r.key {
+            Some(k) => (k % u32::from(sink.partitions)) as u16,
+            None => (r.id.0 % u32::from(sink.partitions)) as u16,
+        };
+        let tp = Tp {
+            topic: sink.topic,
+            partition,
+        };
+        let Some(txn) = sink.current.as_mut() else {
+            return;
+        };
+        txn.buffer.push_back((tp, r));
+        let tid = txn.transactional_id.clone();
+        ctx.note(Note::Flink(FlinkNote::SinkWrote {
+            task: Self::node(t),
+            record: RecordId(base.saturating_add(r.id.0)),
+            how: tid,
+        }));
+        self.sink_pump(t, ctx);
+    }
+
+    /// Sends what can be sent: AddPartitionsToTxn for new partitions, then the records.
+    fn sink_pump(&mut self, t: usize, ctx: &mut Ctx) {
+        let base = self.config.output_base;
+        let leaders = self.leaders.clone();
+        let mut next = self.next_request_id;
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return;
+        };
+        let Some(txn) = sink.current.as_mut() else {
+            return;
+        };
+        let Some((pid, epoch)) = txn.producer else {
+            return;
+        };
+        let new: Vec<Tp> = txn
+            .buffer
+            .iter()
+            .map(|(tp, _)| *tp)
+            .filter(|tp| !txn.added.contains(tp))
+            .collect::<BTreeSet<Tp>>()
+            .into_iter()
+            .collect();
+        if !new.is_empty() && txn.adding.is_none() {
+            let request_id = next;
+            next += 1;
+            txn.adding = Some((request_id, new.clone()));
+            let to = NodeId::Broker(coordinator_for(&txn.transactional_id, self.brokers.max(1)));
+            ctx.send_as(
+                Self::node(t),
+                to,
+                Message::AddPartitionsToTxn {
+                    request_id,
+                    transactional_id: txn.transactional_id.clone(),
+                    producer_id: pid,
+                    epoch,
+                    partitions: new,
+                },
+            );
+        }
+        let mut keep = VecDeque::new();
+        while let Some((tp, r)) = txn.buffer.pop_front() {
+            if !txn.added.contains(&tp) {
+                keep.push_back((tp, r));
+                continue;
+            }
+            let seq = txn.sequence.entry(tp).or_insert(0);
+            let request_id = next;
+            next += 1;
+            let value = RecordId(base.saturating_add(r.id.0));
+            ctx.send_as(
+                Self::node(t),
+                NodeId::Broker(leaders.get(&tp).copied().unwrap_or(0)),
+                Message::Produce {
+                    request_id,
+                    tp,
+                    acks: Acks::All,
+                    batch: ProducerBatch {
+                        producer_id: pid,
+                        epoch,
+                        base_sequence: *seq,
+                        records: vec![LogRecord { key: r.key, value }],
+                        transactional: true,
+                    },
+                },
+            );
+            *seq += 1;
+            txn.unacked.insert(request_id, (tp, value));
+        }
+        txn.buffer = keep;
+        self.next_request_id = next;
+    }
+
+    /// preCommit waits for every write of the transaction to be acknowledged.
+    pub(super) fn continue_flush(&mut self, t: usize, ctx: &mut Ctx) -> bool {
+        let flushed = self.tasks[t]
+            .sink
+            .as_ref()
+            .and_then(|s| s.current.as_ref())
+            .is_none_or(|txn| {
+                txn.buffer.is_empty() && txn.unacked.is_empty() && txn.adding.is_none()
+            });
+        if !flushed {
+            return false;
+        }
+        let Some(mut snap) = self.tasks[t].flushing.take() else {
+            return false;
+        };
+        self.pre_commit(t, &mut snap, ctx);
+        self.complete_snapshot(t, snap, ctx);
+        self.wake(t, 0, ctx);
+        true
+    }
+
+    fn pre_commit(&mut self, t: usize, snap: &mut TaskSnapshot, ctx: &mut Ctx) {
+        let id = snap.checkpoint;
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return;
+        };
+        let mut begin_next = false;
+        if let Some(txn) = sink.current.as_ref() {
+            if let (false, Some((pid, epoch))) = (txn.written.is_empty(), txn.producer) {
+                let c = Committable {
+                    checkpoint: id,
+                    transactional_id: txn.transactional_id.clone(),
+                    producer_id: pid,
+                    epoch,
+                    partitions: txn.added.iter().copied().collect(),
+                    records: txn.written.clone(),
+                };
+                ctx.note(Note::Flink(FlinkNote::SinkPreCommitted {
+                    task: Self::node(t),
+                    transactional_id: c.transactional_id.clone(),
+                    checkpoint: id,
+                    records: c.records.len() as u32,
+                }));
+                sink.pending.push(c);
+                begin_next = true;
+            }
+        }
+        snap.pending = sink.pending.clone();
+        snap.pending.extend(sink.committing.values().cloned());
+        snap.pending.extend(sink.retry_commits.iter().cloned());
+        snap.pending.sort_by_key(|c| c.checkpoint);
+        if begin_next {
+            let n = sink.next_number.max(id + 1);
+            self.sink_begin(t, n, ctx);
+        }
+    }
+
+    /// notifyCheckpointComplete(n): commit every pending transaction up to n.
+    pub(super) fn sink_notify(&mut self, t: usize, id: u64, ctx: &mut Ctx) -> bool {
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return false;
+        };
+        let (due, keep): (Vec<Committable>, Vec<Committable>) =
+            sink.pending.drain(..).partition(|c| c.checkpoint <= id);
+        sink.pending = keep;
+        let mut again: Vec<Committable> = sink.retry_commits.drain(..).collect();
+        // A commit whose answer never came is sent again (commits are idempotent).
+        again.extend(std::mem::take(&mut sink.committing).into_values());
+        let mut all = due;
+        all.extend(again);
+        all.sort_by_key(|c| c.checkpoint);
+        let acted = !all.is_empty();
+        for c in all {
+            self.send_commit(t, c, ctx);
+        }
+        acted
+    }
+
+    pub(super) fn send_commit(&mut self, t: usize, c: Committable, ctx: &mut Ctx) {
+        let request_id = self.take_request();
+        let to = self.coordinator(&c.transactional_id);
+        ctx.send_as(
+            Self::node(t),
+            to,
+            Message::EndTxn {
+                request_id,
+                transactional_id: c.transactional_id.clone(),
+                producer_id: c.producer_id,
+                epoch: c.epoch,
+                commit: true,
+            },
+        );
+        if let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) {
+            sink.committing.insert(request_id, c);
+        }
+    }
+
+    /// Aborts lingering transactions after a restore: InitProducerId on the ids after the
+    /// one in use, until an id that was never used (epoch 0) answers.
+    pub(super) fn sink_probe(&mut self, t: usize, number: u64, ctx: &mut Ctx) {
+        let request_id = self.take_request();
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return;
+        };
+        let tid = sink.transactional_id(number);
+        sink.probing = Some((request_id, number));
+        let timeout = sink.transaction_timeout_ms;
+        let to = self.coordinator(&tid);
+        ctx.send_as(
+            Self::node(t),
+            to,
+            Message::InitProducerId {
+                request_id,
+                transactional_id: Some(tid),
+                transaction_timeout_ms: timeout,
+            },
+        );
+    }
+
+    /// A Kafka answer for a sink task.
+    pub(super) fn sink_message(&mut self, t: usize, msg: &Message, ctx: &mut Ctx) -> bool {
+        let node = Self::node(t);
+        let attempt = self.attempt;
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return false;
+        };
+        match msg {
+            Message::InitProducerIdResponse {
+                request_id,
+                producer_id,
+                epoch,
+                error,
+            } => {
+                if let Some((r, n)) = sink.probing {
+                    if r == *request_id {
+                        sink.probing = None;
+                        let tid = sink.transactional_id(n);
+                        match error {
+                            Some(KafkaError::ConcurrentTransactions) => {
+                                sink.probing = Some((u64::MAX, n));
+                                ctx.set_timer_for(
+                                    Self::node(t),
+                                    ms(RETRY_BACKOFF_MS),
+                                    Timer::Flink(FlinkTimer::SinkRetry { attempt }),
+                                );
+                            }
+                            None if *epoch > 0 => {
+                                ctx.note(Note::Flink(FlinkNote::LingeringAborted {
+                                    task: node,
+                                    transactional_id: tid,
+                                }));
+                                self.sink_probe(t, n + 1, ctx);
+                            }
+                            _ => {}
+                        }
+                        return true;
+                    }
+                }
+                let Some(txn) = sink.current.as_mut() else {
+                    return false;
+                };
+                if txn.init_request != Some(*request_id) {
+                    return false;
+                }
+                match error {
+                    None => {
+                        txn.init_request = None;
+                        txn.producer = Some((*producer_id, *epoch));
+                        self.sink_pump(t, ctx);
+                        self.continue_flush(t, ctx);
+                    }
+                    Some(KafkaError::ConcurrentTransactions) => {
+                        // The coordinator is aborting the previous holder of this id first.
+                        txn.init_request = Some(u64::MAX);
+                        ctx.set_timer_for(
+                            Self::node(t),
+                            ms(RETRY_BACKOFF_MS),
+                            Timer::Flink(FlinkTimer::SinkRetry { attempt }),
+                        );
+                    }
+                    Some(e) => {
+                        let e = *e;
+                        self.fail(
+                            format!("the sink's InitProducerId failed: {}", e.name()),
+                            ctx,
+                        );
+                    }
+                }
+                true
+            }
+            Message::TxnResponse {
+                request_id, error, ..
+            } => {
+                if let Some(c) = sink.committing.remove(request_id) {
+                    match error {
+                        None => {
+                            ctx.note(Note::Flink(FlinkNote::SinkCommitted {
+                                task: node,
+                                transactional_id: c.transactional_id.clone(),
+                                checkpoint: c.checkpoint,
+                                records: c.records.len() as u32,
+                            }));
+                        }
+                        Some(KafkaError::ConcurrentTransactions) => {
+                            sink.retry_commits.push(c);
+                            ctx.set_timer_for(
+                                Self::node(t),
+                                ms(RETRY_BACKOFF_MS),
+                                Timer::Flink(FlinkTimer::SinkRetry { attempt }),
+                            );
+                        }
+                        Some(e) => {
+                            ctx.note(Note::Flink(FlinkNote::SinkCommitRejected {
+                                task: node,
+                                transactional_id: c.transactional_id.clone(),
+                                checkpoint: c.checkpoint,
+                                records: c.records.len() as u32,
+                                error: *e,
+                            }));
+                        }
+                    }
+                    return true;
+                }
+                let Some(txn) = sink.current.as_mut() else {
+                    return false;
+                };
+                match &txn.adding {
+                    Some((r, parts)) if r == request_id => {
+                        let parts = parts.clone();
+                        match error {
+                            None => {
+                                txn.adding = None;
+                                txn.added.extend(parts);
+                                self.sink_pump(t, ctx);
+                                self.continue_flush(t, ctx);
+                            }
+                            Some(KafkaError::ConcurrentTransactions) => {
+                                txn.adding = None;
+                                ctx.set_timer_for(
+                                    Self::node(t),
+                                    ms(RETRY_BACKOFF_MS),
+                                    Timer::Flink(FlinkTimer::SinkRetry { attempt }),
+                                );
+                            }
+                            Some(e) => {
+                                let e = *e;
+                                self.fail(
+                                    format!("the sink's AddPartitionsToTxn failed: {}", e.name()),
+                                    ctx,
+                                );
+                            }
+                        }
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            Message::ProduceResponse {
+                request_id, result, ..
+            } => {
+                let Some(txn) = sink.current.as_mut() else {
+                    return false;
+                };
+                let Some((_, value)) = txn.unacked.remove(request_id) else {
+                    return false;
+                };
+                match result {
+                    ProduceResult::Appended { .. } | ProduceResult::Duplicate { .. } => {
+                        txn.written.push(value);
+                        self.continue_flush(t, ctx);
+                    }
+                    ProduceResult::Error { error, .. } => {
+                        let e = *error;
+                        self.fail(format!("the sink's write failed: {}", e.name()), ctx);
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The coordinator was busy: ask again.
+    pub(super) fn sink_retry(&mut self, t: usize, ctx: &mut Ctx) -> bool {
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return false;
+        };
+        let mut acted = false;
+        if let Some((u64::MAX, n)) = sink.probing {
+            self.sink_probe(t, n, ctx);
+            acted = true;
+        }
+        let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
+            return acted;
+        };
+        let retry: Vec<Committable> = sink.retry_commits.drain(..).collect();
+        let reinit = sink
+            .current
+            .as_ref()
+            .is_some_and(|txn| txn.init_request == Some(u64::MAX));
+        for c in retry {
+            self.send_commit(t, c, ctx);
+            acted = true;
+        }
+        if reinit {
+            let request_id = self.take_request();
+            if let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) {
+                let timeout = sink.transaction_timeout_ms;
+                if let Some(txn) = sink.current.as_mut() {
+                    txn.init_request = Some(request_id);
+                    let tid = txn.transactional_id.clone();
+                    let to = self.coordinator(&tid);
+                    ctx.send_as(
+                        Self::node(t),
+                        to,
+                        Message::InitProducerId {
+                            request_id,
+                            transactional_id: Some(tid),
+                            transaction_timeout_ms: timeout,
+                        },
+                    );
+                }
+            }
+            acted = true;
+        }
+        self.sink_pump(t, ctx);
+        acted
+    }
+}

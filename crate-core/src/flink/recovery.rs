@@ -1,0 +1,166 @@
+//! Failover: a task failure cancels the job; after the restart delay every task restores
+//! from the latest completed checkpoint (state, source positions, channel state replayed
+//! first), the two-phase-commit sinks recover-and-commit its committables and abort the
+//! lingering transactions. SEMANTICS §4 "Failure", §5, invariants 19–22.
+
+use super::job::{Job, JobPhase};
+use super::snapshot::{CheckpointOutcome, TaskSnapshot};
+use super::FlinkTimer;
+use crate::ids::NodeId;
+use crate::sim::{Ctx, FlinkNote, Note, Timer};
+use std::collections::BTreeMap;
+
+impl Job {
+    /// The job fails over (a task crashed, a sink write failed, too many failed
+    /// checkpoints). Everything in flight inside the job is gone.
+    pub fn fail(&mut self, cause: String, ctx: &mut Ctx) {
+        if self.phase != JobPhase::Running {
+            return;
+        }
+        self.phase = JobPhase::Restarting;
+        self.attempt += 1;
+        self.failovers += 1;
+        let loop_records: usize = self
+            .topology
+            .channels
+            .iter()
+            .zip(&self.channels)
+            .filter(|(d, _)| d.loop_edge)
+            .map(|(_, c)| c.records())
+            .sum();
+        ctx.note(Note::Flink(FlinkNote::JobFailing { cause }));
+        if loop_records > 0 {
+            ctx.note(Note::Flink(FlinkNote::LoopRecordsLost {
+                records: loop_records as u32,
+            }));
+        }
+        let aborted: Vec<u64> = self.coordinator.pending.keys().copied().collect();
+        self.coordinator.pending.clear();
+        for id in aborted {
+            if let Some(s) = self
+                .coordinator
+                .history
+                .iter_mut()
+                .rev()
+                .find(|s| s.id == id)
+            {
+                s.outcome = CheckpointOutcome::Aborted;
+                s.finished_at = Some(ctx.now);
+            }
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        let attempt = self.attempt;
+        ctx.set_timer_for(
+            NodeId::JobManager,
+            self.config.restart_delay,
+            Timer::Flink(FlinkTimer::Restart { attempt }),
+        );
+    }
+
+    /// After the restart delay: restore from the latest completed checkpoint.
+    pub(super) fn restart(&mut self, attempt: u32, ctx: &mut Ctx) -> bool {
+        if attempt != self.attempt || self.phase != JobPhase::Restarting {
+            return false;
+        }
+        self.phase = JobPhase::Running;
+        let latest = self.coordinator.latest().cloned();
+        let empty = TaskSnapshot::default();
+        let mut replayed = 0u32;
+        for t in 0..self.tasks.len() {
+            let snap = latest
+                .as_ref()
+                .and_then(|c| c.snapshots.get(&(t as u8)))
+                .unwrap_or(&empty);
+            let task = &mut self.tasks[t];
+            task.counts = snap.counts.clone();
+            task.scheduled = false;
+            task.backpressured = false;
+            task.align = None;
+            task.uploading.clear();
+            task.flushing = None;
+            task.finished = false;
+            task.last_snapshot = latest.as_ref().map_or(0, |c| c.id);
+            if let Some(src) = task.source.as_mut() {
+                src.rewind(&snap.positions);
+            }
+            if let Some(sink) = task.sink.as_mut() {
+                sink.current = None;
+                sink.pending.clear();
+                sink.committing.clear();
+                sink.retry_commits.clear();
+                sink.probing = None;
+            }
+        }
+        // Channel state first: the input side (recorded by the receiver), then the output
+        // side (overtaken in the sender's buffers).
+        let at = ctx.now + self.config.channel_latency;
+        let mut states: BTreeMap<(usize, bool), Vec<super::FRecord>> = BTreeMap::new();
+        if let Some(c) = &latest {
+            for snap in c.snapshots.values() {
+                for cs in &snap.channel_state {
+                    states
+                        .entry((cs.channel, !cs.input_side))
+                        .or_default()
+                        .extend(cs.records.iter().copied());
+                }
+            }
+        }
+        for ((channel, _), records) in states {
+            for r in records {
+                replayed += 1;
+                self.push_record(channel, at, r, ctx);
+            }
+        }
+        let checkpoint = latest.as_ref().map(|c| c.id);
+        ctx.note(Note::Flink(FlinkNote::JobRestored {
+            checkpoint,
+            replayed,
+        }));
+        for t in 0..self.tasks.len() {
+            if self.tasks[t].sink.is_some() {
+                let snap = latest
+                    .as_ref()
+                    .and_then(|c| c.snapshots.get(&(t as u8)))
+                    .unwrap_or(&empty);
+                for c in snap.pending.clone() {
+                    ctx.note(Note::Flink(FlinkNote::RecoverAndCommit {
+                        task: Self::node(t),
+                        transactional_id: c.transactional_id.clone(),
+                        checkpoint: c.checkpoint,
+                    }));
+                    self.send_commit(t, c, ctx);
+                }
+                let next = checkpoint.unwrap_or(0) + 1;
+                // InitProducerId on the next id aborts its lingering transaction; the probe
+                // goes on from the one after.
+                self.sink_begin(t, next, ctx);
+                self.sink_probe(t, next + 1, ctx);
+            }
+            self.wake(t, 0, ctx);
+            if self.tasks[t].source.is_some() {
+                ctx.set_timer_for(
+                    Self::node(t),
+                    0,
+                    Timer::Flink(FlinkTimer::Poll {
+                        attempt: self.attempt,
+                    }),
+                );
+            }
+        }
+        ctx.set_timer_for(
+            NodeId::JobManager,
+            self.config.interval,
+            Timer::Flink(FlinkTimer::Trigger {
+                attempt: self.attempt,
+            }),
+        );
+        self.restores.push(super::job::Restore {
+            at: ctx.now,
+            checkpoint,
+        });
+        self.maybe_final(ctx);
+        true
+    }
+}

@@ -1,0 +1,98 @@
+//! The Flink part of the JSON report: checkpoint statistics, failovers, what the sinks made
+//! visible, and the comparison with the failure-free run.
+
+use super::outcome::{diff, FlinkDiff, FlinkOutput};
+use super::snapshot::{CheckpointOutcome, CheckpointStat};
+use crate::scenario::Scenario;
+use crate::sim::{RunLimit, Simulation};
+use crate::time::to_ms;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointLine {
+    pub id: u64,
+    pub outcome: String,
+    pub triggered_at_ms: u64,
+    pub duration_ms: Option<u64>,
+    pub alignment_ms: u64,
+    pub acks: u32,
+    pub unaligned_tasks: u32,
+    pub channel_state_records: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlinkReport {
+    pub checkpointing: String,
+    pub unaligned: bool,
+    pub completed: u32,
+    pub expired: u32,
+    pub aborted: u32,
+    pub failovers: u32,
+    /// The checkpoint each restart restored (`null`: from scratch).
+    pub restored_from: Vec<Option<u64>>,
+    pub checkpoints: Vec<CheckpointLine>,
+    pub output: FlinkOutput,
+    /// Against the same scenario and seed without faults; absent when not computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versus_failure_free: Option<FlinkDiff>,
+}
+
+fn line(s: &CheckpointStat) -> CheckpointLine {
+    CheckpointLine {
+        id: s.id,
+        outcome: match s.outcome {
+            CheckpointOutcome::Pending => "pending",
+            CheckpointOutcome::Completed => "completed",
+            CheckpointOutcome::Expired => "expired",
+            CheckpointOutcome::Aborted => "aborted",
+        }
+        .into(),
+        triggered_at_ms: to_ms(s.triggered_at),
+        duration_ms: s.duration().map(to_ms),
+        alignment_ms: to_ms(s.alignment),
+        acks: s.acks.len() as u32,
+        unaligned_tasks: s.unaligned_tasks,
+        channel_state_records: s.channel_state_records,
+    }
+}
+
+impl FlinkReport {
+    pub fn of(sim: &Simulation) -> Option<FlinkReport> {
+        let job = sim.flink.as_ref()?;
+        let h = &job.coordinator.history;
+        let count = |o: CheckpointOutcome| h.iter().filter(|s| s.outcome == o).count() as u32;
+        Some(FlinkReport {
+            checkpointing: job.config.mode.name().into(),
+            unaligned: job.config.unaligned,
+            completed: count(CheckpointOutcome::Completed),
+            expired: count(CheckpointOutcome::Expired),
+            aborted: count(CheckpointOutcome::Aborted),
+            failovers: job.failovers,
+            restored_from: job.restores.iter().map(|r| r.checkpoint).collect(),
+            checkpoints: h.iter().map(line).collect(),
+            output: FlinkOutput::of(sim)?,
+            versus_failure_free: None,
+        })
+    }
+}
+
+/// The scenario's failure-free twin: the same job, input and seed, no faults.
+pub fn failure_free_output(scenario: &Scenario, seed: Option<u64>) -> Option<FlinkOutput> {
+    let mut file = scenario.file.clone();
+    file.faults.clear();
+    let twin = Scenario::from_file(file).ok()?;
+    let mut sim = twin.simulation_without_trace(seed);
+    sim.run(RunLimit::Completion);
+    FlinkOutput::of(&sim)
+}
+
+/// Compares a finished run with its failure-free twin.
+pub fn versus_failure_free(
+    scenario: &Scenario,
+    seed: Option<u64>,
+    sim: &Simulation,
+) -> Option<FlinkDiff> {
+    let run = FlinkOutput::of(sim)?;
+    let ff = failure_free_output(scenario, seed)?;
+    Some(diff(&ff, &run))
+}

@@ -1,0 +1,266 @@
+//! What Flink's components report, for the trace, the narration and the oracle.
+
+use super::names::Names;
+use super::note::Notable;
+use crate::ids::{NodeId, RecordId, Tp};
+use crate::kafka::errors::KafkaError;
+use crate::time::{format_duration, SimTime};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "flink")]
+pub enum FlinkNote {
+    CheckpointTriggered {
+        id: u64,
+        last: bool,
+    },
+    BarrierEmitted {
+        task: NodeId,
+        id: u64,
+        positions: Vec<(Tp, u64)>,
+    },
+    BarrierReceived {
+        task: NodeId,
+        id: u64,
+        /// Aligned: the channel is blocked until the other barriers arrive.
+        blocked: bool,
+    },
+    SwitchedToUnaligned {
+        task: NodeId,
+        id: u64,
+    },
+    SnapshotTaken {
+        task: NodeId,
+        id: u64,
+        unaligned: bool,
+        alignment: SimTime,
+    },
+    CheckpointAcked {
+        id: u64,
+        task: NodeId,
+        acks: u32,
+        of: u32,
+    },
+    CheckpointCompleted {
+        id: u64,
+        duration: SimTime,
+        alignment: SimTime,
+    },
+    CheckpointExpired {
+        id: u64,
+        acks: u32,
+        of: u32,
+    },
+    NotifyReceived {
+        task: NodeId,
+        id: u64,
+    },
+    StopRequested,
+    JobFinished {
+        checkpoint: u64,
+    },
+    SourceEmitted {
+        task: NodeId,
+        record: RecordId,
+        tp: Tp,
+        offset: u64,
+    },
+    Processed {
+        task: NodeId,
+        record: RecordId,
+        count: Option<u64>,
+    },
+    Looped {
+        task: NodeId,
+        record: RecordId,
+        passes_left: u8,
+    },
+    SinkWrote {
+        task: NodeId,
+        record: RecordId,
+        /// "upsert", "append" or the transactional id.
+        how: String,
+    },
+    SinkTxnBegun {
+        task: NodeId,
+        transactional_id: String,
+    },
+    SinkPreCommitted {
+        task: NodeId,
+        transactional_id: String,
+        checkpoint: u64,
+        records: u32,
+    },
+    SinkCommitted {
+        task: NodeId,
+        transactional_id: String,
+        checkpoint: u64,
+        records: u32,
+    },
+    /// Kafka refused the commit (the transaction had timed out and been aborted); Flink
+    /// takes it as already committed, so the records are lost without an error.
+    SinkCommitRejected {
+        task: NodeId,
+        transactional_id: String,
+        checkpoint: u64,
+        records: u32,
+        error: KafkaError,
+    },
+    RecoverAndCommit {
+        task: NodeId,
+        transactional_id: String,
+        checkpoint: u64,
+    },
+    LingeringAborted {
+        task: NodeId,
+        transactional_id: String,
+    },
+    JobFailing {
+        cause: String,
+    },
+    JobRestored {
+        checkpoint: Option<u64>,
+        replayed: u32,
+    },
+    LoopRecordsLost {
+        records: u32,
+    },
+}
+
+impl FlinkNote {
+    pub fn notable(&self) -> Option<Notable> {
+        match self {
+            FlinkNote::CheckpointCompleted { .. } => Some(Notable::Checkpoint),
+            FlinkNote::CheckpointExpired { .. } => Some(Notable::Abort),
+            FlinkNote::SinkCommitted { .. } => Some(Notable::Commit),
+            FlinkNote::SinkCommitRejected { .. } | FlinkNote::LoopRecordsLost { .. } => {
+                Some(Notable::Loss)
+            }
+            FlinkNote::LingeringAborted { .. } => Some(Notable::Abort),
+            FlinkNote::JobFailing { .. } | FlinkNote::JobRestored { .. } => Some(Notable::Crash),
+            _ => None,
+        }
+    }
+
+    pub fn narrate(&self, names: &Names) -> String {
+        let n = |node: &NodeId| names.node(*node);
+        let rec = |r: &RecordId| names.record(*r);
+        match self {
+            FlinkNote::CheckpointTriggered { id, last: false } => format!(
+                "The JobManager triggers checkpoint {id}: each source records its position and emits barrier {id}."
+            ),
+            FlinkNote::CheckpointTriggered { id, last: true } => format!(
+                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id})."
+            ),
+            FlinkNote::BarrierEmitted { task, id, positions } => {
+                let pos: Vec<String> = positions
+                    .iter()
+                    .map(|(tp, o)| format!("{} @{o}", names.tp(*tp)))
+                    .collect();
+                format!(
+                    "{} snapshots its position ({}) and sends barrier {id} downstream.",
+                    n(task),
+                    if pos.is_empty() { "no partitions".to_string() } else { pos.join(", ") }
+                )
+            }
+            FlinkNote::BarrierReceived { task, id, blocked: true } => format!(
+                "Barrier {id} reaches {}: that input is blocked (its records wait in the buffer) until barrier {id} arrives on the others.",
+                n(task)
+            ),
+            FlinkNote::BarrierReceived { task, id, blocked: false } => format!(
+                "Barrier {id} reaches {} on one input; the input is not blocked.",
+                n(task)
+            ),
+            FlinkNote::SwitchedToUnaligned { task, id } => format!(
+                "{} has aligned checkpoint {id} for longer than the aligned-checkpoint timeout: it switches to unaligned.",
+                n(task)
+            ),
+            FlinkNote::SnapshotTaken { task, id, unaligned, alignment } => format!(
+                "{} takes snapshot {id}{} and forwards the barrier{}.",
+                n(task),
+                if *unaligned { " (unaligned: in-flight records go into the checkpoint)" } else { "" },
+                if *alignment > 0 { format!(" after {} of alignment", format_duration(*alignment)) } else { String::new() }
+            ),
+            FlinkNote::CheckpointAcked { id, task, acks, of } => format!(
+                "{} acknowledges checkpoint {id} ({acks} of {of}).",
+                n(task)
+            ),
+            FlinkNote::CheckpointCompleted { id, duration, .. } => format!(
+                "Checkpoint {id} is complete after {}: every task acknowledged. notifyCheckpointComplete({id}) goes out.",
+                format_duration(*duration)
+            ),
+            FlinkNote::CheckpointExpired { id, acks, of } => format!(
+                "Checkpoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements: it is discarded."
+            ),
+            FlinkNote::NotifyReceived { task, id } => {
+                format!("{} learns that checkpoint {id} is complete.", n(task))
+            }
+            FlinkNote::StopRequested => {
+                "The run ends: the JobManager will stop the job with a final checkpoint.".into()
+            }
+            FlinkNote::JobFinished { checkpoint } => format!(
+                "The job finished with checkpoint {checkpoint}; the sinks commit what it covers."
+            ),
+            FlinkNote::SourceEmitted { task, record, tp, offset } => format!(
+                "{} reads {} from {} @{offset} and emits it.",
+                n(task),
+                rec(record),
+                names.tp(*tp)
+            ),
+            FlinkNote::Processed { task, record, count: Some(c) } => {
+                format!("{} counts {}: its key is now at {c}.", n(task), rec(record))
+            }
+            FlinkNote::Processed { task, record, count: None } => {
+                format!("{} processes {}.", n(task), rec(record))
+            }
+            FlinkNote::Looped { task, record, passes_left } => format!(
+                "{} sends {} round the loop edge ({passes_left} passes left).",
+                n(task),
+                rec(record)
+            ),
+            FlinkNote::SinkWrote { task, record, how } => match how.as_str() {
+                "upsert" => format!("{} upserts {} into the store (by key).", n(task), rec(record)),
+                "append" => format!("{} appends {} to the external log.", n(task), rec(record)),
+                tid => format!("{} writes {} in transaction {tid}.", n(task), rec(record)),
+            },
+            FlinkNote::SinkTxnBegun { task, transactional_id } => format!(
+                "{} begins a transaction: {transactional_id}.",
+                n(task)
+            ),
+            FlinkNote::SinkPreCommitted { task, transactional_id, checkpoint, records } => format!(
+                "{} pre-commits {transactional_id} ({records} records) on barrier {checkpoint}: flushed, stored in the checkpoint as pending.",
+                n(task)
+            ),
+            FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records } => format!(
+                "{} commits {transactional_id} (checkpoint {checkpoint}, {records} records): visible to read_committed.",
+                n(task)
+            ),
+            FlinkNote::SinkCommitRejected { task, transactional_id, checkpoint, records, error } => format!(
+                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {records} records of checkpoint {checkpoint} are lost, silently.",
+                error.name(),
+                n(task)
+            ),
+            FlinkNote::RecoverAndCommit { task, transactional_id, checkpoint } => format!(
+                "{} restores checkpoint {checkpoint}'s pending transaction {transactional_id} and commits it (recoverAndCommit).",
+                n(task)
+            ),
+            FlinkNote::LingeringAborted { task, transactional_id } => format!(
+                "{} aborts the lingering transaction {transactional_id}.",
+                n(task)
+            ),
+            FlinkNote::JobFailing { cause } => format!(
+                "The job fails over ({cause}): every task is cancelled; in-flight records and uncommitted work are gone."
+            ),
+            FlinkNote::JobRestored { checkpoint: Some(id), replayed } => format!(
+                "The job restarts from checkpoint {id}: state restored, sources rewound{}.",
+                if *replayed > 0 { format!(", {replayed} in-flight records replayed from the checkpoint first") } else { String::new() }
+            ),
+            FlinkNote::JobRestored { checkpoint: None, .. } => {
+                "The job restarts from scratch: no checkpoint had completed.".into()
+            }
+            FlinkNote::LoopRecordsLost { records } => format!(
+                "{records} records on the iteration's loop edge are not in any checkpoint: they are lost."
+            ),
+        }
+    }
+}
