@@ -14,7 +14,16 @@ macro_rules! builtin {
     };
 }
 
-builtin!("idempotent-producer",);
+builtin!(
+    "idempotent-producer",
+    "delivery-guarantees",
+    "lost-ack",
+    "five-batch-window",
+    "commit-and-abort",
+    "last-stable-offset",
+    "zombie-fencing",
+    "read-process-write",
+);
 
 pub fn ids() -> Vec<String> {
     BUILTIN.iter().map(|(id, _)| id.to_string()).collect()

@@ -284,7 +284,7 @@ fn try_it(
         });
         None
     } else if let Some(f) = &t.inject {
-        Some(TryAction::Inject(f.clone()))
+        Some(TryAction::Inject(Box::new(f.clone())))
     } else if let Some(flip) = &t.flip {
         match Flip::parse(flip) {
             Some(f) => Some(TryAction::Flip(f)),

@@ -18,7 +18,7 @@ pub struct TryIt {
 #[serde(rename_all = "snake_case")]
 pub enum TryAction {
     /// Add this fault to the schedule.
-    Inject(FaultSpec),
+    Inject(Box<FaultSpec>),
     Flip(Flip),
     /// Switch every read-process-write processor to this guarantee.
     Guarantee(Guarantee),
@@ -66,7 +66,7 @@ impl TryIt {
     /// The scenario with this change made, validated like any scenario.
     pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, ScenarioError> {
         match &self.action {
-            TryAction::Inject(fault) => scenario.with_fault(fault.clone()),
+            TryAction::Inject(fault) => scenario.with_fault((**fault).clone()),
             TryAction::Guarantee(g) => {
                 if scenario.file.processors.is_empty() {
                     return Err(refused(
