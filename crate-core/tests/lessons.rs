@@ -125,10 +125,7 @@ fn every_builtin_lesson_parses_checks_and_is_named_as_its_file() {
         assert_eq!(lesson.id(), *id);
         let checked = lesson.check().unwrap_or_else(|e| panic!("{id}: {e}"));
         let n = lesson.steps.len();
-        assert!(
-            (3..=6).contains(&n) || n == 7,
-            "{id} has {n} narration steps"
-        );
+        assert!((3..=6).contains(&n), "{id} has {n} narration steps");
         assert_eq!(checked.resolved.len(), n);
         assert!(
             checked.resolved.windows(2).all(|w| w[0].step <= w[1].step),
