@@ -10,6 +10,7 @@ pub mod flink;
 pub mod hash;
 pub mod ids;
 pub mod kafka;
+pub mod lesson;
 pub mod net;
 pub mod oracle;
 pub mod report;
@@ -19,6 +20,7 @@ pub mod serde_pairs;
 pub mod sim;
 pub mod time;
 
+pub use lesson::{Lesson, LessonError};
 pub use report::Report;
 pub use scenario::{builtin, Scenario, ScenarioError};
 pub use sim::{RunLimit, Simulation, StepOutcome};

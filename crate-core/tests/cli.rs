@@ -271,3 +271,58 @@ fn compare_refuses_a_scenario_without_a_processor() {
     let o = eos_sim(&["compare", "seed-frozen-broker"]);
     assert_clean_failure(&o, "no read-process-write stage");
 }
+
+const LESSONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons");
+
+#[test]
+fn lessons_lists_every_builtin_lesson_first_the_default() {
+    let o = eos_sim(&["lessons"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let ids: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let builtin: Vec<&str> = eos_core::lesson::builtin::BUILTIN
+        .iter()
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(ids, builtin);
+    assert_eq!(ids.first(), Some(&eos_core::lesson::builtin::DEFAULT));
+    assert!(
+        out.contains("The idempotent producer and the frozen broker"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_passes_every_lesson_file_and_fails_a_wrong_answer() {
+    let mut files: Vec<String> = std::fs::read_dir(LESSONS)
+        .expect("the lessons directory")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert!(files.len() >= eos_core::lesson::builtin::BUILTIN.len());
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let o = eos_sim(&args);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().filter(|l| l.starts_with("ok ")).count(),
+        files.len()
+    );
+
+    let text = std::fs::read_to_string(format!("{LESSONS}/idempotent-producer.toml")).unwrap();
+    assert!(text.contains("answer = 3\n"));
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-wrong-answer.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, text.replace("answer = 3\n", "answer = 4\n")).unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["check", &file.0.to_string_lossy()]);
+    assert_clean_failure(&o, "steps[3].question.answer: the lesson says 4");
+    assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
+}

@@ -2,8 +2,10 @@
 //!
 //!   eos-sim list
 //!   eos-sim run <name|file> [--seed N] [--json] [--trace]
-//!   eos-sim check <file|name>...
+//!   eos-sim check <file|name>...      (scenarios and lessons)
+//!   eos-sim lessons
 
+use eos_core::lesson::{self, Lang, Lesson, LessonError};
 use eos_core::report::Report;
 use eos_core::scenario::expect;
 use eos_core::sim::narration::narrate;
@@ -15,7 +17,10 @@ const USAGE: &str = "usage:
   eos-sim list                                   built-in scenarios, one a line
   eos-sim run <name|file> [--seed N] [--json] [--trace]
                                                  run one scenario and report
-  eos-sim check <name|file>...                   validate, run, verify `expect`
+  eos-sim check <name|file>...                   validate, run, verify `expect`;
+                                                 a lesson file (kind = lesson): every
+                                                 point reached, every answer right
+  eos-sim lessons                                built-in lessons, one a line
   eos-sim compare <name|file> [--seed N] [--json]
                                                  the same faults under at-most-once,
                                                  at-least-once and exactly-once
@@ -44,6 +49,93 @@ fn load(arg: &str) -> Result<Scenario, ScenarioError> {
         return Scenario::parse(&text);
     }
     builtin::get(arg)
+}
+
+/// What `check` was given: a scenario or a lesson.
+enum Checkable {
+    Scenario(Box<Scenario>),
+    Lesson(Box<Lesson>),
+}
+
+/// A built-in scenario name, a file (a lesson if it says `kind = "lesson"`), or a built-in
+/// lesson id, in that order.
+fn load_checkable(arg: &str) -> Result<Checkable, String> {
+    let path = std::path::Path::new(arg);
+    if builtin::text(arg).is_none() && path.is_file() {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        let max = eos_core::scenario::limits::MAX_FILE_BYTES.max(lesson::limits::MAX_FILE_BYTES);
+        if meta.len() > max as u64 {
+            return Err(format!(
+                "the file is {} bytes; the limit is {max}",
+                meta.len()
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            LessonError::Io {
+                path: arg.into(),
+                message: e.to_string(),
+            }
+            .to_string()
+        })?;
+        if lesson::is_lesson(&text) {
+            return Lesson::parse(&text)
+                .map(|l| Checkable::Lesson(Box::new(l)))
+                .map_err(|e| e.to_string());
+        }
+    }
+    if builtin::text(arg).is_none() && lesson::builtin::text(arg).is_some() {
+        return lesson::builtin::get(arg)
+            .map(|l| Checkable::Lesson(Box::new(l)))
+            .map_err(|e| e.to_string());
+    }
+    load(arg)
+        .map(|s| Checkable::Scenario(Box::new(s)))
+        .map_err(|e| e.to_string())
+}
+
+/// Problems of one scenario against its `expect` (or its invariants), and the ok line.
+fn check_scenario(s: &Scenario) -> (Vec<String>, String) {
+    let report = run(s, None, false);
+    let problems = s
+        .file
+        .expect
+        .as_ref()
+        .map(|e| expect::check(e, &report))
+        .unwrap_or_else(|| {
+            let mut p: Vec<String> = report
+                .invariants
+                .iter()
+                .filter(|i| !i.holds)
+                .map(|i| format!("invariant {} is broken", i.name))
+                .collect();
+            if !report.completed {
+                p.push("the run hit its step limit".into());
+            }
+            p
+        });
+    let ok = format!("{} steps, {} ms", report.steps, report.end_time_ms);
+    (problems, ok)
+}
+
+fn check_lesson(l: &Lesson) -> (Vec<String>, String) {
+    match l.check() {
+        Ok(c) => (
+            Vec::new(),
+            format!(
+                "lesson {}, {} points, {} questions, {} steps, {} ms",
+                l.id(),
+                c.resolved.len(),
+                l.steps.iter().filter(|s| s.question.is_some()).count(),
+                c.steps,
+                c.time_ms
+            ),
+        ),
+        Err(LessonError::Invalid(errors)) => (
+            errors.iter().map(ToString::to_string).collect(),
+            String::new(),
+        ),
+        Err(e) => (vec![e.to_string()], String::new()),
+    }
 }
 
 fn run(scenario: &Scenario, seed: Option<u64>, trace: bool) -> Report {
@@ -272,6 +364,12 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("lessons") => {
+            for l in lesson::builtin_lessons() {
+                println!("{:<22} {}", l.id(), l.title().get(Lang::En));
+            }
+            ExitCode::SUCCESS
+        }
         Some("run") => {
             let Options {
                 target,
@@ -304,42 +402,25 @@ fn main() -> ExitCode {
             }
             let (mut passed, mut failed) = (0, 0);
             for t in targets {
-                match load(t) {
+                let checked = match load_checkable(t) {
+                    Err(e) => Err(e),
+                    Ok(Checkable::Scenario(s)) => Ok(check_scenario(&s)),
+                    Ok(Checkable::Lesson(l)) => Ok(check_lesson(&l)),
+                };
+                match checked {
                     Err(e) => {
                         failed += 1;
-                        eprintln!("FAIL {t}: {e}");
+                        eprintln!("FAIL {t}: {}", e.trim_end());
                     }
-                    Ok(s) => {
-                        let report = run(&s, None, false);
-                        let problems = s
-                            .file
-                            .expect
-                            .as_ref()
-                            .map(|e| expect::check(e, &report))
-                            .unwrap_or_else(|| {
-                                let mut p: Vec<String> = report
-                                    .invariants
-                                    .iter()
-                                    .filter(|i| !i.holds)
-                                    .map(|i| format!("invariant {} is broken", i.name))
-                                    .collect();
-                                if !report.completed {
-                                    p.push("the run hit its step limit".into());
-                                }
-                                p
-                            });
-                        if problems.is_empty() {
-                            passed += 1;
-                            println!(
-                                "ok   {t} ({} steps, {} ms)",
-                                report.steps, report.end_time_ms
-                            );
-                        } else {
-                            failed += 1;
-                            eprintln!("FAIL {t}:");
-                            for p in problems {
-                                eprintln!("       {p}");
-                            }
+                    Ok((problems, ok)) if problems.is_empty() => {
+                        passed += 1;
+                        println!("ok   {t} ({ok})");
+                    }
+                    Ok((problems, _)) => {
+                        failed += 1;
+                        eprintln!("FAIL {t}:");
+                        for p in problems {
+                            eprintln!("       {p}");
                         }
                     }
                 }

@@ -418,3 +418,194 @@ impl Note {
         }
     }
 }
+
+impl Note {
+    /// Every note kind's stable name, in declaration order (what lessons and filters use).
+    pub const KIND_NAMES: &'static [&'static str] = &[
+        "producer_id_requested",
+        "producer_id_assigned",
+        "producer_id_allocated",
+        "record_accepted",
+        "batch_sent",
+        "request_timed_out",
+        "retry_scheduled",
+        "delivered",
+        "delivery_failed",
+        "stale_response_ignored",
+        "epoch_bumped",
+        "leader_changed",
+        "appended",
+        "duplicate_detected",
+        "append_rejected",
+        "ack_waits_for_replicas",
+        "replicated",
+        "high_watermark_advanced",
+        "not_leader",
+        "fetch_served",
+        "leader_elected",
+        "partition_offline",
+        "log_truncated",
+        "txn_transition",
+        "txn_request_refused",
+        "txn_fenced_by_new_instance",
+        "txn_timed_out",
+        "txn_recovered",
+        "marker_written",
+        "txn_offsets_pending",
+        "txn_offsets_completed",
+        "txn_begun",
+        "txn_request_sent",
+        "txn_retry",
+        "txn_ended",
+        "producer_fenced",
+        "fetch_sent",
+        "read",
+        "polled_nothing",
+        "offset_fetch_retry",
+        "consumer_stopped",
+        "processed",
+        "offsets_committed",
+        "resumed_from_committed",
+        "message_dropped",
+        "ack_lost",
+        "message_delayed",
+        "message_duplicated",
+        "held_while_frozen",
+        "lost_at_crashed_node",
+        "frozen",
+        "thawed",
+        "crashed",
+        "restarted",
+        "fault_armed",
+        "link_cut",
+        "link_healed",
+    ];
+
+    /// The note's kind as a stable snake_case name (the serialized `note` tag), never a
+    /// `Debug` rendering: lessons refer to points in a run by it.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Note::ProducerIdRequested { .. } => "producer_id_requested",
+            Note::ProducerIdAssigned { .. } => "producer_id_assigned",
+            Note::ProducerIdAllocated { .. } => "producer_id_allocated",
+            Note::RecordAccepted { .. } => "record_accepted",
+            Note::BatchSent { .. } => "batch_sent",
+            Note::RequestTimedOut { .. } => "request_timed_out",
+            Note::RetryScheduled { .. } => "retry_scheduled",
+            Note::Delivered { .. } => "delivered",
+            Note::DeliveryFailed { .. } => "delivery_failed",
+            Note::StaleResponseIgnored { .. } => "stale_response_ignored",
+            Note::EpochBumped { .. } => "epoch_bumped",
+            Note::LeaderChanged { .. } => "leader_changed",
+            Note::Appended { .. } => "appended",
+            Note::DuplicateDetected { .. } => "duplicate_detected",
+            Note::AppendRejected { .. } => "append_rejected",
+            Note::AckWaitsForReplicas { .. } => "ack_waits_for_replicas",
+            Note::Replicated { .. } => "replicated",
+            Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
+            Note::NotLeader { .. } => "not_leader",
+            Note::FetchServed { .. } => "fetch_served",
+            Note::LeaderElected { .. } => "leader_elected",
+            Note::PartitionOffline { .. } => "partition_offline",
+            Note::LogTruncated { .. } => "log_truncated",
+            Note::TxnTransition { .. } => "txn_transition",
+            Note::TxnRequestRefused { .. } => "txn_request_refused",
+            Note::TxnFencedByNewInstance { .. } => "txn_fenced_by_new_instance",
+            Note::TxnTimedOut { .. } => "txn_timed_out",
+            Note::TxnRecovered { .. } => "txn_recovered",
+            Note::MarkerWritten { .. } => "marker_written",
+            Note::TxnOffsetsPending { .. } => "txn_offsets_pending",
+            Note::TxnOffsetsCompleted { .. } => "txn_offsets_completed",
+            Note::TxnBegun { .. } => "txn_begun",
+            Note::TxnRequestSent { .. } => "txn_request_sent",
+            Note::TxnRetry { .. } => "txn_retry",
+            Note::TxnEnded { .. } => "txn_ended",
+            Note::ProducerFenced { .. } => "producer_fenced",
+            Note::FetchSent { .. } => "fetch_sent",
+            Note::Read { .. } => "read",
+            Note::PolledNothing { .. } => "polled_nothing",
+            Note::OffsetFetchRetry { .. } => "offset_fetch_retry",
+            Note::ConsumerStopped { .. } => "consumer_stopped",
+            Note::Processed { .. } => "processed",
+            Note::OffsetsCommitted { .. } => "offsets_committed",
+            Note::ResumedFromCommitted { .. } => "resumed_from_committed",
+            Note::MessageDropped { .. } => "message_dropped",
+            Note::AckLost { .. } => "ack_lost",
+            Note::MessageDelayed { .. } => "message_delayed",
+            Note::MessageDuplicated { .. } => "message_duplicated",
+            Note::HeldWhileFrozen { .. } => "held_while_frozen",
+            Note::LostAtCrashedNode { .. } => "lost_at_crashed_node",
+            Note::Frozen { .. } => "frozen",
+            Note::Thawed { .. } => "thawed",
+            Note::Crashed { .. } => "crashed",
+            Note::Restarted { .. } => "restarted",
+            Note::FaultArmed { .. } => "fault_armed",
+            Note::LinkCut { .. } => "link_cut",
+            Note::LinkHealed { .. } => "link_healed",
+        }
+    }
+}
+
+impl Notable {
+    pub const ALL: [Notable; 11] = [
+        Notable::Retry,
+        Notable::DuplicateDetected,
+        Notable::DuplicateAppended,
+        Notable::Rejected,
+        Notable::Fencing,
+        Notable::Crash,
+        Notable::Freeze,
+        Notable::Loss,
+        Notable::Delivered,
+        Notable::Commit,
+        Notable::Abort,
+    ];
+
+    /// The stable snake_case name (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Notable::Retry => "retry",
+            Notable::DuplicateDetected => "duplicate_detected",
+            Notable::DuplicateAppended => "duplicate_appended",
+            Notable::Rejected => "rejected",
+            Notable::Fencing => "fencing",
+            Notable::Crash => "crash",
+            Notable::Freeze => "freeze",
+            Notable::Loss => "loss",
+            Notable::Delivered => "delivered",
+            Notable::Commit => "commit",
+            Notable::Abort => "abort",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Notable> {
+        Notable::ALL.into_iter().find(|n| n.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_names_match_the_serialized_tag() {
+        let note = Note::Crashed {
+            node: NodeId::Broker(0),
+        };
+        let json = serde_json::to_value(&note).expect("serializes");
+        assert_eq!(json["note"], note.kind_name());
+        assert_eq!(note.kind_name(), "crashed");
+        assert!(Note::KIND_NAMES.contains(&"txn_transition"));
+        let unique: std::collections::BTreeSet<_> = Note::KIND_NAMES.iter().collect();
+        assert_eq!(unique.len(), Note::KIND_NAMES.len());
+    }
+
+    #[test]
+    fn notable_names_round_trip_and_match_serde() {
+        for n in Notable::ALL {
+            assert_eq!(Notable::parse(n.name()), Some(n));
+            let json = serde_json::to_value(n).expect("serializes");
+            assert_eq!(json, n.name());
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! "Try it" prompts: one change to the scenario the reader can make (inject a fault, flip a
+//! setting, switch the guarantee), applied here so the web and the checker agree.
+
+use super::text::Text;
+use crate::compare::with_guarantee;
+use crate::kafka::processor::Guarantee;
+use crate::scenario::schema::FaultSpec;
+use crate::scenario::{FieldError, Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TryIt {
+    pub text: Text,
+    pub action: TryAction,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TryAction {
+    /// Add this fault to the schedule.
+    Inject(Box<FaultSpec>),
+    Flip(Flip),
+    /// Switch every read-process-write processor to this guarantee.
+    Guarantee(Guarantee),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flip {
+    /// `enable.idempotence` of every non-transactional producer.
+    Idempotence,
+    /// read_committed ↔ read_uncommitted for every consumer.
+    Isolation,
+    /// Transaction protocol 1 ↔ 2.
+    TransactionProtocol,
+}
+
+impl Flip {
+    pub const ALL: [Flip; 3] = [
+        Flip::Idempotence,
+        Flip::Isolation,
+        Flip::TransactionProtocol,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flip::Idempotence => "idempotence",
+            Flip::Isolation => "isolation",
+            Flip::TransactionProtocol => "transaction_protocol",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Flip> {
+        Flip::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+fn refused(field: &str, message: &str) -> ScenarioError {
+    ScenarioError::Invalid(vec![FieldError {
+        field: field.into(),
+        message: message.into(),
+    }])
+}
+
+impl TryIt {
+    /// The scenario with this change made, validated like any scenario.
+    pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, ScenarioError> {
+        match &self.action {
+            TryAction::Inject(fault) => scenario.with_fault((**fault).clone()),
+            TryAction::Guarantee(g) => {
+                if scenario.file.processors.is_empty() {
+                    return Err(refused(
+                        "processors",
+                        "the scenario has no read-process-write processor to switch",
+                    ));
+                }
+                with_guarantee(scenario, *g)
+            }
+            TryAction::Flip(flip) => {
+                let mut file = scenario.file.clone();
+                match flip {
+                    Flip::Idempotence => {
+                        let mut flipped = 0;
+                        for p in file
+                            .producers
+                            .iter_mut()
+                            .filter(|p| p.transactional_id.is_none())
+                        {
+                            let now = p.enable_idempotence.unwrap_or(p.client == "java");
+                            p.enable_idempotence = Some(!now);
+                            flipped += 1;
+                        }
+                        if flipped == 0 {
+                            return Err(refused(
+                                "producers",
+                                "the scenario has no non-transactional producer",
+                            ));
+                        }
+                    }
+                    Flip::Isolation => {
+                        if file.consumers.is_empty() {
+                            return Err(refused("consumers", "the scenario has no consumer"));
+                        }
+                        for c in &mut file.consumers {
+                            let committed_by_default = c.client == "librdkafka";
+                            let now = c.isolation.clone().unwrap_or_else(|| {
+                                if committed_by_default {
+                                    "read_committed".into()
+                                } else {
+                                    "read_uncommitted".into()
+                                }
+                            });
+                            c.isolation = Some(if now == "read_committed" {
+                                "read_uncommitted".into()
+                            } else {
+                                "read_committed".into()
+                            });
+                        }
+                    }
+                    Flip::TransactionProtocol => {
+                        file.cluster.transaction_protocol =
+                            if file.cluster.transaction_protocol == 1 {
+                                2
+                            } else {
+                                1
+                            };
+                    }
+                }
+                Scenario::from_file(file)
+            }
+        }
+    }
+}
