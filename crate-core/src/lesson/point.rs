@@ -82,14 +82,14 @@ impl Until {
                 });
         }
         if let Some(n) = note {
-            return if Note::KIND_NAMES.contains(&n.as_str()) {
+            return if Note::is_kind_name(n.as_str()) {
                 Ok(Until::Note(n.clone()))
             } else {
                 Err(FieldError {
                     field: format!("{field}.note"),
                     message: format!(
                         "\"{n}\" is not a note kind (allowed: {})",
-                        Note::KIND_NAMES.join(", ")
+                        Note::all_kind_names().join(", ")
                     ),
                 })
             };

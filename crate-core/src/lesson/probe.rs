@@ -230,12 +230,12 @@ impl Probe {
             }
             Arg::Note => {
                 let name = q.note.clone().unwrap_or_default();
-                if !Note::KIND_NAMES.contains(&name.as_str()) {
+                if !Note::is_kind_name(name.as_str()) {
                     return Err(err(
                         "note",
                         format!(
                             "\"{name}\" is not a note kind (allowed: {})",
-                            Note::KIND_NAMES.join(", ")
+                            Note::all_kind_names().join(", ")
                         ),
                     ));
                 }

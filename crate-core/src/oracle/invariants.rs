@@ -77,7 +77,6 @@ pub fn check_all(sim: &Simulation) -> Vec<InvariantResult> {
     out.push(result(HIGH_WATERMARK_BOUNDS, high_watermark_bounds(sim)));
     out.push(result(READS_STAY_READABLE, reads_stay_readable(sim)));
     let transactional = sim.producers.iter().any(|p| p.is_transactional())
-        || sim.processors.iter().any(|p| p.producer.is_transactional())
         || sim
             .flink
             .as_ref()

@@ -38,6 +38,15 @@ builtin!(
     "txn-coordinator-crash-after-prepare-commit",
     "txn-v1-delayed-endtxn",
     "txn-v2-delayed-endtxn",
+    "flink-barrier-walkthrough",
+    "flink-alignment-two-inputs",
+    "flink-at-least-once-overcount",
+    "flink-backpressure-aligned",
+    "flink-backpressure-unaligned",
+    "flink-2pc-crash-recovery",
+    "flink-2pc-txn-timeout-loss",
+    "flink-iterative-loop-loss",
+    "flink-upsert-vs-append",
 );
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

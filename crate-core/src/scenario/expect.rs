@@ -186,5 +186,65 @@ pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
             inv.detail.clone().unwrap_or_default()
         ));
     }
+    let mut fp = Vec::new();
+    if let Some(ef) = &e.flink {
+        match &r.flink {
+            None => fp.push("expected a Flink job, the scenario has none".into()),
+            Some(f) => {
+                num(
+                    &mut fp,
+                    "flink.failovers",
+                    ef.failovers.map(u64::from),
+                    u64::from(f.failovers),
+                );
+                num(
+                    &mut fp,
+                    "flink.expired",
+                    ef.expired.map(u64::from),
+                    u64::from(f.expired),
+                );
+                if let Some(m) = ef.min_completed {
+                    if f.completed < m {
+                        fp.push(format!(
+                            "expected at least {m} completed checkpoints, got {}",
+                            f.completed
+                        ));
+                    }
+                }
+                let wants =
+                    ef.lost.is_some() || ef.duplicated.is_some() || ef.keys_differ.is_some();
+                match (&f.versus_failure_free, wants) {
+                    (Some(d), _) => {
+                        num(&mut fp, "flink.lost", ef.lost, d.lost.len() as u64);
+                        num(
+                            &mut fp,
+                            "flink.duplicated",
+                            ef.duplicated,
+                            d.duplicated.len() as u64,
+                        );
+                        num(
+                            &mut fp,
+                            "flink.keys_differ",
+                            ef.keys_differ,
+                            d.state_differs.len() as u64,
+                        );
+                    }
+                    (None, true) => {
+                        fp.push("the comparison with the failure-free run was not computed".into())
+                    }
+                    (None, false) => {}
+                }
+            }
+        }
+    }
+    out.extend(fp);
     out
+}
+
+fn num(out: &mut Vec<String>, what: &str, want: Option<u64>, got: u64) {
+    if let Some(w) = want {
+        if w != got {
+            out.push(format!("expected {what} = {w}, got {got}"));
+        }
+    }
 }

@@ -337,6 +337,27 @@ pub struct ExpectSpec {
     pub deliveries: Vec<ExpectDelivery>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reads: BTreeMap<String, ExpectRead>,
+    /// A Flink job's outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flink: Option<ExpectFlink>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectFlink {
+    /// Against the failure-free run: records lost and duplicated, keys whose state differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicated: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys_differ: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failovers: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_completed: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -128,6 +128,63 @@ pub enum FlinkNote {
 }
 
 impl FlinkNote {
+    pub const KIND_NAMES: [&'static str; 24] = [
+        "checkpoint_triggered",
+        "barrier_emitted",
+        "barrier_received",
+        "switched_to_unaligned",
+        "snapshot_taken",
+        "checkpoint_acked",
+        "checkpoint_completed",
+        "checkpoint_expired",
+        "notify_received",
+        "stop_requested",
+        "job_finished",
+        "source_emitted",
+        "processed",
+        "looped",
+        "sink_wrote",
+        "sink_txn_begun",
+        "sink_pre_committed",
+        "sink_committed",
+        "sink_commit_rejected",
+        "recover_and_commit",
+        "lingering_aborted",
+        "job_failing",
+        "job_restored",
+        "loop_records_lost",
+    ];
+
+    /// The stable snake_case name of the event (its serialized `flink` tag).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            FlinkNote::CheckpointTriggered { .. } => "checkpoint_triggered",
+            FlinkNote::BarrierEmitted { .. } => "barrier_emitted",
+            FlinkNote::BarrierReceived { .. } => "barrier_received",
+            FlinkNote::SwitchedToUnaligned { .. } => "switched_to_unaligned",
+            FlinkNote::SnapshotTaken { .. } => "snapshot_taken",
+            FlinkNote::CheckpointAcked { .. } => "checkpoint_acked",
+            FlinkNote::CheckpointCompleted { .. } => "checkpoint_completed",
+            FlinkNote::CheckpointExpired { .. } => "checkpoint_expired",
+            FlinkNote::NotifyReceived { .. } => "notify_received",
+            FlinkNote::StopRequested => "stop_requested",
+            FlinkNote::JobFinished { .. } => "job_finished",
+            FlinkNote::SourceEmitted { .. } => "source_emitted",
+            FlinkNote::Processed { .. } => "processed",
+            FlinkNote::Looped { .. } => "looped",
+            FlinkNote::SinkWrote { .. } => "sink_wrote",
+            FlinkNote::SinkTxnBegun { .. } => "sink_txn_begun",
+            FlinkNote::SinkPreCommitted { .. } => "sink_pre_committed",
+            FlinkNote::SinkCommitted { .. } => "sink_committed",
+            FlinkNote::SinkCommitRejected { .. } => "sink_commit_rejected",
+            FlinkNote::RecoverAndCommit { .. } => "recover_and_commit",
+            FlinkNote::LingeringAborted { .. } => "lingering_aborted",
+            FlinkNote::JobFailing { .. } => "job_failing",
+            FlinkNote::JobRestored { .. } => "job_restored",
+            FlinkNote::LoopRecordsLost { .. } => "loop_records_lost",
+        }
+    }
+
     pub fn notable(&self) -> Option<Notable> {
         match self {
             FlinkNote::CheckpointCompleted { .. } => Some(Notable::Checkpoint),

@@ -481,10 +481,22 @@ impl Note {
         "link_healed",
     ];
 
+    /// Every kind name, Flink's events included.
+    pub fn all_kind_names() -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = Note::KIND_NAMES.to_vec();
+        v.extend(super::flink_note::FlinkNote::KIND_NAMES);
+        v
+    }
+
+    pub fn is_kind_name(name: &str) -> bool {
+        Note::all_kind_names().contains(&name)
+    }
+
     /// The note's kind as a stable snake_case name (the serialized `note` tag), never a
     /// `Debug` rendering: lessons refer to points in a run by it.
     pub fn kind_name(&self) -> &'static str {
         match self {
+            Note::Flink(f) => f.kind_name(),
             Note::ProducerIdRequested { .. } => "producer_id_requested",
             Note::ProducerIdAssigned { .. } => "producer_id_assigned",
             Note::ProducerIdAllocated { .. } => "producer_id_allocated",
@@ -547,7 +559,7 @@ impl Note {
 }
 
 impl Notable {
-    pub const ALL: [Notable; 11] = [
+    pub const ALL: [Notable; 12] = [
         Notable::Retry,
         Notable::DuplicateDetected,
         Notable::DuplicateAppended,
@@ -559,6 +571,7 @@ impl Notable {
         Notable::Delivered,
         Notable::Commit,
         Notable::Abort,
+        Notable::Checkpoint,
     ];
 
     /// The stable snake_case name (as serialized).
@@ -575,6 +588,7 @@ impl Notable {
             Notable::Delivered => "delivered",
             Notable::Commit => "commit",
             Notable::Abort => "abort",
+            Notable::Checkpoint => "checkpoint",
         }
     }
 

@@ -1,0 +1,179 @@
+//! Random crash schedules against the Flink jobs (SEMANTICS §7 items 19 and 20):
+//! (a) EXACTLY_ONCE + two-phase-commit sink with a long transaction timeout: under 1–3
+//!     crashes of random subtasks at random times the committed output (and the keyed state)
+//!     equals the failure-free run's, and items 16–18 hold after every step;
+//! (b) AT_LEAST_ONCE over a two-input count never loses: every key's count is at least the
+//!     failure-free count;
+//! (c) the same job with EXACTLY_ONCE checkpointing ends with exactly the failure-free state.
+//! Cases come from a fixed RNG seed (`PROPTEST_RNG_SEED` / `PROPTEST_CASES` override);
+//! a failure prints the seed and the crash schedule.
+
+use eos_core::flink::invariants::check_all;
+use eos_core::flink::outcome::{diff, FlinkOutput};
+use eos_core::flink::report::{failure_free_output, versus_failure_free};
+use eos_core::oracle::invariants::violations;
+use eos_core::scenario::schema::FaultSpec;
+use eos_core::{Scenario, Simulation, StepOutcome};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+
+const TWO_PC: &str = include_str!("../../scenarios/flink-2pc-crash-recovery.toml");
+const OVERCOUNT: &str = include_str!("../../scenarios/flink-at-least-once-overcount.toml");
+
+/// Subtasks of flink-2pc-crash-recovery.
+const TWO_PC_TASKS: &[&str] = &["source-0", "source-1", "count-0", "sink-0"];
+/// Subtasks of flink-at-least-once-overcount.
+const OVERCOUNT_TASKS: &[&str] = &["clicks-0", "orders-0", "count-0", "store-0"];
+
+fn config() -> ProptestConfig {
+    let mut c = ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        c.cases = 24;
+    }
+    if matches!(c.rng_seed, RngSeed::Random) {
+        c.rng_seed = RngSeed::Fixed(0xf1_1c4);
+    }
+    c
+}
+
+fn crash(at_ms: u64, target: &str) -> FaultSpec {
+    FaultSpec {
+        at_ms,
+        action: "crash".into(),
+        target: Some(target.into()),
+        count: 1,
+        ..Default::default()
+    }
+}
+
+/// `base` with its own faults replaced by `crashes` (time, task index into `tasks`) and,
+/// optionally, another checkpointing mode.
+fn with_crashes(
+    base: &str,
+    tasks: &[&str],
+    crashes: &[(u64, usize)],
+    mode: Option<&str>,
+) -> Scenario {
+    let s = Scenario::parse(base).expect("base scenario");
+    let mut file = s.file.clone();
+    file.faults = crashes
+        .iter()
+        .map(|(at, t)| crash(*at, tasks[*t % tasks.len()]))
+        .collect();
+    if let Some(m) = mode {
+        file.flink.as_mut().expect("flink").checkpointing = m.into();
+    }
+    Scenario::from_file(file).expect("valid with crashes")
+}
+
+fn describe(seed: u64, crashes: &[(u64, usize)], tasks: &[&str]) -> String {
+    let list: Vec<String> = crashes
+        .iter()
+        .map(|(at, t)| format!("{} at {at} ms", tasks[*t % tasks.len()]))
+        .collect();
+    format!("seed {seed}, crashes [{}]", list.join(", "))
+}
+
+/// Steps to the end, checking items 16–18 (and the engine's invariant list) after every
+/// step; `Err` names the step and the broken rule.
+fn run_checked(scenario: &Scenario, seed: u64) -> Result<Simulation, String> {
+    let mut sim = scenario.simulation_without_trace(Some(seed));
+    loop {
+        match sim.step() {
+            StepOutcome::Stepped => {}
+            StepOutcome::Finished => break,
+            StepOutcome::LimitReached => {
+                return Err(format!("step limit after {} steps", sim.steps()))
+            }
+        }
+        let job = sim.flink.as_ref().ok_or("no flink job")?;
+        check_all(job).map_err(|e| format!("step {}: {e}", sim.steps()))?;
+        if job.coordinator.max_pending_seen > job.config.max_concurrent.max(1) {
+            return Err(format!(
+                "step {}: {} pending checkpoints",
+                sim.steps(),
+                job.coordinator.max_pending_seen
+            ));
+        }
+        let broken = violations(&sim);
+        if !broken.is_empty() {
+            return Err(format!("step {}: {broken:?}", sim.steps()));
+        }
+    }
+    if !sim.is_finished() {
+        return Err("not finished".into());
+    }
+    Ok(sim)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Item 20: EXACTLY_ONCE + 2PC sink, any crash schedule: committed output equals the
+    /// failure-free run's; every input is committed exactly once.
+    #[test]
+    fn two_phase_commit_output_survives_any_crash_schedule(
+        crashes in proptest::collection::vec((0u64..2_500, 0usize..4), 1..=3),
+        seed in 0u64..1_000,
+    ) {
+        let what = describe(seed, &crashes, TWO_PC_TASKS);
+        let s = with_crashes(TWO_PC, TWO_PC_TASKS, &crashes, None);
+        let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+        let job = sim.flink.as_ref().unwrap();
+        prop_assert!(job.failovers >= 1, "{}: no failover", what);
+        let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
+        prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
+        let out = FlinkOutput::of(&sim).unwrap();
+        prop_assert_eq!(out.committed.len(), 24, "{}: {:?}", what, out.committed);
+        prop_assert!(out.committed.values().all(|n| *n == 1), "{}: {:?}", what, out.committed);
+    }
+
+    /// Item 19 (at-least-once): a single crash anywhere never makes a count drop below the
+    /// failure-free count.
+    #[test]
+    fn at_least_once_never_loses_a_count(
+        at_ms in 0u64..2_000,
+        task in 0usize..4,
+        seed in 0u64..1_000,
+    ) {
+        let crashes = [(at_ms, task)];
+        let what = describe(seed, &crashes, OVERCOUNT_TASKS);
+        let s = with_crashes(OVERCOUNT, OVERCOUNT_TASKS, &crashes, None);
+        let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+        let ff = failure_free_output(&s, Some(seed)).expect("failure-free");
+        let run = FlinkOutput::of(&sim).unwrap();
+        prop_assert!(!ff.state.is_empty());
+        for (k, v) in &ff.state {
+            let got = run.state.get(k).copied().unwrap_or(0);
+            prop_assert!(got >= *v, "{}: key {} counted {} < failure-free {}", what, k, got, v);
+        }
+        for (k, v) in &ff.upserts {
+            let got = run.upserts.get(k).copied().unwrap_or(0);
+            prop_assert!(got >= *v, "{}: key {} stored {} < failure-free {}", what, k, got, v);
+        }
+        // Every input was counted at least once.
+        let job = sim.flink.as_ref().unwrap();
+        let ff_total: u64 = ff.state.values().sum();
+        prop_assert!(job.counted.values().map(|n| u64::from(*n)).sum::<u64>() >= ff_total);
+    }
+
+    /// Item 19 (exactly-once): the same two-input job, 1–3 crashes, ends with the
+    /// failure-free state.
+    #[test]
+    fn exactly_once_state_equals_the_failure_free_run(
+        crashes in proptest::collection::vec((0u64..2_000, 0usize..4), 1..=3),
+        seed in 0u64..1_000,
+    ) {
+        let what = describe(seed, &crashes, OVERCOUNT_TASKS);
+        let s = with_crashes(OVERCOUNT, OVERCOUNT_TASKS, &crashes, Some("exactly-once"));
+        let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+        let ff = failure_free_output(&s, Some(seed)).expect("failure-free");
+        let run = FlinkOutput::of(&sim).unwrap();
+        let d = diff(&ff, &run);
+        prop_assert!(d.is_empty(), "{}: {:?}", what, d);
+        prop_assert_eq!(&run.state, &ff.state, "{}", what);
+    }
+}
