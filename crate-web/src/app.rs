@@ -107,6 +107,7 @@ pub fn app() -> Html {
     let processors = view_model::processors(&sim);
     let transactions = view_model::transactions(&sim);
     let flights = view_model::in_flight(&sim);
+    let flink = crate::flink_view::flink(&sim);
     let events = view_model::events(&sim, EVENTS_SHOWN);
     let clock = view_model::clock(&sim);
     let trace_hash = format!("{:016x}", sim.trace_hash());
@@ -126,6 +127,9 @@ pub fn app() -> Html {
             }
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
+            if let Some(job) = flink {
+                <crate::components::flink_stage::FlinkStage job={job} />
+            }
             <main class="stage">
                 <div class="clients">
                     { for producers.into_iter().map(|p| html! { <ProducerCard producer={p} /> }) }

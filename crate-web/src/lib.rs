@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod components;
+pub mod flink_view;
 pub mod state;
 pub mod view_model;
 

@@ -6,6 +6,7 @@ pub mod controls;
 pub mod event_log;
 pub mod fault_panel;
 pub mod flights;
+pub mod flink_stage;
 pub mod header;
 pub mod icon;
 pub mod partition_log;

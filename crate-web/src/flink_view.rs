@@ -1,0 +1,297 @@
+//! The Flink stage's view model: pure functions over the core's job (tested natively).
+
+use eos_core::flink::graph::{OperatorKind, SinkKind};
+use eos_core::flink::job::JobPhase;
+use eos_core::flink::record::Item;
+use eos_core::flink::snapshot::CheckpointOutcome;
+use eos_core::flink::CheckpointMode;
+use eos_core::ids::NodeId;
+use eos_core::sim::Simulation;
+
+/// Items shown per channel; the rest is counted.
+pub const ITEMS_SHOWN: usize = 16;
+/// Checkpoints shown on the timeline (the latest ones).
+pub const CHECKPOINTS_SHOWN: usize = 8;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskVm {
+    pub name: String,
+    pub kind: &'static str,
+    /// "running", "crashed", "restarting", "finished"
+    pub status: &'static str,
+    pub processed: u64,
+    pub state: String,
+    pub detail: Option<String>,
+    /// The last checkpoint this task snapshotted.
+    pub snapshot: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelItemVm {
+    pub barrier: bool,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelVm {
+    pub from: String,
+    pub to: String,
+    pub items: Vec<ChannelItemVm>,
+    pub more: usize,
+    pub records: usize,
+    pub capacity: u32,
+    pub blocked: bool,
+    pub loop_edge: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckpointVm {
+    pub id: u64,
+    /// "pending", "completed", "expired", "aborted"
+    pub outcome: &'static str,
+    pub acks: String,
+    pub timing: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlinkVm {
+    pub mode: String,
+    pub phase: &'static str,
+    pub failovers: u32,
+    pub tasks: Vec<TaskVm>,
+    pub channels: Vec<ChannelVm>,
+    pub checkpoints: Vec<CheckpointVm>,
+    pub summary: String,
+}
+
+fn ms(t: u64) -> String {
+    eos_core::time::format_duration(t)
+}
+
+pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
+    let job = sim.flink.as_ref()?;
+    let names = job.task_names();
+    let name = |t: u8| names.get(usize::from(t)).cloned().unwrap_or_default();
+    let phase = match job.phase {
+        JobPhase::Running => "running",
+        JobPhase::Restarting => "restarting",
+        JobPhase::Finished => "finished",
+    };
+    let tasks = job
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let def = &job.topology.tasks[i];
+            let op = &job.operators[def.operator];
+            let crashed = sim
+                .status
+                .get(&NodeId::Task(i as u8))
+                .is_some_and(|s| s.crashed);
+            let state = if t.counts.is_empty() {
+                String::new()
+            } else {
+                t.counts
+                    .iter()
+                    .take(6)
+                    .map(|(k, v)| {
+                        format!("{}={v}", sim.names.key(Some(*k)).unwrap_or(k.to_string()))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let detail = if let Some(src) = &t.source {
+                let pos: Vec<String> = src
+                    .positions
+                    .iter()
+                    .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+                    .collect();
+                Some(pos.join(", "))
+            } else if let Some(sink) = &t.sink {
+                let open = sink.current.as_ref().map_or("none".to_string(), |c| {
+                    format!("{} ({} written)", c.transactional_id, c.written.len())
+                });
+                let pending: Vec<String> = sink
+                    .pending
+                    .iter()
+                    .map(|c| format!("cp {}", c.checkpoint))
+                    .collect();
+                Some(if pending.is_empty() {
+                    format!("open: {open}")
+                } else {
+                    format!("open: {open} · pending: {}", pending.join(", "))
+                })
+            } else {
+                t.align.as_ref().map(|a| {
+                    format!(
+                        "{} cp {} ({}/{} inputs)",
+                        if a.unaligned { "unaligned" } else { "aligning" },
+                        a.id,
+                        a.received.len(),
+                        def.inputs.len()
+                    )
+                })
+            };
+            let status = if crashed {
+                "crashed"
+            } else if job.phase == JobPhase::Restarting {
+                "restarting"
+            } else if t.finished || job.phase == JobPhase::Finished {
+                "finished"
+            } else {
+                "running"
+            };
+            TaskVm {
+                name: name(i as u8),
+                kind: match &op.kind {
+                    OperatorKind::Source { .. } => "source",
+                    OperatorKind::Map => "map",
+                    OperatorKind::Count => "count",
+                    OperatorKind::Iterate { .. } => "iterate",
+                    OperatorKind::Sink(SinkKind::KafkaTwoPhase { .. }) => "2pc sink",
+                    OperatorKind::Sink(SinkKind::Upsert) => "upsert sink",
+                    OperatorKind::Sink(SinkKind::Append) => "append sink",
+                },
+                status,
+                processed: t.processed,
+                state,
+                detail,
+                snapshot: t.last_snapshot,
+            }
+        })
+        .collect();
+    let channels = job
+        .topology
+        .channels
+        .iter()
+        .zip(&job.channels)
+        .map(|(d, c)| {
+            let items: Vec<ChannelItemVm> = c
+                .queue
+                .iter()
+                .take(ITEMS_SHOWN)
+                .map(|s| match s.item {
+                    Item::Record(r) => ChannelItemVm {
+                        barrier: false,
+                        label: sim.names.record(r.id),
+                    },
+                    Item::Barrier { id, .. } => ChannelItemVm {
+                        barrier: true,
+                        label: format!("B{id}"),
+                    },
+                })
+                .collect();
+            ChannelVm {
+                from: name(d.from),
+                to: name(d.to),
+                more: c.queue.len().saturating_sub(items.len()),
+                items,
+                records: c.records(),
+                capacity: c.capacity,
+                blocked: c.blocked,
+                loop_edge: d.loop_edge,
+            }
+        })
+        .collect();
+    let total = job.tasks.len();
+    let h = &job.coordinator.history;
+    let checkpoints = h
+        .iter()
+        .skip(h.len().saturating_sub(CHECKPOINTS_SHOWN))
+        .map(|s| CheckpointVm {
+            id: s.id,
+            outcome: match s.outcome {
+                CheckpointOutcome::Pending => "pending",
+                CheckpointOutcome::Completed => "completed",
+                CheckpointOutcome::Expired => "expired",
+                CheckpointOutcome::Aborted => "aborted",
+            },
+            acks: format!("{}/{total}", s.acks.len()),
+            timing: match s.duration() {
+                Some(d) if s.alignment > 0 => {
+                    format!("{} · align {}", ms(d), ms(s.alignment))
+                }
+                Some(d) => ms(d),
+                None => format!("since {}", ms(s.triggered_at)),
+            },
+        })
+        .collect();
+    let mode = match (job.config.mode, job.config.unaligned) {
+        (CheckpointMode::AtLeastOnce, _) => "AT_LEAST_ONCE checkpoints".to_string(),
+        (CheckpointMode::ExactlyOnce, true) => "EXACTLY_ONCE, unaligned".to_string(),
+        (CheckpointMode::ExactlyOnce, false) => match job.config.aligned_timeout {
+            Some(t) => format!("EXACTLY_ONCE, aligned (unaligned after {})", ms(t)),
+            None => "EXACTLY_ONCE, aligned".to_string(),
+        },
+    };
+    let completed = h
+        .iter()
+        .filter(|s| s.outcome == CheckpointOutcome::Completed)
+        .count();
+    Some(FlinkVm {
+        summary: format!(
+            "every {} · {completed} checkpoints completed · {} failovers",
+            ms(job.config.interval),
+            job.failovers
+        ),
+        mode,
+        phase,
+        failovers: job.failovers,
+        tasks,
+        channels,
+        checkpoints,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::scenario::builtin;
+    use eos_core::sim::RunLimit;
+
+    fn sim(name: &str) -> Simulation {
+        let s = builtin::get(name).expect("built-in");
+        s.simulation(None)
+    }
+
+    #[test]
+    fn kafka_only_scenarios_have_no_flink_stage() {
+        assert!(flink(&sim("seed-frozen-broker")).is_none());
+    }
+
+    #[test]
+    fn barriers_show_in_channels_and_checkpoints_complete() {
+        let mut s = sim("flink-barrier-walkthrough");
+        let mut saw_barrier = false;
+        while s.step() == eos_core::sim::StepOutcome::Stepped {
+            let vm = flink(&s).expect("a job");
+            saw_barrier |= vm
+                .channels
+                .iter()
+                .any(|c| c.items.iter().any(|i| i.barrier));
+        }
+        assert!(saw_barrier, "a barrier never appeared in a channel");
+        let vm = flink(&s).expect("a job");
+        assert_eq!(vm.phase, "finished");
+        assert_eq!(vm.tasks.len(), 3);
+        assert!(vm.checkpoints.iter().all(|c| c.outcome == "completed"));
+        assert!(vm.tasks[2]
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("flink-sink-0")));
+    }
+
+    #[test]
+    fn a_crash_shows_as_restarting_then_running() {
+        let mut s = sim("flink-2pc-crash-recovery");
+        s.run(RunLimit::Until(eos_core::time::ms(460)));
+        let vm = flink(&s).expect("a job");
+        assert_eq!(vm.phase, "restarting");
+        assert!(vm.tasks.iter().any(|t| t.status == "crashed"));
+        s.run(RunLimit::Until(eos_core::time::ms(1_000)));
+        let vm = flink(&s).expect("a job");
+        assert_eq!(vm.phase, "running");
+        assert_eq!(vm.failovers, 1);
+        assert!(vm.tasks.iter().all(|t| t.status == "running"));
+    }
+}
