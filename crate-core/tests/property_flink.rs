@@ -2,6 +2,7 @@
 //! (a) EXACTLY_ONCE + two-phase-commit sink with a long transaction timeout: under 1–3
 //!     crashes of random subtasks at random times the committed output (and the keyed state)
 //!     equals the failure-free run's, and items 16–18 hold after every step;
+//!     the same with 1–3 lost `notifyCheckpointComplete` messages before the crash;
 //! (b) AT_LEAST_ONCE over a two-input count never loses: every key's count is at least the
 //!     failure-free count;
 //! (c) the same job with EXACTLY_ONCE checkpointing ends with exactly the failure-free state.
@@ -124,6 +125,42 @@ proptest! {
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let job = sim.flink.as_ref().unwrap();
         prop_assert!(job.failovers >= 1, "{}: no failover", what);
+        let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
+        prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
+        let out = FlinkOutput::of(&sim).unwrap();
+        prop_assert_eq!(out.committed.len(), 24, "{}: {:?}", what, out.committed);
+        prop_assert!(out.committed.values().all(|n| *n == 1), "{}: {:?}", what, out.committed);
+    }
+
+    /// Item 20 with best-effort notifications (SEMANTICS §4): `notifyCheckpointComplete`
+    /// to the sink is lost 1–3 times before a crash, so the restored sink must
+    /// recover-and-commit the checkpoint's pending transactions.
+    #[test]
+    fn two_phase_commit_survives_lost_notifications_and_a_crash(
+        drop_at in 0u64..2_000,
+        drops in 1u32..=3,
+        crash_after in 1u64..500,
+        task in 0usize..4,
+        seed in 0u64..1_000,
+    ) {
+        let crashes = [(drop_at + crash_after, task)];
+        let what = format!(
+            "{}, {drops} checkpoint_notify to sink-0 dropped from {drop_at} ms",
+            describe(seed, &crashes, TWO_PC_TASKS)
+        );
+        let base = with_crashes(TWO_PC, TWO_PC_TASKS, &crashes, None);
+        let mut file = base.file.clone();
+        file.faults.push(FaultSpec {
+            at_ms: drop_at,
+            action: "drop".into(),
+            from: Some("jobmanager".into()),
+            to: Some("sink-0".into()),
+            message: Some("checkpoint_notify".into()),
+            count: drops,
+            ..Default::default()
+        });
+        let s = Scenario::from_file(file).expect("valid");
+        let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
         prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
         let out = FlinkOutput::of(&sim).unwrap();

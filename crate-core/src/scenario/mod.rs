@@ -65,6 +65,13 @@ impl Scenario {
             .chain(self.file.producers.iter().map(|p| p.name.clone()))
             .chain(self.file.processors.iter().map(|p| p.name.clone()))
             .chain(self.file.consumers.iter().map(|c| c.name.clone()))
+            .chain(
+                self.file
+                    .flink
+                    .as_ref()
+                    .map(build_flink::task_names)
+                    .unwrap_or_default(),
+            )
             .collect()
     }
 
