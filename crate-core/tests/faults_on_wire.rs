@@ -54,8 +54,15 @@ fn dropping_the_produce_on_the_wire_keeps_the_past_and_loses_that_attempt() {
     assert_eq!(again.in_flight().len(), 1, "still on the wire at step 6");
     again.run(RunLimit::Completion);
     let dropped = again.trace().iter().any(|r| {
-        matches!(&r.what, StepKind::Fault { fault: Fault::DropOnWire { .. } })
-            && r.notes.iter().any(|n| matches!(n, Note::MessageDropped { .. }))
+        matches!(
+            &r.what,
+            StepKind::Fault {
+                fault: Fault::DropOnWire { .. }
+            }
+        ) && r
+            .notes
+            .iter()
+            .any(|n| matches!(n, Note::MessageDropped { .. }))
     });
     assert!(dropped, "the fault step narrates the drop");
     let mut reference = scenario.simulation(None);

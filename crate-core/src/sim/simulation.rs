@@ -97,6 +97,8 @@ pub struct InFlightMessage {
     pub to: NodeId,
     pub kind: MessageKind,
     pub label: String,
+    /// The topic partition it concerns, if any (a produce's partition, for lose-ack).
+    pub tp: Option<crate::ids::Tp>,
     pub sent_at: SimTime,
     pub arrive_at: SimTime,
 }
@@ -281,6 +283,7 @@ impl Simulation {
                     to: env.to,
                     kind: env.msg.kind(),
                     label: env.msg.label(),
+                    tp: env.msg.tp(),
                     sent_at: env.sent_at,
                     arrive_at: s.time,
                 }),
