@@ -16,7 +16,8 @@ pub struct SpaceTimeProps {
 #[function_component(SpaceTime)]
 pub fn space_time(props: &SpaceTimeProps) -> Html {
     let d = &props.diagram;
-    let f = |v: f64| format!("{v:.1}");
+    // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
+    let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
     html! {
         <section class="card space-time" aria-label="Space-time diagram">
@@ -32,13 +33,13 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     viewBox={format!("0 0 {} {}", f(d.width), f(d.height))} role="group"
                     aria-label="Messages between processes over time">
                     <defs>
-                        <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                             <path d="M0,0 L10,5 L0,10 z" class="head" />
                         </marker>
-                        <marker id="head-current" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <marker id="head-current" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                             <path d="M0,0 L10,5 L0,10 z" class="head current" />
                         </marker>
-                        <marker id="head-wire" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <marker id="head-wire" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                             <path d="M0,0 L10,5 L0,10 z" class="head wire" />
                         </marker>
                     </defs>
