@@ -22,7 +22,7 @@ const EVENTS_SHOWN: usize = 14;
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
-    let scenarios = use_memo((), |_| builtin::list());
+    let scenarios = use_memo((), |_| crate::builtins::list());
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
 
