@@ -99,7 +99,7 @@ pub fn app() -> Html {
     };
     let on_inject = {
         let state = state.clone();
-        Callback::from(move |spec: FaultSpec| state.dispatch(Action::InjectFault(spec)))
+        Callback::from(move |spec: FaultSpec| state.dispatch(Action::InjectFault(Box::new(spec))))
     };
     let on_pick = {
         let state = state.clone();

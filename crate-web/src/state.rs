@@ -31,7 +31,7 @@ pub enum Action {
     /// Add a fault just after the current moment (its `at_ms` is replaced): a freeze, a
     /// crash, a drop of a message on the wire, ... The run is rebuilt from the schedule, so
     /// the past stays as it was and the run stays reproducible.
-    InjectFault(FaultSpec),
+    InjectFault(Box<FaultSpec>),
     /// Open something in the inspector, or close it (`None`).
     Select(Option<Selection>),
 }
@@ -293,7 +293,7 @@ impl Reducible for Playground {
                 let spec = FaultSpec {
                     // Strictly after every event already processed: the past is unchanged.
                     at_ms: eos_core::time::to_ms(now) + 1,
-                    ..spec
+                    ..*spec
                 };
                 match self.scenario.with_fault(spec) {
                     Ok(scenario) => {
@@ -424,7 +424,7 @@ mod tests {
         let past = s.sim.borrow().trace().to_vec();
         let s = act(
             s,
-            Action::InjectFault(process_fault("broker-0", "crash", 0)),
+            Action::InjectFault(Box::new(process_fault("broker-0", "crash", 0))),
         );
         assert_eq!(s.injected, 1);
         assert_eq!(
@@ -450,7 +450,10 @@ mod tests {
     fn a_fault_on_an_unknown_process_is_refused_and_nothing_is_lost() {
         let s = Rc::new(Playground::new(builtin::DEFAULT));
         let s = act(s, Action::Step);
-        let s = act(s, Action::InjectFault(process_fault("nobody", "crash", 0)));
+        let s = act(
+            s,
+            Action::InjectFault(Box::new(process_fault("nobody", "crash", 0))),
+        );
         assert!(s.error.as_deref().unwrap_or("").contains("not a process"));
         assert_eq!(s.sim.borrow().steps(), 1);
         assert_eq!(s.injected, 0);
@@ -464,7 +467,7 @@ mod tests {
         );
         let s = act(
             s,
-            Action::InjectFault(process_fault("broker-0", "freeze", 10_000)),
+            Action::InjectFault(Box::new(process_fault("broker-0", "freeze", 10_000))),
         );
         let f = s.scenario.file.faults.last().cloned().expect("a fault");
         assert_eq!((f.action.as_str(), f.duration_ms), ("freeze", Some(10_000)));
@@ -484,7 +487,7 @@ mod tests {
         let past = s.sim.borrow().trace().to_vec();
         s = act(
             s,
-            Action::InjectFault(message_fault(&m, MessageFault::Drop)),
+            Action::InjectFault(Box::new(message_fault(&m, MessageFault::Drop))),
         );
         assert_eq!(s.sim.borrow().trace(), past.as_slice());
         assert_eq!(s.selection, Some(Selection::Message(id)), "still inspected");
