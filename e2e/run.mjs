@@ -265,6 +265,9 @@ test('looks right at 1280×720, narrow, and in the light theme', async (page) =>
   await page.screenshot({ path: join(artifacts, '16-1280x720.png'), fullPage: false });
   await page.locator('#space-time').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '17-1280x720-diagram.png'), fullPage: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: join(artifacts, '17-1280x720-dark.png'), fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: join(artifacts, '18-light.png'), fullPage: true });
   await page.setViewportSize({ width: 560, height: 900 });

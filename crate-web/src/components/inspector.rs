@@ -71,7 +71,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                     </div>
                     if let Err(why) = &delay { <p class="field-error" role="alert">{ why }</p> }
                 }
-                <h3>{ format!("The link {} → {}", m.from, m.to) }</h3>
+                <h3>{ format!("The link {}", m.route) }</h3>
                 <div class="fault-row">
                     { button("link-drop-next", format!("Drop the next {}", m.kind.replace('_', " ")), MessageFault::DropNext, true,
                         "Lose the next message of this kind sent on this link") }

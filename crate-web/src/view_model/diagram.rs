@@ -24,7 +24,9 @@ pub const TOP: f64 = 44.0;
 /// Columns shown at most: the window follows the current step.
 pub const WINDOW_COLUMNS: usize = 18;
 /// A tick label on every this many columns (and on the now column).
-pub const TICK_EVERY: usize = 3;
+pub const TICK_EVERY: usize = 2;
+/// Room the now label takes left of the now line.
+pub const NOW_LABEL_ROOM: f64 = 140.0;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneVm {
@@ -327,7 +329,9 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
         .times
         .iter()
         .enumerate()
-        .filter(|(i, _)| (last - i) % TICK_EVERY == 0 && *i != last)
+        .filter(|(i, _)| (last - i) % TICK_EVERY == 0)
+        // Keep clear of the now label, which sits left of the now line.
+        .filter(|(i, _)| TimeScale::column_x(*i) < now_x - NOW_LABEL_ROOM)
         .map(|(i, t)| TickVm {
             x: TimeScale::column_x(i),
             label: format_duration(*t),
@@ -469,7 +473,8 @@ mod tests {
             .arrows
             .iter()
             .all(|a| a.x1 >= LABEL_WIDTH && a.x2 <= d.width));
-        assert!(d.ticks.iter().all(|t| t.x < d.now_x));
+        assert!(!d.ticks.is_empty());
+        assert!(d.ticks.iter().all(|t| t.x < d.now_x - NOW_LABEL_ROOM));
         assert!(d.now_label.starts_with("now · 10.308 s"));
     }
 

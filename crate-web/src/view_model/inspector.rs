@@ -24,6 +24,8 @@ pub enum Selection {
 /// A message the inspector can put a fault on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageRef {
+    /// "app → broker 0", as the rest of the page names processes.
+    pub route: String,
     pub from: String,
     pub to: String,
     /// The scenario's name for the kind (`produce`).
@@ -191,6 +193,7 @@ fn message(sim: &Simulation, id: u64) -> InspectorVm {
                 vec!["It arrives before the next millisecond, when a fault injected now would act: step once and choose a later message.".into()]
             },
             message: Some(MessageRef {
+                route: format!("{} → {}", n(m.from), n(m.to)),
                 from: process_name(sim, m.from),
                 to: process_name(sim, m.to),
                 kind: m.kind.name().to_string(),
@@ -231,7 +234,7 @@ fn message(sim: &Simulation, id: u64) -> InspectorVm {
         rows: vec![
             row("kind", kind.name().replace('_', " ")),
             row("from", n(from)),
-            row("to", to),
+            row("to", to.clone()),
             row("sent", format_duration(sent_at)),
             row(
                 "arrived",
@@ -241,6 +244,7 @@ fn message(sim: &Simulation, id: u64) -> InspectorVm {
         ],
         notes: rec.notes.iter().map(|x| narrate(&sim.names, x)).collect(),
         message: Some(MessageRef {
+            route: format!("{} → {to}", n(from)),
             from: process_name(sim, from),
             to: rec.node.map(|t| process_name(sim, t)).unwrap_or_default(),
             kind: kind.name().to_string(),
