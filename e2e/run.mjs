@@ -165,6 +165,122 @@ test('a fault by click joins the schedule and changes only the future', async (p
   await page.screenshot({ path: join(artifacts, '09-fault-by-click.png'), fullPage: true });
 });
 
+test('the space-time diagram draws messages; clicking an arrow opens it in the inspector', async (page) => {
+  for (let i = 0; i < 8; i++) await page.click('#step');
+  const diagram = page.locator('#space-time');
+  await diagram.scrollIntoViewIfNeeded();
+  const delivered = diagram.locator('g.arrow:not(.wire)');
+  assert((await delivered.count()) >= 3, `arrows for delivered messages: ${await delivered.count()}`);
+  assert((await diagram.locator('.freeze-band').count()) === 1, 'the freeze is a band on the broker lane');
+  const lanes = await diagram.locator('.lane-label').evaluateAll((ts) => ts.map((t) => t.textContent).join('|'));
+  assert(lanes === 'producer app|broker 0|consumer reader', `one lane per process: ${lanes}`);
+  await delivered.first().click();
+  const inspector = page.locator('#inspector');
+  await inspector.waitFor();
+  const text = await inspector.innerText();
+  assert(/Message #\d+: init producer id/.test(text), `inspector title: ${text}`);
+  assert(text.includes('app') && text.includes('broker 0') && text.includes('delivered'), `message details: ${text}`);
+  await page.screenshot({ path: join(artifacts, '11-space-time-inspector.png'), fullPage: false });
+  await page.keyboard.press('Escape');
+  assert((await inspector.count()) === 0, 'Esc closes the inspector');
+  // Keyboard: focus an arrow and press Enter.
+  await delivered.nth(1).focus();
+  await page.keyboard.press('Enter');
+  await inspector.waitFor();
+  assert((await inspector.innerText()).includes('Message #'), 'Enter opens the focused arrow');
+  await page.click('#inspector-close');
+  assert((await inspector.count()) === 0, 'the close button closes it');
+});
+
+test('clicking a record cell shows its ledger entry', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  await page.click('#run-to-end');
+  await page.locator('li.cell.dup').click();
+  const inspector = page.locator('#inspector');
+  await inspector.waitFor();
+  const text = await inspector.innerText();
+  for (const want of ['ledger status', 'delivered', 'appends', 'payments-0 @0', 'reads', 'Anomaly duplicate']) {
+    assert(text.includes(want), `ledger entry shows "${want}": ${text}`);
+  }
+  assert((await page.locator('li.cell.dup.selected').count()) === 1, 'the cell is marked selected');
+  await page.screenshot({ path: join(artifacts, '12-record-ledger.png'), fullPage: false });
+  await page.locator('article.producer').click();
+  const producer = await inspector.innerText();
+  assert(producer.includes('Producer') && producer.includes('next sequences'), `producer details: ${producer}`);
+});
+
+test('dropping a message on the wire by click changes the run and joins the schedule', async (page) => {
+  for (let i = 0; i < 6; i++) await page.click('#step');
+  const before = await page.locator('#event-log').innerText();
+  const wire = page.locator('#space-time g.arrow.wire');
+  assert((await wire.count()) === 1, 'the produce is on the wire');
+  await wire.scrollIntoViewIfNeeded();
+  await wire.click();
+  const inspector = page.locator('#inspector');
+  await inspector.waitFor();
+  const text = await inspector.innerText();
+  assert(text.includes('produce') && text.includes('on the wire') && text.includes('events-0'), `in-flight details: ${text}`);
+  await page.screenshot({ path: join(artifacts, '13-message-faults.png'), fullPage: false });
+  await page.click('#msg-drop');
+  assert((await stepNumber(page)) === 6, 'still at step 6');
+  assert((await page.locator('#event-log').innerText()) === before, 'the past is unchanged');
+  const schedule = await page.locator('#fault-schedule').innerText();
+  assert(/drop the first 1 produce from app to broker 0/.test(schedule), `schedule: ${schedule}`);
+  await page.click('#step');
+  assert(/The network drops app → broker 0 "produce/.test(await page.locator('#event-log').innerText()), 'the drop is narrated');
+  await page.click('#run-to-end');
+  const report = cli(['run', 'seed-frozen-broker', '--json']);
+  const steps = await stepNumber(page);
+  assert(steps !== report.steps, `the run changed: ${steps} steps vs ${report.steps} without the drop`);
+  await page.selectOption('#event-filter', 'broker-0');
+  const brokerLines = await page.locator('#event-log li .text').allInnerTexts();
+  assert(brokerLines.length > 0 && brokerLines.every((t) => /broker 0|reader|app/.test(t)), `broker filter: ${brokerLines}`);
+  assert((await page.locator('#event-log li.current').count()) >= 1, 'current event still highlighted');
+  await page.screenshot({ path: join(artifacts, '14-after-drop.png'), fullPage: true });
+});
+
+test('a freeze lasts the length chosen, and absurd lengths are refused with a message', async (page) => {
+  await page.click('#step');
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.fill('#freeze-seconds', '0');
+  const error = await page.locator('.faults .field-error').innerText();
+  assert(error.includes('out of range'), `error: ${error}`);
+  assert(await page.locator('#fault-freeze').isDisabled(), 'freeze disabled while invalid');
+  await page.fill('#freeze-seconds', '100000');
+  const absurd = await page.locator('.faults .field-error').innerText();
+  assert(absurd.includes('1 to 120 seconds'), `an absurd length is refused: ${absurd}`);
+  await page.click('.quick-freeze .chip:has-text("10 s")');
+  assert((await page.locator('#fault-freeze').innerText()).includes('Freeze 10 s'), 'chip picks 10 s');
+  await page.click('#fault-freeze');
+  const schedule = await page.locator('#fault-schedule').innerText();
+  assert(/freeze broker 0 for 10\.000 s/.test(schedule), `schedule: ${schedule}`);
+  await page.screenshot({ path: join(artifacts, '15-freeze-length.png'), fullPage: false });
+});
+
+test('looks right at 1280×720, narrow, and in the light theme', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (let i = 0; i < 12; i++) await page.click('#step');
+  await page.locator('#space-time g.arrow').first().click();
+  await page.locator('#inspector').waitFor();
+  await page.screenshot({ path: join(artifacts, '16-1280x720.png'), fullPage: false });
+  await page.locator('#space-time').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '17-1280x720-diagram.png'), fullPage: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: join(artifacts, '17-1280x720-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: join(artifacts, '18-light.png'), fullPage: true });
+  await page.setViewportSize({ width: 560, height: 900 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(artifacts, '19-narrow.png'), fullPage: false });
+  const overflow = await page.evaluate(() => {
+    const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1
+      && !e.closest('.space-time-scroll') && !e.closest('.compare'));
+    return { by: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 5).map((e) => `${e.tagName}.${e.className}#${e.id}`) };
+  });
+  assert(overflow.by <= 0, `no horizontal page scroll at 560 px (${JSON.stringify(overflow)})`);
+});
+
 test('three guarantees side by side: the ledger agrees with eos-sim compare', async (page) => {
   await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
   const table = page.locator('#compare-table');

@@ -3,12 +3,13 @@
 use crate::components::{
     compare_panel::ComparePanel, consumer_card::ConsumerCard, controls::Controls,
     event_log::EventLog, fault_panel::FaultPanel, flights::Flights, header::Header,
-    partition_log::PartitionLog, processor_card::ProcessorCard, producer_card::ProducerCard,
-    transactions::Transactions,
+    inspector::Inspector, partition_log::PartitionLog, processor_card::ProcessorCard,
+    producer_card::ProducerCard, space_time::SpaceTime, transactions::Transactions,
 };
-use crate::state::{Action, Playground};
+use crate::state::{Action, Playground, Selection};
 use crate::view_model;
 use eos_core::builtin;
+use eos_core::scenario::schema::FaultSpec;
 use gloo_timers::callback::Interval;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -21,7 +22,9 @@ const EVENTS_SHOWN: usize = 14;
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
-    let scenarios = use_memo((), |_| builtin::list());
+    let scenarios = use_memo((), |_| crate::builtins::list());
+    // Which process the event log shows ("" for all): a view choice, not playback state.
+    let event_filter = use_state(String::new);
 
     // Playback: an interval owned by this effect, dropped when playing stops or the speed
     // changes.
@@ -54,6 +57,7 @@ pub fn app() -> Html {
                     " " if !in_form => Some(Action::TogglePlay),
                     "Home" => Some(Action::Reset),
                     "End" => Some(Action::RunToEnd),
+                    "Escape" => Some(Action::Select(None)),
                     _ => None,
                 };
                 if let Some(a) = action {
@@ -63,7 +67,11 @@ pub fn app() -> Html {
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                         .is_some_and(|el| el.tag_name() == "SELECT");
-                    if !in_form || (in_select && matches!(a, Action::Step | Action::StepBack)) {
+                    let everywhere = matches!(a, Action::Select(None));
+                    if !in_form
+                        || everywhere
+                        || (in_select && matches!(a, Action::Step | Action::StepBack))
+                    {
                         e.prevent_default();
                         dispatcher.dispatch(a);
                     }
@@ -91,9 +99,19 @@ pub fn app() -> Html {
     };
     let on_inject = {
         let state = state.clone();
-        Callback::from(move |(target, action): (String, String)| {
-            state.dispatch(Action::InjectFault { target, action })
-        })
+        Callback::from(move |spec: FaultSpec| state.dispatch(Action::InjectFault(Box::new(spec))))
+    };
+    let on_pick = {
+        let state = state.clone();
+        Callback::from(move |s: Selection| state.dispatch(Action::Select(Some(s))))
+    };
+    let on_close = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::Select(None)))
+    };
+    let on_filter = {
+        let event_filter = event_filter.clone();
+        Callback::from(move |v: String| event_filter.set(v))
     };
     let on_select = {
         let state = state.clone();
@@ -108,7 +126,12 @@ pub fn app() -> Html {
     let transactions = view_model::transactions(&sim);
     let flights = view_model::in_flight(&sim);
     let flink = crate::flink_view::flink(&sim);
-    let events = view_model::events(&sim, EVENTS_SHOWN);
+    let only = view_model::parse_component(&event_filter);
+    let events = view_model::events(&sim, EVENTS_SHOWN, only);
+    let components = view_model::components(&sim);
+    let diagram = view_model::diagram::diagram(&sim, view_model::diagram::WINDOW_COLUMNS);
+    let selected = state.selection;
+    let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s));
     let clock = view_model::clock(&sim);
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
@@ -128,29 +151,41 @@ pub fn app() -> Html {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
             if let Some(job) = flink {
-                <crate::components::flink_stage::FlinkStage job={job} />
+                <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} />
             }
             <main class="stage">
                 <div class="clients">
-                    { for producers.into_iter().map(|p| html! { <ProducerCard producer={p} /> }) }
-                    { for processors.into_iter().map(|p| html! { <ProcessorCard processor={p} /> }) }
-                    <Flights flights={flights} />
-                    { for consumers.into_iter().map(|c| html! { <ConsumerCard consumer={c} /> }) }
+                    { for producers.into_iter().map(|p| html! {
+                        <ProducerCard selected={selected == Some(Selection::Node(p.node))} producer={p} on_select={on_pick.clone()} />
+                    }) }
+                    { for processors.into_iter().map(|p| html! {
+                        <ProcessorCard selected={selected == Some(Selection::Node(p.node))} processor={p} on_select={on_pick.clone()} />
+                    }) }
+                    <Flights flights={flights} selected={selected} on_select={on_pick.clone()} />
+                    { for consumers.into_iter().map(|c| html! {
+                        <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
+                    }) }
                     <Transactions transactions={transactions} />
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
-                        injected={state.injected} on_inject={on_inject} />
+                        injected={state.injected} on_inject={on_inject.clone()} />
                 </div>
                 <div class="brokers">
                     <h2>{"Partition logs"}</h2>
-                    { for partitions.into_iter().map(|p| html! { <PartitionLog partition={p} /> }) }
+                    { for partitions.into_iter().map(|p| html! {
+                        <PartitionLog partition={p} selected={selected} on_select={on_pick.clone()} />
+                    }) }
                 </div>
-                <EventLog events={events} />
+                <EventLog events={events} components={components} filter={(*event_filter).clone()} on_filter={on_filter} />
             </main>
+            <SpaceTime diagram={diagram} selected={selected} on_select={on_pick.clone()} />
+            if let Some(vm) = inspected {
+                <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
+            }
             if let Some(compare) = compare {
                 <ComparePanel compare={compare} />
             }
             <footer class="footer">
-                {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end. Follows Apache Kafka 4.x."}
+                {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x."}
             </footer>
         </div>
     }

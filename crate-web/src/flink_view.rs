@@ -243,6 +243,62 @@ pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
     })
 }
 
+/// The inspector's view of a Flink task or of the JobManager.
+pub fn inspect(sim: &Simulation, node: NodeId) -> crate::view_model::inspector::InspectorVm {
+    let title = sim.names.node(node);
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut notes = Vec::new();
+    let row = |k: &str, v: String| (k.to_string(), v);
+    match (node, flink(sim)) {
+        (NodeId::Task(i), Some(vm)) => {
+            if let Some(t) = vm.tasks.get(usize::from(i)) {
+                rows.push(row("operator", t.kind.to_string()));
+                rows.push(row("status", t.status.to_string()));
+                rows.push(row("processed", t.processed.to_string()));
+                rows.push(row("last snapshot", t.snapshot.to_string()));
+                if !t.state.is_empty() {
+                    rows.push(row("state", t.state.clone()));
+                }
+                if let Some(d) = &t.detail {
+                    rows.push(row("detail", d.clone()));
+                }
+                for c in vm.channels.iter().filter(|c| c.to == t.name) {
+                    rows.push(row(
+                        &format!("input from {}", c.from),
+                        format!(
+                            "{}/{} records{}",
+                            c.records,
+                            c.capacity,
+                            if c.blocked { ", blocked" } else { "" }
+                        ),
+                    ));
+                }
+            } else {
+                notes.push("No such task.".to_string());
+            }
+        }
+        (NodeId::JobManager, Some(vm)) => {
+            rows.push(row("checkpointing", vm.mode.clone()));
+            rows.push(row("job", vm.phase.to_string()));
+            rows.push(row("summary", vm.summary.clone()));
+            for c in &vm.checkpoints {
+                rows.push(row(
+                    &format!("checkpoint {}", c.id),
+                    format!("{} · acks {} · {}", c.outcome, c.acks, c.timing),
+                ));
+            }
+        }
+        _ => notes.push("This scenario has no Flink job.".to_string()),
+    }
+    crate::view_model::inspector::InspectorVm {
+        kind: "task",
+        title,
+        rows,
+        notes,
+        message: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

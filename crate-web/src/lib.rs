@@ -3,6 +3,7 @@
 //! natively), and draws it with small components.
 
 pub mod app;
+pub mod builtins;
 pub mod components;
 pub mod flink_view;
 pub mod state;

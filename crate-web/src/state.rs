@@ -1,6 +1,8 @@
 //! Playback state as a reducer over the core: load a scenario, step, step back (from a
 //! snapshot plus replay), reset, run to the end. No simulation logic lives here.
 
+pub use crate::view_model::inspector::Selection;
+use eos_core::scenario::schema::FaultSpec;
 #[cfg(test)]
 use eos_core::RunLimit;
 use eos_core::{builtin, Scenario, Simulation, StepOutcome};
@@ -26,16 +28,24 @@ pub enum Action {
     PreviousNotable,
     /// Playback speed in quarters (1 = 0.25×, 4 = 1×, 64 = 16×).
     SetSpeed(u32),
-    /// Add a fault just after the current moment (`freeze` for 2 s, `crash`, `restart`);
-    /// the run is rebuilt from the schedule, so the past stays as it was.
-    InjectFault {
-        target: String,
-        action: String,
-    },
+    /// Add a fault just after the current moment (its `at_ms` is replaced): a freeze, a
+    /// crash, a drop of a message on the wire, ... The run is rebuilt from the schedule, so
+    /// the past stays as it was and the run stays reproducible.
+    InjectFault(Box<FaultSpec>),
+    /// Open something in the inspector, or close it (`None`).
+    Select(Option<Selection>),
 }
 
-/// How long a freeze injected by click lasts.
-pub const CLICK_FREEZE_MS: u64 = 2_000;
+/// A process fault by click (`freeze` lasts `freeze_ms`).
+pub fn process_fault(target: &str, action: &str, freeze_ms: u64) -> FaultSpec {
+    FaultSpec {
+        duration_ms: (action == "freeze").then_some(freeze_ms),
+        action: action.to_string(),
+        target: Some(target.to_string()),
+        count: 1,
+        ..Default::default()
+    }
+}
 
 /// Playback speeds offered, in quarters of the base rate.
 pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
@@ -92,6 +102,8 @@ pub struct Playground {
     pub injected: u32,
     /// For a read-process-write scenario: the same schedule under the three guarantees.
     pub comparison: Rc<Vec<eos_core::compare::Lane>>,
+    /// What the inspector shows.
+    pub selection: Option<Selection>,
 }
 
 impl PartialEq for Playground {
@@ -101,15 +113,16 @@ impl PartialEq for Playground {
             && self.speed == other.speed
             && self.scenario_name == other.scenario_name
             && self.error == other.error
+            && self.selection == other.selection
     }
 }
 
 impl Playground {
     pub fn new(name: &str) -> Self {
-        match builtin::get(name) {
+        match crate::builtins::get(name) {
             Ok(s) => Playground::with_scenario(name, s, None),
             Err(e) => {
-                let fallback = builtin::get(builtin::DEFAULT).ok();
+                let fallback = crate::builtins::get(builtin::DEFAULT).ok();
                 match fallback {
                     Some(s) => Playground::with_scenario(builtin::DEFAULT, s, Some(e.to_string())),
                     None => unreachable_default(),
@@ -127,6 +140,7 @@ impl Playground {
             comparison,
             speed: 4,
             injected: 0,
+            selection: None,
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(vec![sim.clone()])),
@@ -152,6 +166,7 @@ impl Playground {
             speed: self.speed,
             injected: self.injected,
             comparison: self.comparison.clone(),
+            selection: self.selection,
         }
     }
 
@@ -179,15 +194,16 @@ impl Playground {
 }
 
 fn unreachable_default() -> Playground {
-    // The default scenario is compiled in and tested to parse; this only guards the type.
-    let scenario = Scenario::parse(builtin::BUILTIN[0].1).unwrap_or_else(|_| {
-        Scenario::parse("version = 1\nname = \"empty\"\n[[topics]]\nname = \"t\"\n")
-            .expect("a literal minimal scenario parses")
-    });
+    // build.rs refuses to build when a built-in scenario is invalid, so some built-in
+    // loads; this only guards the type.
+    let (name, scenario) = builtin::BUILTIN
+        .iter()
+        .find_map(|(n, _)| crate::builtins::get(n).ok().map(|s| (*n, s)))
+        .expect("build.rs validated every built-in scenario");
     Playground::with_scenario(
-        "empty",
+        name,
         scenario,
-        Some("no built-in scenario could be loaded".into()),
+        Some("the default scenario could not be loaded".into()),
     )
 }
 
@@ -196,7 +212,7 @@ impl Reducible for Playground {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
-            Action::Load(name) => match builtin::get(&name) {
+            Action::Load(name) => match crate::builtins::get(&name) {
                 Ok(s) => Rc::new(Playground::with_scenario(&name, s, None)),
                 Err(e) => {
                     let mut same = self.bumped(self.finished, false);
@@ -264,19 +280,20 @@ impl Reducible for Playground {
                 let target = self.timeline.previous_before(now).unwrap_or(0);
                 self.reduce(Action::Seek(target))
             }
-            Action::InjectFault { target, action } => {
+            Action::Select(selection) => {
+                let mut next = self.bumped(self.finished, self.playing);
+                next.selection = selection;
+                Rc::new(next)
+            }
+            Action::InjectFault(spec) => {
                 let (now, steps) = {
                     let sim = self.sim.borrow();
                     (sim.now(), sim.steps())
                 };
-                let spec = eos_core::scenario::schema::FaultSpec {
+                let spec = FaultSpec {
                     // Strictly after every event already processed: the past is unchanged.
                     at_ms: eos_core::time::to_ms(now) + 1,
-                    duration_ms: (action == "freeze").then_some(CLICK_FREEZE_MS),
-                    action,
-                    target: Some(target),
-                    count: 1,
-                    ..Default::default()
+                    ..*spec
                 };
                 match self.scenario.with_fault(spec) {
                     Ok(scenario) => {
@@ -284,6 +301,7 @@ impl Reducible for Playground {
                             Playground::with_scenario(&self.scenario_name, scenario, None);
                         next.injected = self.injected + 1;
                         next.speed = self.speed;
+                        next.selection = self.selection;
                         next.version = self.version + 1;
                         Rc::new(next).reduce(Action::Seek(steps))
                     }
@@ -406,10 +424,7 @@ mod tests {
         let past = s.sim.borrow().trace().to_vec();
         let s = act(
             s,
-            Action::InjectFault {
-                target: "broker-0".into(),
-                action: "crash".into(),
-            },
+            Action::InjectFault(Box::new(process_fault("broker-0", "crash", 0))),
         );
         assert_eq!(s.injected, 1);
         assert_eq!(
@@ -437,14 +452,54 @@ mod tests {
         let s = act(s, Action::Step);
         let s = act(
             s,
-            Action::InjectFault {
-                target: "nobody".into(),
-                action: "crash".into(),
-            },
+            Action::InjectFault(Box::new(process_fault("nobody", "crash", 0))),
         );
         assert!(s.error.as_deref().unwrap_or("").contains("not a process"));
         assert_eq!(s.sim.borrow().steps(), 1);
         assert_eq!(s.injected, 0);
+    }
+
+    #[test]
+    fn a_freeze_by_click_lasts_the_chosen_length() {
+        let s = act(
+            Rc::new(Playground::new("lost-ack-idempotence-on")),
+            Action::Step,
+        );
+        let s = act(
+            s,
+            Action::InjectFault(Box::new(process_fault("broker-0", "freeze", 10_000))),
+        );
+        let f = s.scenario.file.faults.last().cloned().expect("a fault");
+        assert_eq!((f.action.as_str(), f.duration_ms), ("freeze", Some(10_000)));
+    }
+
+    #[test]
+    fn dropping_the_produce_on_the_wire_by_click_changes_the_future_only() {
+        use crate::view_model::inspector::{inspect, message_fault, MessageFault};
+        let mut s = Rc::new(Playground::new(builtin::DEFAULT));
+        for _ in 0..6 {
+            s = act(s, Action::Step);
+        }
+        let id = s.sim.borrow().in_flight()[0].id;
+        s = act(s, Action::Select(Some(Selection::Message(id))));
+        let vm = inspect(&s.sim.borrow(), &Selection::Message(id));
+        let m = vm.message.expect("a message");
+        let past = s.sim.borrow().trace().to_vec();
+        s = act(
+            s,
+            Action::InjectFault(Box::new(message_fault(&m, MessageFault::Drop))),
+        );
+        assert_eq!(s.sim.borrow().trace(), past.as_slice());
+        assert_eq!(s.selection, Some(Selection::Message(id)), "still inspected");
+        s = act(s, Action::Step);
+        let dropped = s.sim.borrow().trace().last().is_some_and(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, eos_core::sim::Note::MessageDropped { .. }))
+        });
+        assert!(dropped);
+        s = act(s, Action::Select(None));
+        assert_eq!(s.selection, None);
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! What is drawn, computed from simulation state by pure functions: no Yew, no DOM, so it
 //! is tested natively.
 
-use eos_core::ids::NodeId;
+pub mod diagram;
+pub mod inspector;
+
+use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::producer::ClientState;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::note::Notable;
 use eos_core::sim::observe::{partition_views, TxnCellState};
+use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
 use eos_core::time::format_duration;
 
@@ -22,6 +26,8 @@ pub struct CellVm {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartitionVm {
+    pub tp: Tp,
+    pub broker: u8,
     pub title: String,
     pub role: String,
     pub status: &'static str,
@@ -104,6 +110,8 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
                 })
                 .collect();
             PartitionVm {
+                tp: p.tp,
+                broker: p.broker,
                 title: p.name.clone(),
                 role: match (p.is_leader, p.leader) {
                     (true, _) => format!("broker {} · leader", p.broker),
@@ -146,10 +154,17 @@ fn tone(n: Option<Notable>) -> &'static str {
 }
 
 /// The last `limit` narrated lines, newest last; the lines of the current step are marked.
-pub fn events(sim: &Simulation, limit: usize) -> Vec<EventVm> {
+/// With `only`, just the steps that process ran or that delivered a message it sent.
+pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>) -> Vec<EventVm> {
     let current = sim.steps();
     let mut out: Vec<EventVm> = Vec::new();
     for rec in sim.trace().iter().rev() {
+        if let Some(node) = only {
+            let sent_by = matches!(&rec.what, StepKind::Deliver { from, .. } if *from == node);
+            if rec.node != Some(node) && !sent_by {
+                continue;
+            }
+        }
         for note in rec.notes.iter().rev() {
             out.push(EventVm {
                 step: rec.step,
@@ -170,6 +185,7 @@ pub fn events(sim: &Simulation, limit: usize) -> Vec<EventVm> {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProducerVm {
+    pub node: NodeId,
     pub name: String,
     pub settings: String,
     pub identity: String,
@@ -202,6 +218,7 @@ pub fn producers(sim: &Simulation) -> Vec<ProducerVm> {
                 (true, _) => "waiting for a producer id".to_string(),
             };
             ProducerVm {
+                node,
                 name: sim.names.node(node),
                 settings: format!(
                     "{} · idempotence {} · acks={} · request.timeout {} ms",
@@ -242,6 +259,7 @@ pub fn in_flight(sim: &Simulation) -> Vec<FlightVm> {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConsumerVm {
+    pub node: NodeId,
     pub name: String,
     pub isolation: String,
     pub read: String,
@@ -254,6 +272,7 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
     sim.consumers
         .iter()
         .map(|c| ConsumerVm {
+            node: c.node(),
             name: sim.names.node(NodeId::Consumer(c.index)),
             status: if sim.status.get(&c.node()).is_some_and(|s| s.crashed) {
                 "crashed"
@@ -295,6 +314,7 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProcessorVm {
+    pub node: NodeId,
     pub name: String,
     pub guarantee: &'static str,
     pub phase: String,
@@ -314,6 +334,7 @@ pub fn processors(sim: &Simulation) -> Vec<ProcessorVm> {
                 .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
                 .collect();
             ProcessorVm {
+                node: p.node(),
                 name: sim.names.node(p.node()),
                 guarantee: p.settings.guarantee.name(),
                 phase: format!("{:?}", p.phase)
@@ -448,6 +469,46 @@ pub fn fault_schedule(sim: &Simulation) -> Vec<String> {
         .collect()
 }
 
+/// Freeze lengths offered by the fault panel, in seconds; any whole number in range works.
+pub const FREEZE_SECONDS: [u64; 4] = [1, 2, 6, 10];
+pub const FREEZE_SECONDS_MAX: u64 = 120;
+
+/// "6" → 6 s; anything else gets a sentence saying what is allowed.
+pub fn parse_freeze_seconds(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    match t.parse::<u64>() {
+        Ok(s) if (1..=FREEZE_SECONDS_MAX).contains(&s) => Ok(s),
+        Ok(s) => Err(format!(
+            "A freeze of {s} s is out of range: choose 1 to {FREEZE_SECONDS_MAX} seconds."
+        )),
+        Err(_) if t.is_empty() => Err("Type how many seconds the freeze lasts (1 to 120).".into()),
+        Err(_) => Err(format!(
+            "\"{t}\" is not a number of seconds: type a whole number from 1 to {FREEZE_SECONDS_MAX}."
+        )),
+    }
+}
+
+/// Every process, as (filter value, label) for the event log's component filter.
+pub fn components(sim: &Simulation) -> Vec<(String, String)> {
+    diagram::lanes(sim)
+        .into_iter()
+        .map(|l| (l.node.to_string(), l.label))
+        .collect()
+}
+
+/// The process a filter value names (`broker-0`, `producer-1`, ...).
+pub fn parse_component(value: &str) -> Option<NodeId> {
+    let (kind, index) = value.rsplit_once('-')?;
+    let i: u8 = index.parse().ok()?;
+    match kind {
+        "broker" => Some(NodeId::Broker(i)),
+        "producer" => Some(NodeId::Producer(i)),
+        "consumer" => Some(NodeId::Consumer(i)),
+        "processor" => Some(NodeId::Processor(i)),
+        _ => None,
+    }
+}
+
 /// "step 14 · 6.005 s" and whether the run is over.
 pub fn clock(sim: &Simulation) -> String {
     let end = if sim.is_finished() {
@@ -517,12 +578,12 @@ mod tests {
             .expect("built-in")
             .simulation(None);
         sim.run(RunLimit::Until(eos_core::time::ms(2_100)));
-        let ev = events(&sim, 50);
+        let ev = events(&sim, 50, None);
         assert!(ev.last().is_some_and(|e| e.current));
         assert!(ev
             .iter()
             .any(|e| e.tone == "retry" && e.text.contains("request.timeout.ms")));
-        assert!(events(&sim, 3).len() <= 3);
+        assert!(events(&sim, 3, None).len() <= 3);
     }
 
     #[test]
@@ -609,6 +670,36 @@ mod tests {
         assert_eq!(vm.rows.iter().filter(|r| r.copies[1] == 2).count(), 1);
         assert_eq!(vm.rows.iter().filter(|r| r.copies[0] == 0).count(), 1);
         assert!(comparison(&[]).is_none());
+    }
+
+    #[test]
+    fn the_event_log_filters_by_component() {
+        let sim = finished(builtin::DEFAULT);
+        let all = events(&sim, 500, None);
+        let reader = parse_component("consumer-0").expect("a component");
+        let only = events(&sim, 500, Some(reader));
+        assert!(!only.is_empty() && only.len() < all.len());
+        assert!(only.iter().all(|e| e.text.contains("reader")), "{only:?}");
+        let values: Vec<String> = components(&sim).into_iter().map(|c| c.0).collect();
+        assert_eq!(values, vec!["producer-0", "broker-0", "consumer-0"]);
+        assert!(values.iter().all(|v| parse_component(v).is_some()));
+        assert_eq!(parse_component("nobody"), None);
+    }
+
+    #[test]
+    fn freeze_lengths_are_validated_with_a_sentence() {
+        assert_eq!(parse_freeze_seconds("6"), Ok(6));
+        assert_eq!(parse_freeze_seconds(" 10 "), Ok(10));
+        assert!(parse_freeze_seconds("0")
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(parse_freeze_seconds("100000")
+            .unwrap_err()
+            .contains("1 to 120"));
+        assert!(parse_freeze_seconds("-3")
+            .unwrap_err()
+            .contains("not a number"));
+        assert!(parse_freeze_seconds("").is_err());
     }
 
     #[test]

@@ -45,7 +45,8 @@ fn link(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
     }
 }
 
-fn matches(m: &MessageMatch, env: &Envelope) -> bool {
+/// Whether a message on the wire matches a fault's filter.
+pub fn matches(m: &MessageMatch, env: &Envelope) -> bool {
     m.from.is_none_or(|f| f == env.from)
         && m.to.is_none_or(|t| t == env.to)
         && m.kind.is_none_or(|k| k == env.msg.kind())

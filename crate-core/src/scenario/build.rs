@@ -965,7 +965,7 @@ fn fault(
         "restart" => Some(Fault::Restart {
             node: resolve(c, "target", &s.target, true)?,
         }),
-        "drop" | "delay" | "duplicate" => {
+        "drop" | "delay" | "duplicate" | "drop_on_wire" | "delay_on_wire" => {
             let matcher = MessageMatch {
                 from: resolve(c, "from", &s.from, false),
                 to: resolve(c, "to", &s.to, false),
@@ -974,6 +974,12 @@ fn fault(
             };
             match s.action.as_str() {
                 "drop" => Some(Fault::Drop { matcher, count }),
+                "drop_on_wire" => Some(Fault::DropOnWire { matcher, count }),
+                "delay_on_wire" => Some(Fault::DelayOnWire {
+                    matcher,
+                    extra: millis(c, "extra_ms", s.extra_ms, true)?,
+                    count,
+                }),
                 "delay" => Some(Fault::Delay {
                     matcher,
                     extra: millis(c, "extra_ms", s.extra_ms, true)?,
@@ -1005,7 +1011,7 @@ fn fault(
         other => {
             c.err(
                 format!("{f}.action"),
-                format!("\"{other}\" is not a fault (allowed: freeze, crash, restart, drop, delay, duplicate, lose_ack, partition, heal)"),
+                format!("\"{other}\" is not a fault (allowed: freeze, crash, restart, drop, delay, duplicate, drop_on_wire, delay_on_wire, lose_ack, partition, heal)"),
             );
             None
         }

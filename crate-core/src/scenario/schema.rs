@@ -288,7 +288,8 @@ fn default_processor_empty_polls() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct FaultSpec {
     pub at_ms: u64,
-    /// freeze, crash, restart, drop, delay, duplicate, lose_ack, partition, heal
+    /// freeze, crash, restart, drop, delay, duplicate, drop_on_wire, delay_on_wire, lose_ack,
+    /// partition, heal
     pub action: String,
     /// The process for freeze, crash, restart, partition and heal: `broker-0`, or a
     /// producer's or consumer's name.
@@ -301,7 +302,7 @@ pub struct FaultSpec {
     pub duration_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_after_ms: Option<u64>,
-    /// Message filters, for drop, delay and duplicate.
+    /// Message filters, for drop, delay, duplicate, drop_on_wire and delay_on_wire.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -57,6 +57,19 @@ pub enum Fault {
         tp: Tp,
         count: u32,
     },
+    /// Drop the first `count` matching messages already on the wire when the fault fires
+    /// (earliest arrival first). `Drop` acts on messages sent later; this one is for "drop
+    /// that message" by click: link + kind + count, so a recomputed run drops the same one.
+    DropOnWire {
+        matcher: MessageMatch,
+        count: u32,
+    },
+    /// Delay the first `count` matching messages already on the wire by `extra`.
+    DelayOnWire {
+        matcher: MessageMatch,
+        extra: SimTime,
+        count: u32,
+    },
     /// Cut the link between two processes, both ways.
     Partition {
         a: NodeId,
@@ -79,6 +92,8 @@ impl Fault {
             Fault::Drop { .. }
             | Fault::Delay { .. }
             | Fault::Duplicate { .. }
+            | Fault::DropOnWire { .. }
+            | Fault::DelayOnWire { .. }
             | Fault::LoseAck { .. } => None,
         }
     }

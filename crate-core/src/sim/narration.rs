@@ -99,6 +99,19 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             "lose the acknowledgement of the next {count} append(s) to {}",
             names.tp(*tp)
         ),
+        Fault::DropOnWire { matcher: m, count } => format!(
+            "drop the first {count} {} already on the wire",
+            matcher(names, m)
+        ),
+        Fault::DelayOnWire {
+            matcher: m,
+            extra,
+            count,
+        } => format!(
+            "delay the first {count} {} already on the wire by {}",
+            matcher(names, m),
+            format_duration(*extra)
+        ),
         Fault::Partition { a, b } => format!("cut the link between {} and {}", n(a), n(b)),
         Fault::Heal { a, b } => format!("heal the link between {} and {}", n(a), n(b)),
     }

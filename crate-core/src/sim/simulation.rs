@@ -99,6 +99,8 @@ pub struct InFlightMessage {
     pub to: NodeId,
     pub kind: MessageKind,
     pub label: String,
+    /// The topic partition it concerns, if any (a produce's partition, for lose-ack).
+    pub tp: Option<crate::ids::Tp>,
     pub sent_at: SimTime,
     pub arrive_at: SimTime,
 }
@@ -299,6 +301,7 @@ impl Simulation {
                     to: env.to,
                     kind: env.msg.kind(),
                     label: env.msg.label(),
+                    tp: env.msg.tp(),
                     sent_at: env.sent_at,
                     arrive_at: s.time,
                 }),
@@ -679,6 +682,16 @@ impl Simulation {
                 });
                 self.network.arm(fault.clone(), *count);
             }
+            Fault::DropOnWire { matcher, count } => {
+                self.hit_on_wire(fault, matcher, *count, None, notes);
+            }
+            Fault::DelayOnWire {
+                matcher,
+                extra,
+                count,
+            } => {
+                self.hit_on_wire(fault, matcher, *count, Some(*extra), notes);
+            }
             Fault::Partition { a, b } => {
                 self.network.cut_link(*a, *b);
                 notes.push(Note::LinkCut { a: *a, b: *b });
@@ -688,6 +701,63 @@ impl Simulation {
                 notes.push(Note::LinkHealed { a: *a, b: *b });
             }
         }
+    }
+
+    /// Drops (or, with `delay`, delays) the first `count` messages on the wire that match,
+    /// earliest arrival first. Messages a frozen process holds have arrived: they are not
+    /// on the wire.
+    fn hit_on_wire(
+        &mut self,
+        fault: &Fault,
+        matcher: &super::fault::MessageMatch,
+        count: u32,
+        delay: Option<SimTime>,
+        notes: &mut Vec<Note>,
+    ) {
+        let mut items = std::mem::take(&mut self.queue).into_vec();
+        items.sort_by_key(|s| (s.time, s.seq));
+        let mut left = count;
+        let mut kept = Vec::with_capacity(items.len());
+        for mut item in items {
+            let hit = left > 0
+                && matches!(&item.event, Event::Deliver(env) if crate::net::network::matches(matcher, env));
+            if !hit {
+                kept.push(item);
+                continue;
+            }
+            left -= 1;
+            let Event::Deliver(env) = &item.event else {
+                continue;
+            };
+            match delay {
+                None => notes.push(Note::MessageDropped {
+                    from: env.from,
+                    to: env.to,
+                    kind: env.msg.kind(),
+                    label: env.msg.label(),
+                    why: super::note::DropReason::Fault,
+                }),
+                Some(extra) => {
+                    notes.push(Note::MessageDelayed {
+                        from: env.from,
+                        to: env.to,
+                        kind: env.msg.kind(),
+                        extra,
+                    });
+                    item.time = item.time.saturating_add(extra);
+                    kept.push(item);
+                }
+            }
+        }
+        if left == count {
+            notes.push(Note::FaultArmed {
+                description: format!(
+                    "{} (none is on the wire: nothing happens)",
+                    super::narration::describe_fault(&self.names, fault)
+                ),
+            });
+        }
+        self.queue = kept.into_iter().collect();
     }
 
     fn apply_commands(&mut self, notes: &mut Vec<Note>) {

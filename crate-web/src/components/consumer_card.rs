@@ -1,16 +1,23 @@
+use super::activate;
+use crate::state::Selection;
 use crate::view_model::ConsumerVm;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ConsumerCardProps {
     pub consumer: ConsumerVm,
+    pub selected: bool,
+    pub on_select: Callback<Selection>,
 }
 
 #[function_component(ConsumerCard)]
 pub fn consumer_card(props: &ConsumerCardProps) -> Html {
     let c = &props.consumer;
+    let (click, key) = activate(&props.on_select, Selection::Node(c.node));
     html! {
-        <article class={classes!("card", "consumer", c.status)}>
+        <article tabindex="0" title={format!("Inspect consumer {} (Enter)", c.name)}
+            onclick={click} onkeydown={key}
+            class={classes!(props.selected.then_some("selected"), "card", "consumer", c.status)}>
             <h3>{ format!("Consumer {}", c.name) }</h3>
             <p class="settings">{ &c.isolation }</p>
             if !c.group.is_empty() { <p class="group">{ &c.group }</p> }

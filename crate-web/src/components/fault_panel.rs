@@ -1,4 +1,7 @@
-use web_sys::HtmlSelectElement;
+use crate::state::process_fault;
+use crate::view_model::{parse_freeze_seconds, FREEZE_SECONDS, FREEZE_SECONDS_MAX};
+use eos_core::scenario::schema::FaultSpec;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -7,24 +10,39 @@ pub struct FaultPanelProps {
     /// The fault schedule, one line each ("at 5 ms: freeze broker-0 for 6000 ms").
     pub schedule: Vec<String>,
     pub injected: u32,
-    pub on_inject: Callback<(String, String)>,
+    pub on_inject: Callback<FaultSpec>,
 }
 
-/// Faults by click: pick a process, freeze it for 2 s, crash it or restart it. Each fault
-/// joins the schedule just after the current moment.
+/// Faults by click: pick a process, freeze it for the chosen number of seconds, crash it
+/// or restart it. Each fault joins the schedule just after the current moment.
 #[function_component(FaultPanel)]
 pub fn fault_panel(props: &FaultPanelProps) -> Html {
     let target = use_node_ref();
-    let button = |id: &'static str, label: &'static str, action: &'static str| {
-        let cb = props.on_inject.clone();
-        let target = target.clone();
-        html! {
-            <button id={id} class="ctl fault" onclick={Callback::from(move |_| {
-                if let Some(select) = target.cast::<HtmlSelectElement>() {
-                    cb.emit((select.value(), action.to_string()));
-                }
-            })}>{ label }</button>
-        }
+    let seconds_text = use_state(|| "2".to_string());
+    let seconds = parse_freeze_seconds(&seconds_text);
+    let button =
+        |id: &'static str, label: String, action: &'static str, freeze_ms: u64, ok: bool| {
+            let cb = props.on_inject.clone();
+            let target = target.clone();
+            html! {
+                <button id={id} class="ctl fault" disabled={!ok} onclick={Callback::from(move |_| {
+                    if let Some(select) = target.cast::<HtmlSelectElement>() {
+                        cb.emit(process_fault(&select.value(), action, freeze_ms));
+                    }
+                })}>{ label }</button>
+            }
+        };
+    let on_seconds = {
+        let seconds_text = seconds_text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                seconds_text.set(i.value());
+            }
+        })
+    };
+    let freeze_label = match &seconds {
+        Ok(s) => format!("Freeze {s} s"),
+        Err(_) => "Freeze".to_string(),
     };
     html! {
         <section class="card faults" aria-label="Faults">
@@ -33,10 +51,37 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                 <select id="fault-target" ref={target.clone()} aria-label="Process">
                     { for props.processes.iter().map(|p| html! { <option value={p.clone()}>{ p }</option> }) }
                 </select>
-                { button("fault-freeze", "Freeze 2 s", "freeze") }
-                { button("fault-crash", "Crash", "crash") }
-                { button("fault-restart", "Restart", "restart") }
+                <label class="freeze-length">
+                    <span class="label">{"for"}</span>
+                    <input id="freeze-seconds" type="number" min="1" max={FREEZE_SECONDS_MAX.to_string()} step="1"
+                        list="freeze-choices" value={(*seconds_text).clone()} oninput={on_seconds}
+                        aria-label="Freeze length in seconds" aria-invalid={seconds.is_err().to_string()}
+                        aria-describedby="freeze-error" />
+                    <datalist id="freeze-choices">
+                        { for FREEZE_SECONDS.iter().map(|s| html! { <option value={s.to_string()} /> }) }
+                    </datalist>
+                    <span class="label">{"s"}</span>
+                </label>
+                { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000, seconds.is_ok()) }
+                { button("fault-crash", "Crash".into(), "crash", 0, true) }
+                { button("fault-restart", "Restart".into(), "restart", 0, true) }
             </div>
+            <div class="quick-freeze" role="group" aria-label="Freeze length">
+                { for FREEZE_SECONDS.iter().map(|s| {
+                    let seconds_text = seconds_text.clone();
+                    let s = *s;
+                    html! {
+                        <button class={classes!("chip", (seconds == Ok(s)).then_some("on"))}
+                            aria-pressed={(seconds == Ok(s)).to_string()}
+                            onclick={Callback::from(move |_| seconds_text.set(s.to_string()))}>
+                            { format!("{s} s") }
+                        </button>
+                    }
+                }) }
+            </div>
+            if let Err(why) = &seconds {
+                <p id="freeze-error" class="field-error" role="alert">{ why }</p>
+            }
             <h3 class="schedule-title">
                 { "Fault schedule" }
                 if props.injected > 0 { <span class="injected">{ format!(" (+{} by click)", props.injected) }</span> }

@@ -1,12 +1,16 @@
+use super::activate;
+use crate::state::Selection;
 use crate::view_model::FlightVm;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct FlightsProps {
     pub flights: Vec<FlightVm>,
+    pub selected: Option<Selection>,
+    pub on_select: Callback<Selection>,
 }
 
-/// Messages on the wire right now.
+/// Messages on the wire right now; each opens in the inspector (where it can be dropped).
 #[function_component(Flights)]
 pub fn flights(props: &FlightsProps) -> Html {
     html! {
@@ -16,12 +20,19 @@ pub fn flights(props: &FlightsProps) -> Html {
                 <p class="quiet">{"nothing in flight"}</p>
             } else {
                 <ul>
-                    { for props.flights.iter().map(|f| html! {
-                        <li key={f.id}>
-                            <span class="route">{ &f.route }</span>
-                            <span class="label">{ &f.label }</span>
-                            <span class="eta">{ &f.arrives }</span>
-                        </li>
+                    { for props.flights.iter().map(|f| {
+                        let sel = Selection::Message(f.id);
+                        let (click, key) = activate(&props.on_select, sel);
+                        html! {
+                            <li key={f.id} tabindex="0" role="button" data-msg={f.id.to_string()}
+                                class={classes!((props.selected == Some(sel)).then_some("selected"))}
+                                title="Inspect this message (Enter): drop it, delay it, lose its ack"
+                                onclick={click} onkeydown={key}>
+                                <span class="route">{ &f.route }</span>
+                                <span class="label">{ &f.label }</span>
+                                <span class="eta">{ &f.arrives }</span>
+                            </li>
+                        }
                     }) }
                 </ul>
             }

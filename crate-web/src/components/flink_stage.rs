@@ -1,9 +1,14 @@
+use super::activate;
 use crate::flink_view::FlinkVm;
+use crate::state::Selection;
+use eos_core::ids::NodeId;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct FlinkStageProps {
     pub job: FlinkVm,
+    pub selected: Option<Selection>,
+    pub on_select: Callback<Selection>,
 }
 
 /// The Flink job: subtasks with their state, channels with records and barriers, and the
@@ -15,13 +20,22 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
         <section class={classes!("flink", j.phase)} aria-label="Flink job">
             <header class="flink-head">
                 <h2>{"Flink job"}</h2>
+                {{
+                    let (click, key) = activate(&props.on_select, Selection::Node(NodeId::JobManager));
+                    html! { <button class="jm" onclick={click} onkeydown={key} title="Inspect the JobManager (checkpoint coordinator)">{"JobManager"}</button> }
+                }}
                 <span class="flink-mode">{ &j.mode }</span>
                 <span class={classes!("flink-phase", j.phase)}>{ j.phase }</span>
                 <span class="flink-summary">{ &j.summary }</span>
             </header>
             <div class="flink-tasks">
-                { for j.tasks.iter().map(|t| html! {
-                    <article class={classes!("card", "task", t.status)} tabindex="0"
+                { for j.tasks.iter().enumerate().map(|(i, t)| {
+                    let sel = Selection::Node(NodeId::Task(i as u8));
+                    let (click, key) = activate(&props.on_select, sel);
+                    html! {
+                    <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"))} tabindex="0"
+                        onclick={click} onkeydown={key}
+                        title={format!("Inspect {} (Enter)", t.name)}
                         aria-label={format!("{} ({}), {}", t.name, t.kind, t.status)}>
                         <h3>{ &t.name }<span class="task-kind">{ t.kind }</span></h3>
                         <p class="task-status">{ format!("{} · {} processed", t.status, t.processed) }</p>
@@ -35,7 +49,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                             <p class="task-detail">{ d }</p>
                         }
                     </article>
-                }) }
+                }}) }
             </div>
             <div class="flink-channels">
                 { for j.channels.iter().map(|c| html! {

@@ -1,20 +1,35 @@
+use super::activate;
+use crate::state::Selection;
 use crate::view_model::PartitionVm;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PartitionLogProps {
     pub partition: PartitionVm,
+    pub selected: Option<Selection>,
+    pub on_select: Callback<Selection>,
 }
 
-/// One replica's log as a row of cells, with the high watermark drawn between cells.
+/// One replica's log as a row of cells, with the high watermark drawn between cells. Cells
+/// and the partition's name open in the inspector.
 #[function_component(PartitionLog)]
 pub fn partition_log(props: &PartitionLogProps) -> Html {
     let p = &props.partition;
+    let (tp, broker) = (p.tp, p.broker);
+    let (name_click, name_key) = activate(&props.on_select, Selection::Partition { tp, broker });
+    let (broker_click, broker_key) = activate(
+        &props.on_select,
+        Selection::Node(eos_core::ids::NodeId::Broker(broker)),
+    );
     html! {
         <section class={classes!("partition", p.status)} aria-label={p.title.clone()}>
             <div class="partition-head">
-                <span class="partition-name">{ &p.title }</span>
-                <span class="partition-role">{ &p.role }</span>
+                <span class="partition-name pickable" tabindex="0" role="button"
+                    aria-label={format!("Inspect partition {} on broker {broker}", p.title)}
+                    onclick={name_click} onkeydown={name_key}>{ &p.title }</span>
+                <span class="partition-role pickable" tabindex="0" role="button"
+                    aria-label={format!("Inspect broker {broker}")}
+                    onclick={broker_click} onkeydown={broker_key}>{ &p.role }</span>
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ p.status }</span> }
                 <span class="hw">
                     if p.last_stable_offset < p.high_watermark {
@@ -25,14 +40,21 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                     { format!("HW {} · LEO {}", p.high_watermark, p.log_end_offset) }
                 </span>
             </div>
-            <ol class="log" data-partition={p.title.clone()}>
-                { for p.cells.iter().map(|c| html! {
-                    <li class={c.classes.clone()} title={c.title.clone()}>
-                        <span class="offset">{ c.offset }</span>
-                        <span class="value">{ &c.value }</span>
-                        <span class="key">{ &c.key }</span>
-                        <span class="meta">{ &c.meta }</span>
-                    </li>
+            <ol class="log" data-partition={p.title.clone()} data-broker={broker.to_string()}>
+                { for p.cells.iter().map(|c| {
+                    let sel = Selection::Record { tp, broker, offset: c.offset };
+                    let (click, key) = activate(&props.on_select, sel);
+                    let selected = props.selected == Some(sel);
+                    html! {
+                        <li class={classes!(c.classes.clone(), selected.then_some("selected"))} title={c.title.clone()}
+                            tabindex="0" role="button" aria-pressed={selected.to_string()}
+                            onclick={click} onkeydown={key}>
+                            <span class="offset">{ c.offset }</span>
+                            <span class="value">{ &c.value }</span>
+                            <span class="key">{ &c.key }</span>
+                            <span class="meta">{ &c.meta }</span>
+                        </li>
+                    }
                 }) }
                 if p.cells.is_empty() { <li class="empty">{"empty log"}</li> }
             </ol>

@@ -1,17 +1,24 @@
+use super::activate;
+use crate::state::Selection;
 use crate::view_model::ProcessorVm;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ProcessorCardProps {
     pub processor: ProcessorVm,
+    pub selected: bool,
+    pub on_select: Callback<Selection>,
 }
 
 /// A read-process-write application, coloured by its guarantee.
 #[function_component(ProcessorCard)]
 pub fn processor_card(props: &ProcessorCardProps) -> Html {
     let p = &props.processor;
+    let (click, key) = activate(&props.on_select, Selection::Node(p.node));
     html! {
-        <article class={classes!("card", "processor", p.guarantee, p.status)}>
+        <article tabindex="0" title={format!("Inspect processor {} (Enter)", p.name)}
+            onclick={click} onkeydown={key}
+            class={classes!(props.selected.then_some("selected"), "card", "processor", p.guarantee, p.status)}>
             <h3>{ format!("Processor {}", p.name) }</h3>
             <p class="guarantee">{ p.guarantee }</p>
             <p class="identity">{ format!("phase: {}", p.phase) }</p>

@@ -1,0 +1,109 @@
+use crate::view_model::inspector::{message_fault, parse_delay_ms, InspectorVm, MessageFault};
+use eos_core::scenario::schema::FaultSpec;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    pub vm: InspectorVm,
+    pub on_close: Callback<()>,
+    pub on_inject: Callback<FaultSpec>,
+}
+
+/// The full state of what was clicked. For a message, the faults a click can put on it:
+/// they join the schedule just after now, like the fault panel's.
+#[function_component(Inspector)]
+pub fn inspector(props: &InspectorProps) -> Html {
+    let vm = &props.vm;
+    let panel = use_node_ref();
+    let delay_text = use_state(|| "500".to_string());
+    // Focus moves to the panel when it opens on something new, so Tab reaches its buttons.
+    {
+        let panel = panel.clone();
+        use_effect_with(vm.title.clone(), move |_| {
+            if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        });
+    }
+    let close = {
+        let cb = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let delay = parse_delay_ms(&delay_text);
+    let faults = vm.message.as_ref().map(|m| {
+        let button = |id: &'static str, label: String, fault: MessageFault, enabled: bool, tip: &'static str| {
+            let cb = props.on_inject.clone();
+            let spec = message_fault(m, fault);
+            html! {
+                <button id={id} class="ctl fault" disabled={!enabled} title={tip}
+                    onclick={Callback::from(move |_| cb.emit(spec.clone()))}>{ label }</button>
+            }
+        };
+        let on_delay = {
+            let delay_text = delay_text.clone();
+            Callback::from(move |e: InputEvent| {
+                if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                    delay_text.set(i.value());
+                }
+            })
+        };
+        html! {
+            <div class="inspector-faults">
+                if m.hittable {
+                    <h3>{"This message"}</h3>
+                    <div class="fault-row">
+                        { button("msg-drop", "Drop it".into(), MessageFault::Drop, true,
+                            "Lose this message on the wire (the first of its kind on this link)") }
+                        <label class="delay-length">
+                            <input id="msg-delay-ms" type="number" min="1" max="60000" step="1"
+                                value={(*delay_text).clone()} oninput={on_delay}
+                                aria-label="Delay in milliseconds" aria-invalid={delay.is_err().to_string()} />
+                            <span class="label">{"ms"}</span>
+                        </label>
+                        { button("msg-delay", match &delay { Ok(v) => format!("Delay it {v} ms"), Err(_) => "Delay it".into() },
+                            MessageFault::Delay(delay.clone().unwrap_or(0)), delay.is_ok(),
+                            "Deliver it later; later messages on the link may overtake it") }
+                        if m.is_produce {
+                            { button("msg-lose-ack", "Lose the ack after the append".into(), MessageFault::LoseAck, true,
+                                "The batch is appended; the producer never hears so") }
+                        }
+                    </div>
+                    if let Err(why) = &delay { <p class="field-error" role="alert">{ why }</p> }
+                }
+                <h3>{ format!("The link {}", m.route) }</h3>
+                <div class="fault-row">
+                    { button("link-drop-next", format!("Drop the next {}", m.kind.replace('_', " ")), MessageFault::DropNext, true,
+                        "Lose the next message of this kind sent on this link") }
+                    { button("link-cut", "Cut the link".into(), MessageFault::CutLink, true,
+                        "Cut the link both ways until healed") }
+                </div>
+            </div>
+        }
+    });
+    html! {
+        <aside id="inspector" class={classes!("inspector", vm.kind)} ref={panel} tabindex="-1"
+            role="dialog" aria-modal="false" aria-labelledby="inspector-title">
+            <div class="inspector-head">
+                <h2 id="inspector-title">{ &vm.title }</h2>
+                <button id="inspector-close" class="ctl close" onclick={close} title="Close (Esc)" aria-label="Close the inspector (Esc)">{"✕"}</button>
+            </div>
+            if !vm.rows.is_empty() {
+                <dl class="rows">
+                    { for vm.rows.iter().map(|(k, v)| html! {
+                        <>
+                            <dt>{ k }</dt>
+                            <dd>{ v }</dd>
+                        </>
+                    }) }
+                </dl>
+            }
+            if !vm.notes.is_empty() {
+                <ul class="notes">
+                    { for vm.notes.iter().map(|n| html! { <li>{ n }</li> }) }
+                </ul>
+            }
+            { faults.unwrap_or_default() }
+        </aside>
+    }
+}

@@ -1,0 +1,105 @@
+use super::activate;
+use crate::state::Selection;
+use crate::view_model::diagram::DiagramVm;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SpaceTimeProps {
+    pub diagram: DiagramVm,
+    pub selected: Option<Selection>,
+    pub on_select: Callback<Selection>,
+}
+
+/// The space-time diagram: a lane per process, an arrow per message, the current step's
+/// arrow lit, messages on the wire dashed right of the now line. The geometry comes from
+/// `view_model::diagram`; this only draws it.
+#[function_component(SpaceTime)]
+pub fn space_time(props: &SpaceTimeProps) -> Html {
+    let d = &props.diagram;
+    // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
+    let f = |v: f64| (v.round() as i64).to_string();
+    let bottom = d.height - 4.0;
+    html! {
+        <section class="card space-time" aria-label="Space-time diagram">
+            <div class="space-time-head">
+                <h2>{"Messages over time"}</h2>
+                <p class="quiet">
+                    {"One lane per process; time runs right, one column per moment something happened. Click an arrow to inspect it."}
+                    if d.earlier_hidden { {" Earlier moments scrolled off to the left."} }
+                </p>
+            </div>
+            <div class="space-time-scroll">
+                <svg id="space-time" width={f(d.width)} height={f(d.height)}
+                    viewBox={format!("0 0 {} {}", f(d.width), f(d.height))} role="group"
+                    aria-label="Messages between processes over time">
+                    <defs>
+                        <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
+                            <path d="M0,0 L10,5 L0,10 z" class="head" />
+                        </marker>
+                        <marker id="head-current" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
+                            <path d="M0,0 L10,5 L0,10 z" class="head current" />
+                        </marker>
+                        <marker id="head-wire" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
+                            <path d="M0,0 L10,5 L0,10 z" class="head wire" />
+                        </marker>
+                    </defs>
+                    <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
+                    <text class="zone-label" x={f(d.now_x + 8.0)} y="16">{"on the wire"}</text>
+                    { for d.ticks.iter().map(|t| html! {
+                        <g class="tick">
+                            <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
+                            <text x={f(t.x)} y="18" text-anchor="middle">{ &t.label }</text>
+                        </g>
+                    }) }
+                    { for d.lanes.iter().map(|l| {
+                        let (click, key) = activate(&props.on_select, Selection::Node(l.node));
+                        html! {
+                            <g class="lane">
+                                <line x1={f(crate::view_model::diagram::LABEL_WIDTH - 6.0)} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
+                                <text class="lane-label" x="8" y={f(l.y + 5.0)} tabindex="0" role="button"
+                                    aria-label={format!("Inspect {}", l.label)} onclick={click} onkeydown={key}>{ &l.label }</text>
+                            </g>
+                        }
+                    }) }
+                    { for d.bands.iter().map(|b| html! {
+                        <rect class="freeze-band" x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
+                            <title>{ &b.title }</title>
+                        </rect>
+                    }) }
+                    <line class="now" x1={f(d.now_x)} x2={f(d.now_x)} y1="24" y2={f(bottom)} />
+                    <text class="now-label" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
+                    { for d.arrows.iter().map(|a| {
+                        let sel = Selection::Message(a.msg_id);
+                        let selected = props.selected == Some(sel);
+                        let (click, key) = activate(&props.on_select, sel);
+                        let marker = if a.current { "url(#head-current)" } else if a.in_flight { "url(#head-wire)" } else { "url(#head)" };
+                        let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
+                        html! {
+                            <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
+                                tabindex="0" role="button" data-msg={a.msg_id.to_string()}
+                                aria-label={format!("Inspect message {}: {}", a.msg_id, a.title)}
+                                onclick={click} onkeydown={key}>
+                                <title>{ &a.title }</title>
+                                <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
+                                <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} marker-end={marker} />
+                                if a.current || a.in_flight || selected {
+                                    <text class="arrow-label" x={f(mx)} y={f(my - 6.0)} text-anchor="middle">{ &a.kind }</text>
+                                }
+                            </g>
+                        }
+                    }) }
+                    { for d.marks.iter().map(|m| html! {
+                        <g class={classes!("mark", m.kind)}>
+                            <title>{ &m.title }</title>
+                            if m.kind == "restart" {
+                                <circle cx={f(m.x)} cy={f(m.y)} r="8" />
+                            } else {
+                                <path d={format!("M{} {} l12 12 m0 -12 l-12 12", f(m.x - 6.0), f(m.y - 6.0))} />
+                            }
+                        </g>
+                    }) }
+                </svg>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,502 @@
+//! The space-time diagram as geometry: one lane per process, one arrow per message, fault
+//! marks on lanes, a "now" line. Pure, so the layout is tested natively.
+//!
+//! Time runs left to right on an *event* axis: every distinct moment at which a step
+//! happened gets one column, so that a 1 ms round trip and a 6 s freeze are both legible.
+//! Times between two columns are placed by linear interpolation between them.
+
+use eos_core::ids::NodeId;
+use eos_core::sim::narration::narrate;
+use eos_core::sim::simulation::StepKind;
+use eos_core::sim::{Note, Simulation};
+use eos_core::time::{format_duration, SimTime};
+
+/// Width of the lane labels on the left.
+pub const LABEL_WIDTH: f64 = 170.0;
+/// Horizontal room for one event column.
+pub const COLUMN_WIDTH: f64 = 58.0;
+/// Room right of the now line for messages still on the wire.
+pub const WIRE_WIDTH: f64 = 150.0;
+/// Vertical distance between lanes.
+pub const LANE_GAP: f64 = 46.0;
+/// Room above the first lane for the time ticks.
+pub const TOP: f64 = 44.0;
+/// Columns shown at most: the window follows the current step.
+pub const WINDOW_COLUMNS: usize = 18;
+/// A tick label on every this many columns (and on the now column).
+pub const TICK_EVERY: usize = 2;
+/// Room the now label takes left of the now line.
+pub const NOW_LABEL_ROOM: f64 = 140.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneVm {
+    pub node: NodeId,
+    pub label: String,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrowVm {
+    pub msg_id: u64,
+    pub kind: String,
+    pub x1: f64,
+    pub y1: f64,
+    pub x2: f64,
+    pub y2: f64,
+    /// Still on the wire: drawn dashed into the "on the wire" zone right of now.
+    pub in_flight: bool,
+    /// Delivered by the current step.
+    pub current: bool,
+    /// Its start lies left of the window (the line is clipped to the window's edge).
+    pub clipped: bool,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkVm {
+    /// `crash`, `restart` or `lost` (a dropped message or a lost acknowledgement).
+    pub kind: &'static str,
+    pub x: f64,
+    pub y: f64,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BandVm {
+    pub x1: f64,
+    pub x2: f64,
+    pub y: f64,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TickVm {
+    pub x: f64,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiagramVm {
+    pub width: f64,
+    pub height: f64,
+    pub lanes: Vec<LaneVm>,
+    pub arrows: Vec<ArrowVm>,
+    pub marks: Vec<MarkVm>,
+    pub bands: Vec<BandVm>,
+    pub ticks: Vec<TickVm>,
+    pub now_x: f64,
+    pub now_label: String,
+    /// The window starts after the beginning of the run.
+    pub earlier_hidden: bool,
+}
+
+/// Producers, brokers, consumers, processors: one lane each, top to bottom.
+pub fn lanes(sim: &Simulation) -> Vec<LaneVm> {
+    let mut nodes: Vec<(NodeId, &str)> = Vec::new();
+    nodes.extend((0..sim.producers.len()).map(|i| (NodeId::Producer(i as u8), "producer")));
+    nodes.extend((0..sim.brokers.len()).map(|i| (NodeId::Broker(i as u8), "")));
+    nodes.extend((0..sim.consumers.len()).map(|i| (NodeId::Consumer(i as u8), "consumer")));
+    nodes.extend((0..sim.processors.len()).map(|i| (NodeId::Processor(i as u8), "processor")));
+    nodes
+        .into_iter()
+        .enumerate()
+        .map(|(i, (node, role))| {
+            let name = sim.names.node(node);
+            LaneVm {
+                node,
+                label: if role.is_empty() {
+                    name
+                } else {
+                    format!("{role} {name}")
+                },
+                y: TOP + LANE_GAP * (i as f64 + 0.5),
+            }
+        })
+        .collect()
+}
+
+/// The time axis of the window: the distinct step times, the last `columns` of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeScale {
+    pub times: Vec<SimTime>,
+}
+
+impl TimeScale {
+    pub fn of(sim: &Simulation, columns: usize) -> TimeScale {
+        let mut times: Vec<SimTime> = Vec::new();
+        for rec in sim.trace().iter().rev() {
+            if times.last() != Some(&rec.time) {
+                if times.len() == columns {
+                    break;
+                }
+                times.push(rec.time);
+            }
+        }
+        times.reverse();
+        TimeScale { times }
+    }
+
+    fn column_x(i: usize) -> f64 {
+        LABEL_WIDTH + COLUMN_WIDTH * (i as f64 + 0.5)
+    }
+
+    /// Where a moment lies; `None` before the window. After the last column: the now line.
+    pub fn x(&self, t: SimTime) -> Option<f64> {
+        let first = *self.times.first()?;
+        if t < first {
+            return None;
+        }
+        let i = self.times.partition_point(|c| *c <= t);
+        // times[i - 1] <= t < times[i]
+        let left = self.times[i - 1];
+        let Some(&right) = self.times.get(i) else {
+            return Some(Self::column_x(i - 1));
+        };
+        let frac = (t - left) as f64 / (right - left) as f64;
+        Some(Self::column_x(i - 1) + COLUMN_WIDTH * frac)
+    }
+
+    pub fn now_x(&self) -> f64 {
+        Self::column_x(self.times.len().saturating_sub(1))
+    }
+
+    /// The left edge of the drawing area.
+    pub fn left(&self) -> f64 {
+        LABEL_WIDTH + COLUMN_WIDTH * 0.15
+    }
+}
+
+/// A line from a point left of the window to (x2, y2), clipped to the window's left edge:
+/// the start point keeps the slope the message's real line would have, roughly.
+fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
+    let lean = ((x2 - left) / (COLUMN_WIDTH * 2.0)).clamp(0.0, 1.0);
+    (left, y2 + (y1 - y2) * lean.max(0.35))
+}
+
+pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
+    let lanes = lanes(sim);
+    let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
+    let scale = TimeScale::of(sim, columns.max(1));
+    let now_x = scale.now_x();
+    let left = scale.left();
+    let current_step = sim.steps();
+    let name = |n: NodeId| sim.names.node(n);
+
+    let mut arrows: Vec<ArrowVm> = Vec::new();
+    let mut seen_ids: Vec<u64> = Vec::new();
+    let mut current_ids: Vec<u64> = Vec::new();
+    for rec in sim.trace() {
+        let StepKind::Deliver {
+            msg_id,
+            from,
+            kind,
+            sent_at,
+        } = &rec.what
+        else {
+            continue;
+        };
+        if rec.step == current_step {
+            current_ids.push(*msg_id);
+        }
+        // A message a frozen process held is delivered twice (held, then served): one arrow.
+        if seen_ids.contains(msg_id) {
+            continue;
+        }
+        seen_ids.push(*msg_id);
+        let (Some(to), Some(x2)) = (rec.node, scale.x(rec.time)) else {
+            continue;
+        };
+        let (Some(y1), Some(y2)) = (y_of(*from), y_of(to)) else {
+            continue;
+        };
+        let (x1, y1, clipped) = match scale.x(*sent_at) {
+            Some(x1) => (x1, y1, false),
+            None => {
+                let (x, y) = clip_start(left, y1, x2, y2);
+                (x, y, true)
+            }
+        };
+        let summary: Vec<String> = rec.notes.iter().map(|n| narrate(&sim.names, n)).collect();
+        arrows.push(ArrowVm {
+            msg_id: *msg_id,
+            kind: kind.name().replace('_', " "),
+            x1,
+            y1,
+            x2,
+            y2,
+            in_flight: false,
+            current: false,
+            clipped,
+            title: format!(
+                "{} {} → {}: sent {}, arrived {} (step {}). {}",
+                kind.name().replace('_', " "),
+                name(*from),
+                name(to),
+                format_duration(*sent_at),
+                format_duration(rec.time),
+                rec.step,
+                summary.join(" ")
+            ),
+        });
+    }
+    for a in &mut arrows {
+        a.current = current_ids.contains(&a.msg_id);
+    }
+
+    let now = sim.last_step_at();
+    for (i, m) in sim.in_flight().into_iter().enumerate() {
+        let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
+            continue;
+        };
+        // Several messages on the wire: fan their tips out so each stays clickable.
+        let x2 = now_x + WIRE_WIDTH - 10.0 - 14.0 * (i % 6) as f64;
+        let (x1, y1, clipped) = match scale.x(m.sent_at) {
+            Some(x1) => (x1, y1, false),
+            None => {
+                let (x, y) = clip_start(left, y1, x2, y2);
+                (x, y, true)
+            }
+        };
+        arrows.push(ArrowVm {
+            msg_id: m.id,
+            kind: m.kind.name().replace('_', " "),
+            x1,
+            y1,
+            x2,
+            y2,
+            in_flight: true,
+            current: false,
+            clipped,
+            title: format!(
+                "on the wire: {} ({} → {}), sent {}, arrives {} (in {})",
+                m.label,
+                name(m.from),
+                name(m.to),
+                format_duration(m.sent_at),
+                format_duration(m.arrive_at),
+                format_duration(m.arrive_at.saturating_sub(now))
+            ),
+        });
+    }
+
+    let mut marks = Vec::new();
+    let mut bands = Vec::new();
+    let mut open_freezes: Vec<(NodeId, SimTime, SimTime)> = Vec::new();
+    for rec in sim.trace() {
+        for note in &rec.notes {
+            let text = narrate(&sim.names, note);
+            let (kind, node) = match note {
+                Note::Crashed { node } => ("crash", *node),
+                Note::Restarted { node } => ("restart", *node),
+                Note::MessageDropped { from, .. } => ("lost", *from),
+                Note::AckLost { broker, .. } => ("lost", *broker),
+                Note::Frozen { node, duration } => {
+                    open_freezes.push((*node, rec.time, *duration));
+                    continue;
+                }
+                Note::Thawed { node, .. } => {
+                    if let Some(i) = open_freezes.iter().position(|f| f.0 == *node) {
+                        let (node, from, duration) = open_freezes.remove(i);
+                        push_band(
+                            &mut bands,
+                            &scale,
+                            y_of(node),
+                            from,
+                            Some(rec.time),
+                            duration,
+                        );
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if let (Some(x), Some(y)) = (scale.x(rec.time), y_of(node)) {
+                marks.push(MarkVm {
+                    kind,
+                    x,
+                    y,
+                    title: format!("{} — {text}", format_duration(rec.time)),
+                });
+            }
+        }
+    }
+    for (node, from, duration) in open_freezes {
+        push_band(&mut bands, &scale, y_of(node), from, None, duration);
+    }
+
+    let last = scale.times.len().saturating_sub(1);
+    let ticks = scale
+        .times
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (last - i) % TICK_EVERY == 0)
+        // Keep clear of the now label, which sits left of the now line.
+        .filter(|(i, _)| TimeScale::column_x(*i) < now_x - NOW_LABEL_ROOM)
+        .map(|(i, t)| TickVm {
+            x: TimeScale::column_x(i),
+            label: format_duration(*t),
+        })
+        .collect();
+    let earlier_hidden = match (scale.times.first(), sim.trace().first()) {
+        (Some(first), Some(rec)) => rec.time < *first,
+        _ => false,
+    };
+    DiagramVm {
+        width: now_x + WIRE_WIDTH + 10.0,
+        height: TOP + LANE_GAP * lanes.len() as f64 + 8.0,
+        lanes,
+        arrows,
+        marks,
+        bands,
+        ticks,
+        now_x,
+        now_label: format!("now · {}", format_duration(now)),
+        earlier_hidden,
+    }
+}
+
+fn push_band(
+    bands: &mut Vec<BandVm>,
+    scale: &TimeScale,
+    y: Option<f64>,
+    from: SimTime,
+    until: Option<SimTime>,
+    duration: SimTime,
+) {
+    let Some(y) = y else { return };
+    let x1 = scale.x(from).unwrap_or(scale.left());
+    let x2 = match until {
+        Some(t) => scale.x(t).unwrap_or(x1),
+        None => scale.now_x(),
+    };
+    if until.is_some() && scale.x(until.unwrap_or(0)).is_none() {
+        return; // thawed before the window
+    }
+    bands.push(BandVm {
+        x1,
+        x2: x2.max(x1 + 6.0),
+        y,
+        title: format!(
+            "frozen at {} for {}{}",
+            format_duration(from),
+            format_duration(duration),
+            if until.is_none() {
+                " (still frozen)"
+            } else {
+                ""
+            }
+        ),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::{builtin, RunLimit};
+
+    fn at_step(name: &str, steps: u64) -> Simulation {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Steps(steps));
+        sim
+    }
+
+    #[test]
+    fn one_lane_per_process_in_order_evenly_spaced() {
+        let sim = at_step("seed-frozen-broker", 0);
+        let l = lanes(&sim);
+        let labels: Vec<&str> = l.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels, vec!["producer app", "broker 0", "consumer reader"]);
+        assert_eq!(l[1].y - l[0].y, LANE_GAP);
+        assert_eq!(l[2].y - l[1].y, LANE_GAP);
+    }
+
+    #[test]
+    fn the_scale_gives_one_column_per_distinct_time_and_interpolates_between() {
+        let sim = at_step("seed-frozen-broker", 8);
+        // Steps at 0, 0, 1, 2, 5, 5, 6 ms and 2.005 s: six distinct times.
+        let s = TimeScale::of(&sim, 50);
+        assert_eq!(s.times.len(), 6);
+        let x0 = s.x(0).expect("in the window");
+        let x1 = s.x(eos_core::time::ms(1)).expect("in the window");
+        assert_eq!(x1 - x0, COLUMN_WIDTH);
+        let mid = s.x(eos_core::time::ms(1_005)).expect("in the window");
+        let (a, b) = (s.x(eos_core::time::ms(6)).unwrap(), s.now_x());
+        assert!(a < mid && mid < b, "{a} < {mid} < {b}");
+        assert_eq!(s.x(eos_core::time::ms(9_999)), Some(s.now_x()));
+        // A window of three columns: earlier moments are left of it.
+        let narrow = TimeScale::of(&sim, 3);
+        assert_eq!(narrow.times.len(), 3);
+        assert_eq!(narrow.x(0), None);
+    }
+
+    #[test]
+    fn delivered_messages_are_arrows_from_sender_to_receiver_the_current_one_marked() {
+        let sim = at_step("seed-frozen-broker", 3);
+        let d = diagram(&sim, WINDOW_COLUMNS);
+        let delivered: Vec<&ArrowVm> = d.arrows.iter().filter(|a| !a.in_flight).collect();
+        assert_eq!(delivered.len(), 1, "{:?}", d.arrows);
+        let a = delivered[0];
+        assert_eq!(a.kind, "init producer id");
+        assert_eq!(a.y1, d.lanes[0].y, "from the producer lane");
+        assert_eq!(a.y2, d.lanes[1].y, "to the broker lane");
+        assert!(a.x2 > a.x1, "time flows right");
+        assert!(a.current, "step 3 delivered it");
+        // Its answer is on the wire, dashed, right of the now line.
+        let wire: Vec<&ArrowVm> = d.arrows.iter().filter(|a| a.in_flight).collect();
+        assert_eq!(wire.len(), 1);
+        assert!(wire[0].x2 > d.now_x && wire[0].y2 == d.lanes[0].y);
+        assert!(wire[0].title.starts_with("on the wire"));
+    }
+
+    #[test]
+    fn a_held_message_is_one_arrow_and_the_freeze_is_a_band_on_the_broker_lane() {
+        let sim = at_step("seed-frozen-broker", 20);
+        let d = diagram(&sim, 40);
+        let mut ids: Vec<u64> = d.arrows.iter().map(|a| a.msg_id).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "no message drawn twice");
+        assert_eq!(d.bands.len(), 1);
+        assert_eq!(d.bands[0].y, d.lanes[1].y);
+        assert!(d.bands[0].x2 > d.bands[0].x1);
+        assert!(d.bands[0].title.contains("6.000 s"));
+    }
+
+    #[test]
+    fn the_window_follows_now_and_clips_older_messages() {
+        let sim = at_step("seed-frozen-broker", 32);
+        let d = diagram(&sim, 6);
+        assert!(d.earlier_hidden);
+        assert_eq!(d.now_x, LABEL_WIDTH + COLUMN_WIDTH * 5.5);
+        assert!(d
+            .arrows
+            .iter()
+            .all(|a| a.x1 >= LABEL_WIDTH && a.x2 <= d.width));
+        assert!(!d.ticks.is_empty());
+        assert!(d.ticks.iter().all(|t| t.x < d.now_x - NOW_LABEL_ROOM));
+        assert!(d.now_label.starts_with("now · 10.308 s"));
+    }
+
+    #[test]
+    fn a_crash_is_a_mark_on_its_lane() {
+        let mut sim = builtin::get("rpw-crash-exactly-once")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let crash_step = sim
+            .trace()
+            .iter()
+            .find(|r| r.notes.iter().any(|n| matches!(n, Note::Crashed { .. })))
+            .map(|r| r.step)
+            .expect("a crash");
+        let mut sim = builtin::get("rpw-crash-exactly-once")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Steps(crash_step));
+        let d = diagram(&sim, WINDOW_COLUMNS);
+        let crash = d.marks.iter().find(|m| m.kind == "crash").expect("marked");
+        assert_eq!(crash.x, d.now_x);
+        assert!(d.lanes.iter().any(|l| l.y == crash.y));
+    }
+}

@@ -1,0 +1,796 @@
+//! The inspector: the full state of whatever was clicked, as labelled rows, and the faults a
+//! click on a message can inject (as scenario fault specs, so they join the schedule).
+
+use eos_core::ids::{NodeId, RecordId, Tp};
+use eos_core::kafka::producer::ClientState;
+use eos_core::kafka::txn_index::FetchedEntry;
+use eos_core::oracle::anomalies;
+use eos_core::scenario::schema::FaultSpec;
+use eos_core::sim::narration::narrate;
+use eos_core::sim::simulation::StepKind;
+use eos_core::sim::Simulation;
+use eos_core::time::{format_duration, ms, to_ms, SimTime};
+
+/// What the inspector shows. Ids are stable across a recomputed run (a message id, a
+/// partition and offset, a process index), so a selection survives stepping and faults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Message(u64),
+    Record { tp: Tp, broker: u8, offset: u64 },
+    Partition { tp: Tp, broker: u8 },
+    Node(NodeId),
+}
+
+/// A message the inspector can put a fault on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessageRef {
+    /// "app → broker 0", as the rest of the page names processes.
+    pub route: String,
+    pub from: String,
+    pub to: String,
+    /// The scenario's name for the kind (`produce`).
+    pub kind: String,
+    pub tp: Option<(String, u16)>,
+    /// Still on the wire when a fault injected now fires (one millisecond later).
+    pub hittable: bool,
+    pub is_produce: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectorVm {
+    /// `message`, `record`, `partition`, `producer`, `consumer`, `processor`, `broker`.
+    pub kind: &'static str,
+    pub title: String,
+    pub rows: Vec<(String, String)>,
+    /// Sentences: the narration of a delivery, anomalies naming a record, ...
+    pub notes: Vec<String>,
+    pub message: Option<MessageRef>,
+}
+
+/// What a click on a message can do to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageFault {
+    /// Lose this message (it is on the wire).
+    Drop,
+    /// Deliver it this many ms later.
+    Delay(u64),
+    /// Let the produce append, lose the acknowledgement.
+    LoseAck,
+    /// Lose the next message of this kind sent on this link.
+    DropNext,
+    /// Cut the link between the two processes.
+    CutLink,
+}
+
+/// Delays a click may ask for, in ms (validated against this range).
+pub const DELAY_MS_MIN: u64 = 1;
+pub const DELAY_MS_MAX: u64 = 60_000;
+
+/// The name a scenario uses for a process (`broker-0`, or the client's name).
+pub fn process_name(sim: &Simulation, node: NodeId) -> String {
+    match node {
+        NodeId::Broker(i) => format!("broker-{i}"),
+        other => sim.names.node(other),
+    }
+}
+
+/// The fault spec (without its time: the reducer puts it just after now).
+pub fn message_fault(m: &MessageRef, fault: MessageFault) -> FaultSpec {
+    let on_link = |action: &str| FaultSpec {
+        action: action.into(),
+        from: Some(m.from.clone()),
+        to: Some(m.to.clone()),
+        message: Some(m.kind.clone()),
+        topic: m.tp.as_ref().map(|t| t.0.clone()),
+        partition: m.tp.as_ref().map(|t| t.1),
+        count: 1,
+        ..Default::default()
+    };
+    match fault {
+        MessageFault::Drop => on_link("drop_on_wire"),
+        MessageFault::Delay(extra) => FaultSpec {
+            extra_ms: Some(extra),
+            ..on_link("delay_on_wire")
+        },
+        MessageFault::DropNext => FaultSpec {
+            topic: None,
+            partition: None,
+            ..on_link("drop")
+        },
+        MessageFault::LoseAck => FaultSpec {
+            action: "lose_ack".into(),
+            topic: m.tp.as_ref().map(|t| t.0.clone()),
+            partition: m.tp.as_ref().map(|t| t.1),
+            count: 1,
+            ..Default::default()
+        },
+        MessageFault::CutLink => FaultSpec {
+            action: "partition".into(),
+            target: Some(m.from.clone()),
+            peer: Some(m.to.clone()),
+            count: 1,
+            ..Default::default()
+        },
+    }
+}
+
+/// "500" → 500 ms; anything else gets a sentence saying what is allowed.
+pub fn parse_delay_ms(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    match t.parse::<u64>() {
+        Ok(v) if (DELAY_MS_MIN..=DELAY_MS_MAX).contains(&v) => Ok(v),
+        Ok(v) => Err(format!(
+            "A delay of {v} ms is out of range: choose {DELAY_MS_MIN} to {DELAY_MS_MAX} ms."
+        )),
+        Err(_) => Err(format!(
+            "\"{t}\" is not a delay: type a whole number of milliseconds, {DELAY_MS_MIN} to {DELAY_MS_MAX}."
+        )),
+    }
+}
+
+/// When a fault injected now fires: the next whole millisecond (see state.rs).
+pub fn injection_time(sim: &Simulation) -> SimTime {
+    ms(to_ms(sim.now()) + 1)
+}
+
+fn row(label: &str, value: impl Into<String>) -> (String, String) {
+    (label.to_string(), value.into())
+}
+
+pub fn inspect(sim: &Simulation, sel: &Selection) -> InspectorVm {
+    match *sel {
+        Selection::Message(id) => message(sim, id),
+        Selection::Record { tp, broker, offset } => record(sim, tp, broker, offset),
+        Selection::Partition { tp, broker } => partition(sim, tp, broker),
+        Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i),
+        Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i),
+        Selection::Node(node @ NodeId::Processor(i)) => processor(sim, node, i),
+        Selection::Node(node @ NodeId::Broker(i)) => broker(sim, node, i),
+        Selection::Node(node @ (NodeId::JobManager | NodeId::Task(_))) => {
+            crate::flink_view::inspect(sim, node)
+        }
+    }
+}
+
+fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
+    InspectorVm {
+        kind,
+        title,
+        rows: Vec::new(),
+        notes: vec![why.to_string()],
+        message: None,
+    }
+}
+
+fn message(sim: &Simulation, id: u64) -> InspectorVm {
+    let n = |node: NodeId| sim.names.node(node);
+    if let Some(m) = sim.in_flight().into_iter().find(|m| m.id == id) {
+        let at = injection_time(sim);
+        let mut rows = vec![
+            row("kind", m.kind.name().replace('_', " ")),
+            row("content", m.label.clone()),
+            row("from", n(m.from)),
+            row("to", n(m.to)),
+            row("sent", format_duration(m.sent_at)),
+            row(
+                "arrives",
+                format!(
+                    "{} (in {})",
+                    format_duration(m.arrive_at),
+                    format_duration(m.arrive_at.saturating_sub(sim.now()))
+                ),
+            ),
+            row("status", "on the wire"),
+        ];
+        if let Some(tp) = m.tp {
+            rows.insert(2, row("partition", sim.names.tp(tp)));
+        }
+        let hittable = m.arrive_at >= at;
+        return InspectorVm {
+            kind: "message",
+            title: format!("Message #{id}: {}", m.kind.name().replace('_', " ")),
+            rows,
+            notes: if hittable {
+                Vec::new()
+            } else {
+                vec!["It arrives before the next millisecond, when a fault injected now would act: step once and choose a later message.".into()]
+            },
+            message: Some(MessageRef {
+                route: format!("{} → {}", n(m.from), n(m.to)),
+                from: process_name(sim, m.from),
+                to: process_name(sim, m.to),
+                kind: m.kind.name().to_string(),
+                tp: m.tp.map(|tp| {
+                    let topic = sim
+                        .names
+                        .topics
+                        .get(usize::from(tp.topic))
+                        .cloned()
+                        .unwrap_or_default();
+                    (topic, tp.partition)
+                }),
+                hittable,
+                is_produce: m.kind.name() == "produce",
+            }),
+        };
+    }
+    let delivered = sim.trace().iter().find_map(|rec| match &rec.what {
+        StepKind::Deliver {
+            msg_id,
+            from,
+            kind,
+            sent_at,
+        } if *msg_id == id => Some((rec, *from, *kind, *sent_at)),
+        _ => None,
+    });
+    let Some((rec, from, kind, sent_at)) = delivered else {
+        return missing(
+            "message",
+            format!("Message #{id}"),
+            "Not on the wire at this step: not sent yet, or lost on the way.",
+        );
+    };
+    let to = rec.node.map(n).unwrap_or_default();
+    InspectorVm {
+        kind: "message",
+        title: format!("Message #{id}: {}", kind.name().replace('_', " ")),
+        rows: vec![
+            row("kind", kind.name().replace('_', " ")),
+            row("from", n(from)),
+            row("to", to.clone()),
+            row("sent", format_duration(sent_at)),
+            row(
+                "arrived",
+                format!("{} (step {})", format_duration(rec.time), rec.step),
+            ),
+            row("status", "delivered"),
+        ],
+        notes: rec.notes.iter().map(|x| narrate(&sim.names, x)).collect(),
+        message: Some(MessageRef {
+            route: format!("{} → {to}", n(from)),
+            from: process_name(sim, from),
+            to: rec.node.map(|t| process_name(sim, t)).unwrap_or_default(),
+            kind: kind.name().to_string(),
+            tp: None,
+            hittable: false,
+            is_produce: false,
+        }),
+    }
+}
+
+fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64) -> InspectorVm {
+    let title = format!("{} offset {offset} on broker {broker}", sim.names.tp(tp));
+    let Some(replica) = sim
+        .brokers
+        .get(usize::from(broker))
+        .and_then(|b| b.replicas.get(&tp))
+    else {
+        return missing("record", title, "No such replica.");
+    };
+    let entry = replica
+        .log
+        .read_entries(offset, offset + 1, 1)
+        .into_iter()
+        .find(|e| e.offset() == offset);
+    let (rec, transactional) = match entry {
+        Some(FetchedEntry::Data {
+            record,
+            transactional,
+        }) => (record, transactional),
+        Some(FetchedEntry::Control(c)) => {
+            return InspectorVm {
+                kind: "record",
+                title,
+                rows: vec![
+                    row("marker", c.control.name()),
+                    row("producer id", c.producer_id.to_string()),
+                    row("epoch", c.epoch.to_string()),
+                ],
+                notes: vec!["A transaction marker: it ends the producer's transaction on this partition and is never given to applications.".into()],
+                message: None,
+            }
+        }
+        None => {
+            return missing(
+                "record",
+                title,
+                "Not in this log at this step (not appended yet, or truncated).",
+            )
+        }
+    };
+    let mut rows = vec![
+        row("value", sim.names.record(rec.value)),
+        row(
+            "key",
+            sim.names.key(rec.key).unwrap_or_else(|| "null".into()),
+        ),
+        row(
+            "producer id · epoch · seq",
+            format!("{} · {} · {}", rec.producer_id, rec.epoch, rec.sequence),
+        ),
+        row("transactional", if transactional { "yes" } else { "no" }),
+    ];
+    let mut notes = Vec::new();
+    if let Some(e) = sim.ledger.get(rec.value) {
+        rows.push(row("ledger status", e.status.name()));
+        if let Some(p) = e.producer {
+            rows.push(row("sent by", sim.names.node(NodeId::Producer(p))));
+        }
+        rows.push(row("send attempts", e.attempts.to_string()));
+        if let Some(t) = e.accepted_at {
+            rows.push(row("handed over at", format_duration(t)));
+        }
+        rows.push(row(
+            "appends",
+            if e.appends.is_empty() {
+                "none".to_string()
+            } else {
+                e.appends
+                    .iter()
+                    .map(|a| format!("{} @{} (step {})", sim.names.tp(a.tp), a.offset, a.step))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ));
+        rows.push(row(
+            "acknowledged",
+            match (e.acked_offset, e.delivered_at) {
+                (Some(o), Some(t)) => format!("offset {o} at {}", format_duration(t)),
+                (Some(o), None) => format!("offset {o}"),
+                _ => "not yet".to_string(),
+            },
+        ));
+        rows.push(row(
+            "reads",
+            if e.reads.is_empty() {
+                "none".to_string()
+            } else {
+                e.reads
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{} @{} (step {})",
+                            sim.names.node(NodeId::Consumer(r.consumer)),
+                            r.offset,
+                            r.step
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ));
+        if e.transactional {
+            rows.push(row(
+                "transaction",
+                match e.txn_outcome {
+                    Some(o) => format!("{o:?}").to_lowercase(),
+                    None => "open".into(),
+                },
+            ));
+        }
+        if let Some(err) = &e.error {
+            rows.push(row("error", format!("{err:?}")));
+        }
+        if !e.evidence.is_empty() {
+            rows.push(row(
+                "story (steps)",
+                e.evidence
+                    .iter()
+                    .map(|s| format!("#{s}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ));
+        }
+    }
+    for a in anomalies::find(sim) {
+        if a.record == Some(rec.value) {
+            notes.push(format!("Anomaly {}: {}", a.kind.name(), a.detail));
+        }
+    }
+    if notes.is_empty() {
+        notes.push("No anomaly names this record.".into());
+    }
+    InspectorVm {
+        kind: "record",
+        title: format!("Record {} · {title}", sim.names.record(rec.value)),
+        rows,
+        notes,
+        message: None,
+    }
+}
+
+fn partition(sim: &Simulation, tp: Tp, broker: u8) -> InspectorVm {
+    let title = format!("Partition {} on broker {broker}", sim.names.tp(tp));
+    let Some(r) = sim
+        .brokers
+        .get(usize::from(broker))
+        .and_then(|b| b.replicas.get(&tp))
+    else {
+        return missing("partition", title, "No such replica.");
+    };
+    let list = |v: &[u8]| {
+        v.iter()
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    InspectorVm {
+        kind: "partition",
+        title,
+        rows: vec![
+            row(
+                "role",
+                if r.is_leader(broker) {
+                    "leader".to_string()
+                } else {
+                    match r.leader {
+                        Some(l) => format!("follower of broker {l}"),
+                        None => "no leader: offline".into(),
+                    }
+                },
+            ),
+            row("leader epoch", r.leader_epoch.to_string()),
+            row("replicas", list(&r.replicas)),
+            row("in-sync replicas", list(&r.isr)),
+            row("log end offset", r.log.log_end_offset().to_string()),
+            row("high watermark", r.high_watermark.to_string()),
+            row("last stable offset", r.last_stable_offset().to_string()),
+            row("acks waiting", r.pending_acks.len().to_string()),
+        ],
+        notes: Vec::new(),
+        message: None,
+    }
+}
+
+fn status_of(sim: &Simulation, node: NodeId) -> String {
+    match sim.status.get(&node) {
+        Some(s) if s.crashed => "crashed".into(),
+        Some(s) if s.frozen => format!("frozen, holding {} event(s)", s.held.len()),
+        Some(_) => "up".into(),
+        None => "unknown".into(),
+    }
+}
+
+fn producer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
+    let title = format!("Producer {}", sim.names.node(node));
+    let Some(p) = sim.producers.get(usize::from(i)) else {
+        return missing("producer", title, "No such producer.");
+    };
+    let mut rows = vec![
+        row("status", status_of(sim, node)),
+        row(
+            "state",
+            match p.state {
+                ClientState::Ready => "ready".to_string(),
+                ClientState::Idle => "idle".to_string(),
+                ClientState::Initializing { broker, .. } => {
+                    format!("asking broker {broker} for a producer id")
+                }
+            },
+        ),
+        row("producer id", p.producer_id.to_string()),
+        row("epoch", p.epoch.to_string()),
+        row(
+            "idempotence · acks",
+            format!(
+                "{} · acks={}",
+                if p.is_idempotent() { "on" } else { "off" },
+                p.config.acks.as_config()
+            ),
+        ),
+        row(
+            "next sequences",
+            if p.next_sequence.is_empty() {
+                "none yet".to_string()
+            } else {
+                p.next_sequence
+                    .iter()
+                    .map(|(tp, s)| format!("{} → {s}", sim.names.tp(*tp)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ),
+        row(
+            "records awaiting an answer",
+            p.pending_records().to_string(),
+        ),
+    ];
+    let batches: Vec<String> = p
+        .in_flight
+        .values()
+        .map(|f| match p.batches.get(&f.batch_id) {
+            Some(b) => format!(
+                "batch {} to broker {} for {}: {} record(s), base seq {}, attempt {}, sent {}",
+                b.id,
+                f.broker,
+                sim.names.tp(b.tp),
+                b.records.len(),
+                b.base_sequence,
+                b.attempts,
+                format_duration(f.sent_at)
+            ),
+            None => format!("batch {} to broker {}", f.batch_id, f.broker),
+        })
+        .collect();
+    rows.push(row(
+        "in-flight batches",
+        if batches.is_empty() {
+            "none".to_string()
+        } else {
+            batches.len().to_string()
+        },
+    ));
+    InspectorVm {
+        kind: "producer",
+        title,
+        rows,
+        notes: batches,
+        message: None,
+    }
+}
+
+fn consumer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
+    let title = format!("Consumer {}", sim.names.node(node));
+    let Some(c) = sim.consumers.get(usize::from(i)) else {
+        return missing("consumer", title, "No such consumer.");
+    };
+    let positions = |m: &std::collections::BTreeMap<Tp, u64>| {
+        if m.is_empty() {
+            "none".to_string()
+        } else {
+            m.iter()
+                .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let mut rows = vec![
+        row("status", status_of(sim, node)),
+        row("isolation", c.settings.isolation.as_config()),
+        row("positions", positions(&c.positions)),
+        row("records read", c.reads.len().to_string()),
+        row(
+            "last reads",
+            read_list(sim, c.reads.iter().map(|r| (r.value, r.offset))),
+        ),
+    ];
+    if let Some(g) = &c.settings.group {
+        rows.push(row("group", g.clone()));
+        rows.push(row("committed", positions(&c.committed)));
+    }
+    InspectorVm {
+        kind: "consumer",
+        title,
+        rows,
+        notes: Vec::new(),
+        message: None,
+    }
+}
+
+fn read_list(sim: &Simulation, reads: impl DoubleEndedIterator<Item = (RecordId, u64)>) -> String {
+    let last: Vec<String> = reads
+        .rev()
+        .take(12)
+        .map(|(v, o)| format!("{}@{o}", sim.names.record(v)))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if last.is_empty() {
+        "none".into()
+    } else {
+        last.join(" ")
+    }
+}
+
+fn processor(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
+    let title = format!("Processor {}", sim.names.node(node));
+    let Some(p) = sim.processors.get(usize::from(i)) else {
+        return missing("processor", title, "No such processor.");
+    };
+    InspectorVm {
+        kind: "processor",
+        title,
+        rows: vec![
+            row("status", status_of(sim, node)),
+            row("guarantee", p.settings.guarantee.name()),
+            row(
+                "phase",
+                format!("{:?}", p.phase)
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            ),
+            row("processed", p.processed.len().to_string()),
+            row(
+                "input positions",
+                p.positions
+                    .iter()
+                    .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            row(
+                "output client",
+                format!(
+                    "pid {} · epoch {}",
+                    p.producer.producer_id, p.producer.epoch
+                ),
+            ),
+            row("batch being processed", p.batch.len().to_string()),
+        ],
+        notes: Vec::new(),
+        message: None,
+    }
+}
+
+fn broker(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
+    let title = format!("Broker {i}");
+    let Some(b) = sim.brokers.get(usize::from(i)) else {
+        return missing("broker", title, "No such broker.");
+    };
+    let replicas: Vec<String> = b
+        .replicas
+        .iter()
+        .map(|(tp, r)| {
+            format!(
+                "{} ({}, LEO {}, HW {})",
+                sim.names.tp(*tp),
+                if r.is_leader(i) { "leader" } else { "follower" },
+                r.log.log_end_offset(),
+                r.high_watermark
+            )
+        })
+        .collect();
+    InspectorVm {
+        kind: "broker",
+        title,
+        rows: vec![
+            row("status", status_of(sim, node)),
+            row("replicas", replicas.len().to_string()),
+            row(
+                "transactions coordinated",
+                b.txn_coordinator.transactions.len().to_string(),
+            ),
+        ],
+        notes: replicas,
+        message: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::{builtin, RunLimit};
+
+    fn at_step(name: &str, steps: u64) -> Simulation {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Steps(steps));
+        sim
+    }
+
+    fn value<'a>(vm: &'a InspectorVm, label: &str) -> &'a str {
+        vm.rows
+            .iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no row {label}: {:?}", vm.rows))
+    }
+
+    #[test]
+    fn a_message_on_the_wire_shows_its_route_and_times_and_can_be_dropped() {
+        let sim = at_step("seed-frozen-broker", 6);
+        let id = sim.in_flight()[0].id;
+        let vm = inspect(&sim, &Selection::Message(id));
+        assert_eq!(value(&vm, "kind"), "produce");
+        assert_eq!(value(&vm, "from"), "app");
+        assert_eq!(value(&vm, "to"), "broker 0");
+        assert_eq!(value(&vm, "partition"), "events-0");
+        assert_eq!(value(&vm, "sent"), "5 ms");
+        assert!(value(&vm, "arrives").starts_with("6 ms"));
+        let m = vm.message.expect("a message");
+        assert!(m.hittable && m.is_produce);
+        let drop = message_fault(&m, MessageFault::Drop);
+        assert_eq!(drop.action, "drop_on_wire");
+        assert_eq!(drop.from.as_deref(), Some("app"));
+        assert_eq!(drop.to.as_deref(), Some("broker-0"));
+        assert_eq!(drop.message.as_deref(), Some("produce"));
+        let ack = message_fault(&m, MessageFault::LoseAck);
+        assert_eq!(
+            (ack.action.as_str(), ack.topic.as_deref(), ack.partition),
+            ("lose_ack", Some("events"), Some(0))
+        );
+        let delay = message_fault(&m, MessageFault::Delay(250));
+        assert_eq!(delay.extra_ms, Some(250));
+        let scenario = builtin::get("seed-frozen-broker").expect("built-in");
+        for f in [drop, ack, delay, message_fault(&m, MessageFault::DropNext)] {
+            let spec = FaultSpec { at_ms: 6, ..f };
+            assert!(scenario.with_fault(spec.clone()).is_ok(), "{spec:?}");
+        }
+    }
+
+    #[test]
+    fn a_delivered_message_tells_what_its_arrival_did() {
+        let sim = at_step("seed-frozen-broker", 7);
+        let id = sim.in_flight().first().map(|m| m.id);
+        assert!(id.is_none(), "the produce was delivered (held)");
+        let delivered = sim
+            .trace()
+            .iter()
+            .rev()
+            .find_map(|r| match &r.what {
+                StepKind::Deliver { msg_id, .. } => Some(*msg_id),
+                _ => None,
+            })
+            .expect("a delivery");
+        let vm = inspect(&sim, &Selection::Message(delivered));
+        assert_eq!(value(&vm, "status"), "delivered");
+        assert!(
+            vm.notes.iter().any(|n| n.contains("frozen")),
+            "{:?}",
+            vm.notes
+        );
+        assert!(inspect(&sim, &Selection::Message(9_999)).rows.is_empty());
+    }
+
+    #[test]
+    fn a_record_shows_its_ledger_entry() {
+        let mut sim = builtin::get("lost-ack-idempotence-off")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let tp = Tp {
+            topic: 0,
+            partition: 0,
+        };
+        let vm = inspect(
+            &sim,
+            &Selection::Record {
+                tp,
+                broker: 0,
+                offset: 0,
+            },
+        );
+        assert_eq!(value(&vm, "value"), "v0");
+        assert_eq!(value(&vm, "ledger status"), "delivered");
+        assert!(value(&vm, "appends").contains("payments-0 @0"));
+        assert!(value(&vm, "appends").contains(", "), "two copies");
+        assert!(
+            vm.notes.iter().any(|n| n.starts_with("Anomaly duplicate")),
+            "{:?}",
+            vm.notes
+        );
+    }
+
+    #[test]
+    fn a_producer_shows_identity_sequences_and_batches_in_flight() {
+        let sim = at_step("seed-frozen-broker", 6);
+        let vm = inspect(&sim, &Selection::Node(NodeId::Producer(0)));
+        assert_eq!(vm.title, "Producer app");
+        assert_eq!(value(&vm, "producer id"), "0");
+        assert_eq!(value(&vm, "next sequences"), "events-0 → 1");
+        assert_eq!(value(&vm, "in-flight batches"), "1");
+        assert!(vm.notes[0].contains("base seq 0"), "{:?}", vm.notes);
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)));
+        assert!(value(&b, "status").starts_with("frozen"));
+        let p = inspect(
+            &sim,
+            &Selection::Partition {
+                tp: Tp {
+                    topic: 0,
+                    partition: 0,
+                },
+                broker: 0,
+            },
+        );
+        assert_eq!(value(&p, "role"), "leader");
+    }
+
+    #[test]
+    fn delays_are_validated_with_a_sentence() {
+        assert_eq!(parse_delay_ms(" 500 "), Ok(500));
+        assert!(parse_delay_ms("0").unwrap_err().contains("out of range"));
+        assert!(parse_delay_ms("1e9").unwrap_err().contains("not a delay"));
+    }
+}
