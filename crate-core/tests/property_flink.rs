@@ -13,6 +13,7 @@ use eos_core::flink::invariants::check_all;
 use eos_core::flink::outcome::{diff, FlinkOutput};
 use eos_core::flink::report::{failure_free_output, versus_failure_free};
 use eos_core::oracle::invariants::violations;
+use eos_core::scenario::build_flink::task_names;
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::{Scenario, Simulation, StepOutcome};
 use proptest::prelude::*;
@@ -21,10 +22,11 @@ use proptest::test_runner::RngSeed;
 const TWO_PC: &str = include_str!("../../scenarios/flink-2pc-crash-recovery.toml");
 const OVERCOUNT: &str = include_str!("../../scenarios/flink-at-least-once-overcount.toml");
 
-/// Subtasks of flink-2pc-crash-recovery.
-const TWO_PC_TASKS: &[&str] = &["source-0", "source-1", "count-0", "sink-0"];
-/// Subtasks of flink-at-least-once-overcount.
-const OVERCOUNT_TASKS: &[&str] = &["clicks-0", "orders-0", "count-0", "store-0"];
+/// The subtasks a crash can target, `{operator}-{subtask}`, read from the scenario itself.
+fn tasks_of(text: &str) -> Vec<String> {
+    let s = Scenario::parse(text).expect("base scenario");
+    task_names(s.file.flink.as_ref().expect("flink"))
+}
 
 fn config() -> ProptestConfig {
     let mut c = ProptestConfig {
@@ -54,7 +56,7 @@ fn crash(at_ms: u64, target: &str) -> FaultSpec {
 /// optionally, another checkpointing mode.
 fn with_crashes(
     base: &str,
-    tasks: &[&str],
+    tasks: &[String],
     crashes: &[(u64, usize)],
     mode: Option<&str>,
 ) -> Scenario {
@@ -62,7 +64,7 @@ fn with_crashes(
     let mut file = s.file.clone();
     file.faults = crashes
         .iter()
-        .map(|(at, t)| crash(*at, tasks[*t % tasks.len()]))
+        .map(|(at, t)| crash(*at, &tasks[*t % tasks.len()]))
         .collect();
     if let Some(m) = mode {
         file.flink.as_mut().expect("flink").checkpointing = m.into();
@@ -70,7 +72,7 @@ fn with_crashes(
     Scenario::from_file(file).expect("valid with crashes")
 }
 
-fn describe(seed: u64, crashes: &[(u64, usize)], tasks: &[&str]) -> String {
+fn describe(seed: u64, crashes: &[(u64, usize)], tasks: &[String]) -> String {
     let list: Vec<String> = crashes
         .iter()
         .map(|(at, t)| format!("{} at {at} ms", tasks[*t % tasks.len()]))
@@ -117,11 +119,12 @@ proptest! {
     /// failure-free run's; every input is committed exactly once.
     #[test]
     fn two_phase_commit_output_survives_any_crash_schedule(
-        crashes in proptest::collection::vec((0u64..2_500, 0usize..4), 1..=3),
+        crashes in proptest::collection::vec((0u64..2_500, 0usize..8), 1..=3),
         seed in 0u64..1_000,
     ) {
-        let what = describe(seed, &crashes, TWO_PC_TASKS);
-        let s = with_crashes(TWO_PC, TWO_PC_TASKS, &crashes, None);
+        let two_pc = tasks_of(TWO_PC);
+        let what = describe(seed, &crashes, &two_pc);
+        let s = with_crashes(TWO_PC, &two_pc, &crashes, None);
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let job = sim.flink.as_ref().unwrap();
         prop_assert!(job.failovers >= 1, "{}: no failover", what);
@@ -140,15 +143,16 @@ proptest! {
         drop_at in 0u64..2_000,
         drops in 1u32..=3,
         crash_after in 1u64..500,
-        task in 0usize..4,
+        task in 0usize..8,
         seed in 0u64..1_000,
     ) {
         let crashes = [(drop_at + crash_after, task)];
+        let two_pc = tasks_of(TWO_PC);
         let what = format!(
             "{}, {drops} checkpoint_notify to sink-0 dropped from {drop_at} ms",
-            describe(seed, &crashes, TWO_PC_TASKS)
+            describe(seed, &crashes, &two_pc)
         );
-        let base = with_crashes(TWO_PC, TWO_PC_TASKS, &crashes, None);
+        let base = with_crashes(TWO_PC, &two_pc, &crashes, None);
         let mut file = base.file.clone();
         file.faults.push(FaultSpec {
             at_ms: drop_at,
@@ -173,12 +177,13 @@ proptest! {
     #[test]
     fn at_least_once_never_loses_a_count(
         at_ms in 0u64..2_000,
-        task in 0usize..4,
+        task in 0usize..8,
         seed in 0u64..1_000,
     ) {
         let crashes = [(at_ms, task)];
-        let what = describe(seed, &crashes, OVERCOUNT_TASKS);
-        let s = with_crashes(OVERCOUNT, OVERCOUNT_TASKS, &crashes, None);
+        let overcount = tasks_of(OVERCOUNT);
+        let what = describe(seed, &crashes, &overcount);
+        let s = with_crashes(OVERCOUNT, &overcount, &crashes, None);
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let ff = failure_free_output(&s, Some(seed)).expect("failure-free");
         let run = FlinkOutput::of(&sim).unwrap();
@@ -201,11 +206,12 @@ proptest! {
     /// failure-free state.
     #[test]
     fn exactly_once_state_equals_the_failure_free_run(
-        crashes in proptest::collection::vec((0u64..2_000, 0usize..4), 1..=3),
+        crashes in proptest::collection::vec((0u64..2_000, 0usize..8), 1..=3),
         seed in 0u64..1_000,
     ) {
-        let what = describe(seed, &crashes, OVERCOUNT_TASKS);
-        let s = with_crashes(OVERCOUNT, OVERCOUNT_TASKS, &crashes, Some("exactly-once"));
+        let overcount = tasks_of(OVERCOUNT);
+        let what = describe(seed, &crashes, &overcount);
+        let s = with_crashes(OVERCOUNT, &overcount, &crashes, Some("exactly-once"));
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let ff = failure_free_output(&s, Some(seed)).expect("failure-free");
         let run = FlinkOutput::of(&sim).unwrap();

@@ -5,7 +5,7 @@ use super::job::Job;
 use super::snapshot::CheckpointOutcome;
 use super::CheckpointMode;
 
-/// 16. An aligned snapshot reflects exactly the records before the barrier on each channel:
+/// Item 16: an aligned snapshot reflects exactly the records before the barrier on each channel:
 /// for every channel, the receiver took (or stored as channel state) exactly the records the
 /// sender sent before the barrier.
 pub fn aligned_snapshots_exact(job: &Job) -> Result<(), String> {
@@ -54,7 +54,7 @@ pub fn aligned_snapshots_exact(job: &Job) -> Result<(), String> {
     Ok(())
 }
 
-/// 17. A checkpoint completes only after every task acknowledged; completed ids increase.
+/// Item 17: a checkpoint completes only after every task acknowledged; completed ids increase.
 pub fn completion_rules(job: &Job) -> Result<(), String> {
     let tasks = job.tasks.len();
     let mut last = 0;
@@ -90,7 +90,7 @@ pub fn completion_rules(job: &Job) -> Result<(), String> {
     Ok(())
 }
 
-/// 18. Concurrent checkpoints never exceed the maximum; a restore never uses an expired or
+/// Item 18: concurrent checkpoints never exceed the maximum; a restore never uses an expired or
 /// aborted checkpoint.
 pub fn concurrency_and_discard(job: &Job) -> Result<(), String> {
     let max = job.config.max_concurrent.max(1);

@@ -78,19 +78,31 @@ impl SourceState {
 impl Job {
     pub(super) fn source_poll(&mut self, t: usize, ctx: &mut Ctx) -> bool {
         let attempt = self.attempt;
+        if self
+            .tasks
+            .get(t)
+            .is_none_or(|x| x.finished || x.source.is_none())
+        {
+            return false;
+        }
+        let sent = self.source_fetch(t, ctx);
+        ctx.set_timer_for(
+            Self::node(t),
+            self.config.poll_interval,
+            Timer::Flink(FlinkTimer::Poll { attempt }),
+        );
+        sent
+    }
+
+    /// Fetches every partition once the buffer is empty (a fetch that never came back is
+    /// given up after a while).
+    fn source_fetch(&mut self, t: usize, ctx: &mut Ctx) -> bool {
         let brokers = self.brokers.max(1);
         let mut sent = false;
         let next_request = &mut self.next_request_id;
-        let Some(task) = self.tasks.get_mut(t) else {
+        let Some(src) = self.tasks.get_mut(t).and_then(|x| x.source.as_mut()) else {
             return false;
         };
-        if task.finished {
-            return false;
-        }
-        let Some(src) = task.source.as_mut() else {
-            return false;
-        };
-        // A fetch that never came back is given up.
         let stale: Vec<u64> = src
             .in_flight
             .iter()
@@ -122,11 +134,6 @@ impl Job {
                 sent = true;
             }
         }
-        ctx.set_timer_for(
-            Self::node(t),
-            self.config.poll_interval,
-            Timer::Flink(FlinkTimer::Poll { attempt }),
-        );
         sent
     }
 
@@ -202,6 +209,9 @@ impl Job {
             return false;
         };
         src.positions.insert(f.tp, f.offset + 1);
+        // Like a consumer's next poll: fetch again as soon as the buffer runs dry, unless
+        // the last round found nothing (then the poll interval paces it).
+        let refetch = src.buffer.is_empty() && src.in_flight.is_empty() && !src.caught_up;
         let op = self.topology.tasks[t].operator;
         let processing = self.operators[op].processing;
         let r = FRecord {
@@ -220,6 +230,9 @@ impl Job {
         self.tasks[t].processed += 1;
         self.emit(t, r, processing, ctx);
         self.wake(t, processing, ctx);
+        if refetch {
+            self.source_fetch(t, ctx);
+        }
         true
     }
 
