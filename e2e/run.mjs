@@ -347,6 +347,173 @@ test('every built-in scenario runs to the end in the page with the native trace 
   }
 });
 
+
+const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();
+const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#clock')?.textContent?.includes(`step ${n}`), n, { timeout: 10000 });
+const download = async (page, selector) => {
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click(selector)]);
+  return { name: file.suggestedFilename(), body: await readFile(await file.path()) };
+};
+const openShare = async (page) => {
+  if (!(await page.locator('#share-menu').evaluate((d) => d.open))) await page.click('#share-menu > summary');
+};
+
+test('a permalink restores the scenario, the fault added by click, the step and the trace hash', async (page) => {
+  for (let i = 0; i < 3; i++) await page.click('#step');
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.click('#fault-crash');
+  for (let i = 0; i < 4; i++) await page.click('#step');
+  assert((await stepNumber(page)) === 7, 'at step 7');
+  const hash = await traceHash(page);
+  const link = page.url();
+  assert(/[?&]s=seed-frozen-broker/.test(link) && /[?&]step=7/.test(link) && /[?&]f=at:/.test(link), `the URL follows the page: ${link}`);
+  await openShare(page);
+  assert((await page.locator('#share-link').inputValue()) === link, 'the Share menu shows the same link');
+  await page.click('#share-copy');
+  await page.locator('#share-status').waitFor();
+  await page.screenshot({ path: join(artifacts, '20-share-menu.png'), fullPage: false });
+  const other = await page.context().newPage();
+  await other.goto(link, { waitUntil: 'load' });
+  await waitStep(other, 7);
+  assert((await traceHash(other)) === hash, `trace hash restored: ${await traceHash(other)} vs ${hash}`);
+  assert(/crash broker 0/.test(await other.locator('#fault-schedule').innerText()), 'the fault is in the schedule');
+  assert((await other.locator('.faults .injected').innerText()).includes('+1'), 'marked as added by click');
+  await other.click('#run-to-end');
+  await page.click('#run-to-end');
+  assert((await traceHash(other)) === (await traceHash(page)), 'the same run to the end');
+  await other.close();
+});
+
+test('hostile links show a message and the default view', async (page) => {
+  const cases = [
+    ['?s=seed-commit-abort&step=1000000000000000000', /past the limit/],
+    ['?s=no-such-scenario&step=3', /no built-in scenario is called "no-such-scenario"/],
+    ['?x=%%%not-base64', /cannot be opened/],
+    ['?x=AAAAAAAA&step=2', /cannot be opened/],
+    [`?x=${'A'.repeat(20000)}`, /limit/],
+    ['?s=seed-frozen-broker&f=at:1,a:explode', /cannot be opened|faults/],
+  ];
+  for (const [query, message] of cases) {
+    await page.goto(url + query, { waitUntil: 'load' });
+    const error = page.locator('.error[role=alert]');
+    await error.waitFor({ timeout: 10000 });
+    const text = await error.innerText();
+    assert(message.test(text), `${query.slice(0, 40)}: message ${text}`);
+    assert((await stepNumber(page)) === 0, `${query.slice(0, 40)}: step 0`);
+    const picked = await page.locator('#scenario-picker option:checked').innerText();
+    assert(picked.includes('Frozen broker'), `${query.slice(0, 40)}: the default scenario, got ${picked}`);
+  }
+  await page.screenshot({ path: join(artifacts, '21-hostile-link.png'), fullPage: false });
+});
+
+test('a malformed scenario file is refused field by field and nothing is lost', async (page) => {
+  for (let i = 0; i < 5; i++) await page.click('#step');
+  const hash = await traceHash(page);
+  const bad = [
+    'version = 1', 'name = "broken"', '[cluster]', 'brokers = 9',
+    '[[topics]]', 'name = "t"', 'partitions = 0',
+  ].join('\n');
+  await page.locator('#import-file').setInputFiles({ name: 'broken.toml', mimeType: 'text/plain', buffer: Buffer.from(bad) });
+  const errors = page.locator('#import-errors');
+  await errors.waitFor({ timeout: 15000 });
+  const text = await errors.innerText();
+  assert(/broken\.toml was not imported/.test(text) && /cluster\.brokers/.test(text), `field errors: ${text}`);
+  assert((await errors.locator('code.field').count()) >= 2, 'each field is named');
+  assert((await stepNumber(page)) === 5 && (await traceHash(page)) === hash, 'the run on screen is unchanged');
+  await page.screenshot({ path: join(artifacts, '22-import-errors.png'), fullPage: false });
+  await page.locator('#import-file').setInputFiles({ name: 'junk.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "nme": 3}') });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('junk.json'));
+  assert(/unknown field/.test(await errors.innerText()), 'JSON errors too');
+  await page.click('#import-errors-close');
+  assert((await errors.count()) === 0, 'dismissed');
+});
+
+test('the scenario downloads as TOML with its added faults and imports again to the same run', async (page) => {
+  await page.click('#step');
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.click('#fault-crash');
+  await page.click('#run-to-end');
+  const hash = await traceHash(page);
+  await openShare(page);
+  const toml = await download(page, '#share-scenario');
+  assert(toml.name === 'seed-frozen-broker.toml', `file name ${toml.name}`);
+  const text = toml.body.toString('utf8');
+  assert(text.includes('[[faults]]') && /action = "crash"/.test(text), 'the added crash is in the file');
+  const trace = await download(page, '#share-trace');
+  const json = JSON.parse(trace.body.toString('utf8'));
+  assert(json.trace_hash === hash && json.step === (await stepNumber(page)) && json.records.length === json.step, `trace export: ${json.trace_hash} vs ${hash}`);
+  assert(json.report && json.report.scenario === 'seed-frozen-broker', 'the report is included');
+  await page.click('#reset');
+  await page.locator('#import-file').setInputFiles({ name: toml.name, mimeType: 'text/plain', buffer: toml.body });
+  await page.waitForFunction(() => document.querySelector('#share-status')?.textContent?.includes('Imported'), null, { timeout: 15000 });
+  assert(/[?&]x=/.test(page.url()), `an imported scenario travels in the link: ${page.url().length} characters`);
+  await page.click('#run-to-end');
+  assert((await traceHash(page)) === hash, 'the re-imported scenario runs the same');
+  // Its link opens it again, through the import worker.
+  await page.click('#reset');
+  for (let i = 0; i < 6; i++) await page.click('#step');
+  const link = page.url();
+  const stepHash = await traceHash(page);
+  const other = await page.context().newPage();
+  await other.goto(link, { waitUntil: 'load' });
+  await waitStep(other, 6);
+  assert((await traceHash(other)) === stepHash, 'the imported scenario\'s link restores it');
+  await other.close();
+});
+
+test('drag and drop imports a scenario file', async (page) => {
+  const report = cli(['run', 'seed-commit-abort', '--json']);
+  // The TOML of a built-in, dropped on the page as a file.
+  const text = await readFile(join(root, 'scenarios', 'seed-commit-abort.toml'), 'utf8');
+  const data = await page.evaluateHandle((t) => { const d = new DataTransfer(); d.items.add(new File([t], 'dropped.toml')); return d; }, text);
+  await page.dispatchEvent('.app', 'drop', { dataTransfer: data });
+  await page.waitForFunction(() => document.querySelector('#share-status')?.textContent?.includes('Imported dropped.toml'), null, { timeout: 15000 });
+  await page.click('#run-to-end');
+  assert((await traceHash(page)) === report.trace_hash, 'the dropped scenario runs as the built-in does');
+});
+
+test('embed mode shows the stage and minimal controls, and PageDown steps', async (page) => {
+  await page.goto(url + '?s=lost-ack-idempotence-off&embed', { waitUntil: 'load' });
+  await page.locator('.app.embed').waitFor();
+  for (const gone of ['#scenario-picker', '#space-time', '#share-menu', '#scrub', '#run-to-end', 'footer']) {
+    assert((await page.locator(gone).count()) === 0, `no ${gone} in embed mode`);
+  }
+  for (const there of ['#step', '#step-back', '#play', '#reset', 'main.stage']) {
+    assert((await page.locator(there).count()) === 1, `${there} in embed mode`);
+  }
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  assert((await stepNumber(page)) === 3, 'PageDown steps');
+  await page.keyboard.press('PageUp');
+  assert((await stepNumber(page)) === 2, 'PageUp steps back');
+  assert(/[?&]embed/.test(page.url()) && /step=2/.test(page.url()), `the URL keeps embed: ${page.url()}`);
+  await page.setViewportSize({ width: 960, height: 540 });
+  await page.screenshot({ path: join(artifacts, '23-embed.png'), fullPage: false });
+});
+
+test('the diagram and the logs export as SVG and PNG', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  await page.click('#run-to-end');
+  await openShare(page);
+  const svg = await download(page, '#share-svg');
+  const svgText = svg.body.toString('utf8');
+  assert(svgText.startsWith('<svg') && svgText.includes('style="') && !svgText.includes('class="'), 'an SVG with inline styles');
+  const png = await download(page, '#share-png');
+  assert(png.body.subarray(1, 4).toString() === 'PNG' && png.body.length > 5000, `a PNG (${png.body.length} bytes)`);
+  const logs = await download(page, '#share-logs-png');
+  assert(logs.body.subarray(1, 4).toString() === 'PNG', 'the logs as PNG');
+  const logsSvg = await download(page, '#share-logs-svg');
+  assert(logsSvg.body.toString('utf8').includes('payments-0'), 'the logs as SVG');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(join(artifacts, '24-export-diagram.png'), png.body);
+  await writeFile(join(artifacts, '25-export-logs.png'), logs.body);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await download(page, '#share-logs-png');
+  await writeFile(join(artifacts, '26-export-logs-light.png'), light.body);
+  await page.screenshot({ path: join(artifacts, '27-share-menu-light.png'), fullPage: false });
+});
+
 await mkdir(artifacts, { recursive: true });
 const server = await serve();
 const url = `http://127.0.0.1:${server.address().port}/`;

@@ -22,6 +22,8 @@ const EVENTS_SHOWN: usize = 14;
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
+    // Permalinks, import/export and embed mode (see share.rs).
+    let sharing = crate::share::use_sharing(&state);
     let scenarios = use_memo((), |_| crate::builtins::list());
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
@@ -54,6 +56,9 @@ pub fn app() -> Html {
                     "ArrowLeft" if e.shift_key() => Some(Action::PreviousNotable),
                     "ArrowRight" => Some(Action::Step),
                     "ArrowLeft" => Some(Action::StepBack),
+                    // A presenter's clicker sends these.
+                    "PageDown" => Some(Action::Step),
+                    "PageUp" => Some(Action::StepBack),
                     " " if !in_form => Some(Action::TogglePlay),
                     "Home" => Some(Action::Reset),
                     "End" => Some(Action::RunToEnd),
@@ -142,14 +147,24 @@ pub fn app() -> Html {
     let step = sim.steps();
     drop(sim);
 
+    let embed = sharing.embed;
     html! {
-        <div class="app">
-            <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
+        <div class={classes!("app", embed.then_some("embed"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
+            if embed {
+                <crate::components::embed_bar::EmbedBar on_action={on_action.clone()} playing={state.playing} finished={finished}
+                    at_start={at_start} clock={clock.clone()} title={state.scenario.file.title.clone()} full_link={sharing.full_link} />
+            } else {
+                <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
+                { sharing.menu }
+            }
             if let Some(err) = &state.error {
                 <div class="error" role="alert">{ err }</div>
             }
+            { sharing.import_errors }
+            if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
+            }
             if let Some(job) = flink {
                 <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} />
             }
@@ -177,6 +192,7 @@ pub fn app() -> Html {
                 </div>
                 <EventLog events={events} components={components} filter={(*event_filter).clone()} on_filter={on_filter} />
             </main>
+            if !embed {
             <SpaceTime diagram={diagram} selected={selected} on_select={on_pick.clone()} />
             if let Some(vm) = inspected {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
@@ -185,8 +201,9 @@ pub fn app() -> Html {
                 <ComparePanel compare={compare} />
             }
             <footer class="footer">
-                {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x."}
+                {"Keyboard: → or PageDown step · ← or PageUp back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x."}
             </footer>
+            }
         </div>
     }
 }

@@ -2,22 +2,31 @@
 //! `eos_core::builtin` parses from TOML, without shipping a TOML parser to the browser.
 
 use eos_core::scenario::builtin::{self, BuiltinInfo};
+use eos_core::scenario::ScenarioFile;
 use eos_core::{Scenario, ScenarioError};
 
 mod generated {
-    // The generated values name these; which ones depends on the scenarios.
-    #[allow(unused_imports)]
-    use eos_core::scenario::flink_spec::*;
-    #[allow(unused_imports)]
-    use eos_core::scenario::schema::AcksValue::{Number, Text};
-    #[allow(unused_imports)]
-    use eos_core::scenario::schema::*;
     include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));
+}
+
+/// A scenario file in the form the import worker sends (base64url of `wire`), not yet
+/// validated.
+pub fn file_from_wire(text: &str) -> Result<ScenarioFile, ScenarioError> {
+    let bytes = crate::codec::base64url_decode(text.trim()).ok_or(ScenarioError::Parse {
+        message: "the import worker's answer is not base64url".into(),
+    })?;
+    crate::wire::from_bytes(&bytes).map_err(|e| ScenarioError::Parse {
+        message: format!("the import worker's answer is damaged: {e}"),
+    })
+}
+
+fn builtin_file(name: &str) -> Option<ScenarioFile> {
+    generated::builtin_bytes(name).and_then(|bytes| crate::wire::from_bytes(bytes).ok())
 }
 
 /// A built-in scenario by name, validated like a parsed one.
 pub fn get(name: &str) -> Result<Scenario, ScenarioError> {
-    match generated::builtin_file(name) {
+    match builtin_file(name) {
         Some(file) => Scenario::from_file(file),
         None => Err(ScenarioError::UnknownBuiltin {
             name: name.to_string(),
@@ -30,7 +39,7 @@ pub fn get(name: &str) -> Result<Scenario, ScenarioError> {
 pub fn list() -> Vec<BuiltinInfo> {
     builtin::BUILTIN
         .iter()
-        .filter_map(|(name, _)| generated::builtin_file(name))
+        .filter_map(|(name, _)| builtin_file(name))
         .map(|f| BuiltinInfo {
             name: f.name,
             title: f.title,

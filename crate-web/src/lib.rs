@@ -4,10 +4,15 @@
 
 pub mod app;
 pub mod builtins;
+pub mod codec;
 pub mod components;
+pub mod export;
 pub mod flink_view;
+pub mod permalink;
+pub mod share;
 pub mod state;
 pub mod view_model;
+pub mod wire;
 
 /// Mounts the playground on `<body>`.
 pub fn start() {

@@ -34,6 +34,20 @@ pub enum Action {
     InjectFault(Box<FaultSpec>),
     /// Open something in the inspector, or close it (`None`).
     Select(Option<Selection>),
+    /// Open a permalink or an imported scenario (see `permalink.rs`).
+    Open(Box<Opened>),
+}
+
+/// A scenario to open with faults added by click and a step to go to. An `error` opens the
+/// default scenario instead, and says why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    pub source: crate::permalink::Source,
+    pub base: Result<Scenario, String>,
+    pub seed: Option<u64>,
+    pub faults: Vec<FaultSpec>,
+    pub step: u64,
+    pub selection: Option<Selection>,
 }
 
 /// A process fault by click (`freeze` lasts `freeze_ms`).
@@ -104,6 +118,10 @@ pub struct Playground {
     pub comparison: Rc<Vec<eos_core::compare::Lane>>,
     /// What the inspector shows.
     pub selection: Option<Selection>,
+    /// Where the scenario came from, and the faults added by click, in order: what a
+    /// permalink carries.
+    pub source: crate::permalink::Source,
+    pub added: Rc<Vec<FaultSpec>>,
 }
 
 impl PartialEq for Playground {
@@ -141,6 +159,8 @@ impl Playground {
             speed: 4,
             injected: 0,
             selection: None,
+            source: crate::permalink::Source::Builtin(name.to_string()),
+            added: Rc::new(Vec::new()),
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(vec![sim.clone()])),
@@ -167,6 +187,8 @@ impl Playground {
             injected: self.injected,
             comparison: self.comparison.clone(),
             selection: self.selection,
+            source: self.source.clone(),
+            added: self.added.clone(),
         }
     }
 
@@ -205,6 +227,41 @@ fn unreachable_default() -> Playground {
         scenario,
         Some("the default scenario could not be loaded".into()),
     )
+}
+
+/// A permalink's state, or the default view with the reason it could not be opened.
+fn open(current: &Playground, opened: Opened) -> Playground {
+    let fallback = |error: String| {
+        let mut default = Playground::new(builtin::DEFAULT);
+        default.error = Some(error);
+        default.speed = current.speed;
+        default.version = current.version + 1;
+        default
+    };
+    let base = match opened.base {
+        Ok(base) => base,
+        Err(e) => return fallback(e),
+    };
+    let scenario = match crate::permalink::apply(&base, opened.seed, &opened.faults) {
+        Ok(s) => s,
+        Err(e) => return fallback(format!("This link's faults do not fit its scenario: {e}")),
+    };
+    let name = scenario.name().to_string();
+    let mut next = Playground::with_scenario(&name, scenario, None);
+    if opened.step > next.timeline.total_steps {
+        return fallback(format!(
+            "This link asks for step {}, but its run ends at step {}. Showing the default scenario instead.",
+            opened.step, next.timeline.total_steps
+        ));
+    }
+    next.source = opened.source;
+    next.injected = opened.faults.len() as u32;
+    next.added = Rc::new(opened.faults);
+    next.speed = current.speed;
+    next.version = current.version + 1;
+    next.selection = opened.selection;
+    let next = Rc::new(next).reduce(Action::Seek(opened.step));
+    Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false))
 }
 
 impl Reducible for Playground {
@@ -300,6 +357,17 @@ impl Reducible for Playground {
                         let mut next =
                             Playground::with_scenario(&self.scenario_name, scenario, None);
                         next.injected = self.injected + 1;
+                        next.source = self.source.clone();
+                        let mut added = self.added.as_ref().clone();
+                        added.push(
+                            next.scenario
+                                .file
+                                .faults
+                                .last()
+                                .cloned()
+                                .unwrap_or_default(),
+                        );
+                        next.added = Rc::new(added);
                         next.speed = self.speed;
                         next.selection = self.selection;
                         next.version = self.version + 1;
@@ -312,6 +380,7 @@ impl Reducible for Playground {
                     }
                 }
             }
+            Action::Open(opened) => Rc::new(open(&self, *opened)),
             Action::SetSpeed(quarters) => {
                 let mut next = self.bumped(self.finished, self.playing);
                 next.speed = quarters.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);

@@ -3,16 +3,19 @@
 pub mod compare_panel;
 pub mod consumer_card;
 pub mod controls;
+pub mod embed_bar;
 pub mod event_log;
 pub mod fault_panel;
 pub mod flights;
 pub mod flink_stage;
 pub mod header;
 pub mod icon;
+pub mod import_errors;
 pub mod inspector;
 pub mod partition_log;
 pub mod processor_card;
 pub mod producer_card;
+pub mod share_menu;
 pub mod space_time;
 pub mod transactions;
 

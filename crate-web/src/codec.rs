@@ -1,0 +1,275 @@
+//! What the import worker (`src/bin/eos-codec.rs`) does, as pure functions: read a scenario
+//! file (TOML or JSON) with the core's own parser and validation, pack it for a link
+//! (deflate + base64url) and unpack it again, and export a scenario as TOML or a run as
+//! JSON. The TOML parser and the JSON writer live only in the worker, which the page loads
+//! the first time it needs one of these; the page itself decodes JSON only.
+//!
+//! Requests and answers are plain text: a command on the first line, its argument after.
+//! An answer starts with `ok` or `err`; an error answer lists one problem a line.
+
+use crate::permalink::{self, Link, Source};
+use eos_core::scenario::limits::MAX_FILE_BYTES;
+use eos_core::{RunLimit, Scenario, ScenarioError};
+
+/// Reads a scenario file: JSON when it starts with `{`, TOML otherwise.
+pub fn read(text: &str) -> Result<Scenario, Vec<String>> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(vec![format!(
+            "the file is {} bytes; the limit is {MAX_FILE_BYTES}",
+            text.len()
+        )]);
+    }
+    let result = if text.trim_start().starts_with('{') {
+        serde_json::from_str(text)
+            .map_err(|e| ScenarioError::Parse {
+                message: format!("not a scenario in JSON: {e}"),
+            })
+            .and_then(Scenario::from_file)
+    } else {
+        Scenario::parse(text)
+    };
+    result.map_err(problems)
+}
+
+/// One line per problem: for an invalid scenario, each field with what is wrong with it.
+pub fn problems(error: ScenarioError) -> Vec<String> {
+    match error {
+        ScenarioError::Invalid(fields) => fields.iter().map(|f| f.to_string()).collect(),
+        other => other
+            .to_string()
+            .lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect(),
+    }
+}
+
+/// A scenario's file as the page reads it, and as a link carries it.
+pub fn to_json(scenario: &Scenario) -> String {
+    serde_json::to_string(&scenario.file).unwrap_or_default()
+}
+
+pub fn pack(json: &str) -> String {
+    base64url_encode(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+}
+
+pub fn unpack(payload: &str) -> Result<String, String> {
+    let bytes = base64url_decode(payload).ok_or("the scenario in the link is not base64url")?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_FILE_BYTES).map_err(
+        |_| format!("the scenario in the link is damaged or inflates past {MAX_FILE_BYTES} bytes"),
+    )?;
+    String::from_utf8(json).map_err(|_| "the scenario in the link is not UTF-8".to_string())
+}
+
+/// The scenario a link describes, with its seed and the faults added by click.
+pub fn scenario_of(link: &Link) -> Result<Scenario, Vec<String>> {
+    let base = match &link.source {
+        Source::Builtin(name) => eos_core::builtin::get(name).map_err(problems)?,
+        Source::Custom(payload) => read(&unpack(payload).map_err(|e| vec![e])?)?,
+    };
+    permalink::apply(&base, link.seed, &link.faults).map_err(problems)
+}
+
+/// The run a link describes, at its step, as JSON: the step records, the trace hash and the
+/// report.
+pub fn trace_json(link: &Link) -> Result<String, Vec<String>> {
+    let scenario = scenario_of(link)?;
+    let mut sim = scenario.simulation(None);
+    sim.run(RunLimit::Steps(link.step));
+    let report = eos_core::report::Report::of(scenario.name(), &sim);
+    let value = serde_json::json!({
+        "scenario": scenario.name(),
+        "seed": sim.seed,
+        "step": sim.steps(),
+        "trace_hash": format!("{:016x}", sim.trace_hash()),
+        "records": sim.trace(),
+        "report": report,
+    });
+    serde_json::to_string_pretty(&value).map_err(|e| vec![e.to_string()])
+}
+
+pub fn scenario_toml(link: &Link) -> Result<String, Vec<String>> {
+    let scenario = scenario_of(link)?;
+    Ok(format!(
+        "# Exported from the Exactly-Once Playground: \"{}\", with the faults added on the page.\n{}",
+        scenario.name(),
+        scenario.to_toml()
+    ))
+}
+
+/// Answers one request.
+pub fn handle(request: &str) -> String {
+    let (command, argument) = request.split_once('\n').unwrap_or((request, ""));
+    let link = || permalink::parse_query(argument).map_err(|e| vec![e.to_string()]);
+    let answer = match command {
+        "import" => read(argument).map(|s| imported(&s)),
+        "unpack" => unpack(argument)
+            .map_err(|e| vec![e])
+            .and_then(|json| read(&json))
+            .map(|s| imported(&s)),
+        "toml" => link().and_then(|l| scenario_toml(&l)),
+        "trace" => link().and_then(|l| trace_json(&l)),
+        _ => Err(vec![format!("unknown request \"{command}\"")]),
+    };
+    match answer {
+        Ok(body) => format!("ok\n{body}"),
+        Err(lines) => format!("err\n{}", lines.join("\n")),
+    }
+}
+
+/// `payload\nwire` for a scenario read from a file or a link: what a link carries (its
+/// JSON, packed) and what the page decodes (base64url of `wire`).
+fn imported(scenario: &Scenario) -> String {
+    let wire = crate::wire::to_bytes(&scenario.file).unwrap_or_default();
+    format!("{}\n{}", pack(&to_json(scenario)), base64url_encode(&wire))
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// RFC 4648 base64url, without padding.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for chunk in text.as_bytes().chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            let v = ALPHABET.iter().position(|a| a == c)? as u32;
+            n |= v << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ok_body(answer: &str) -> &str {
+        answer
+            .strip_prefix("ok\n")
+            .unwrap_or_else(|| panic!("{answer}"))
+    }
+
+    #[test]
+    fn base64url_round_trips_and_refuses_garbage() {
+        for bytes in [&b""[..], b"f", b"fo", b"foo", b"foob", b"\xff\xfe\x00"] {
+            assert_eq!(
+                base64url_decode(&base64url_encode(bytes)).as_deref(),
+                Some(bytes)
+            );
+        }
+        assert_eq!(base64url_encode(b"foob"), "Zm9vYg");
+        assert_eq!(base64url_decode("Zm9vYg=="), Some(b"foob".to_vec()));
+        assert_eq!(base64url_decode("Z"), None);
+        assert_eq!(base64url_decode("Zm9*"), None);
+    }
+
+    #[test]
+    fn a_builtin_exported_as_toml_imports_again_with_the_same_run() {
+        let mut link = Link::builtin("seed-frozen-broker");
+        link.faults.push(eos_core::scenario::schema::FaultSpec {
+            at_ms: 3,
+            ..crate::state::process_fault("broker-0", "crash", 0)
+        });
+        let toml = scenario_toml(&link).expect("exports");
+        let again = read(&toml).expect("re-imports");
+        let original = scenario_of(&link).expect("builds");
+        assert_eq!(again.file, original.file);
+        let answer = handle(&format!("import\n{toml}"));
+        let (payload, wire) = ok_body(&answer).split_once('\n').expect("two parts");
+        let from_wire = crate::builtins::file_from_wire(wire).expect("the page decodes it");
+        assert_eq!(from_wire, original.file);
+        let from_json = read(&unpack(payload).expect("unpacks")).expect("the JSON reads too");
+        assert_eq!(from_json.file, original.file);
+        let hash = |s: &Scenario| {
+            let mut sim = s.simulation(None);
+            sim.run(RunLimit::Completion);
+            sim.trace_hash()
+        };
+        assert_eq!(hash(&from_json), hash(&original));
+    }
+
+    #[test]
+    fn a_packed_scenario_is_small() {
+        let s = eos_core::builtin::get("rpw-crash-exactly-once").expect("built-in");
+        let payload = pack(&to_json(&s));
+        assert!(payload.len() < 2_000, "{} characters", payload.len());
+        assert!(payload.len() < permalink::MAX_PAYLOAD_CHARS);
+    }
+
+    #[test]
+    fn a_broken_file_lists_each_field_error() {
+        let text = eos_core::builtin::text("seed-frozen-broker")
+            .expect("built-in")
+            .replace("brokers = 1", "brokers = 9");
+        let answer = handle(&format!("import\n{text}"));
+        assert!(answer.starts_with("err\n"), "{answer}");
+        assert!(answer.contains("cluster.brokers"), "{answer}");
+        let not_toml = handle("import\nversion = = 1");
+        assert!(not_toml.starts_with("err\n"), "{not_toml}");
+        let bad_json = handle("import\n{\"version\": 1, \"nme\": \"x\"}");
+        assert!(bad_json.contains("unknown field"), "{bad_json}");
+    }
+
+    #[test]
+    fn the_trace_export_carries_the_pages_hash() {
+        let mut link = Link::builtin("seed-frozen-broker");
+        link.step = 12;
+        let json = trace_json(&link).expect("exports");
+        let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let mut sim = eos_core::builtin::get("seed-frozen-broker")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Steps(12));
+        assert_eq!(value["trace_hash"], format!("{:016x}", sim.trace_hash()));
+        assert_eq!(value["records"].as_array().map(Vec::len), Some(12));
+        assert!(value["report"].is_object());
+    }
+
+    #[test]
+    fn hostile_payloads_are_refused() {
+        assert!(unpack("!!!").is_err());
+        assert!(unpack("AAAA").is_err());
+        let bomb = base64url_encode(&miniz_oxide::deflate::compress_to_vec(
+            &vec![b' '; MAX_FILE_BYTES + 10],
+            9,
+        ));
+        assert!(unpack(&bomb).unwrap_err().contains("inflates past"));
+        assert!(handle("nonsense").starts_with("err\n"));
+    }
+
+    proptest! {
+        #[test]
+        fn any_request_is_answered_without_panicking(q in ".{0,200}") {
+            let _ = handle(&q);
+            let _ = handle(&format!("unpack\n{q}"));
+            let _ = handle(&format!("import\n{q}"));
+        }
+
+        #[test]
+        fn base64url_round_trips_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            prop_assert_eq!(base64url_decode(&base64url_encode(&bytes)), Some(bytes));
+        }
+    }
+}

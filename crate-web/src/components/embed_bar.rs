@@ -1,0 +1,46 @@
+//! Embed mode's controls (`?embed`): reset, back, play, step and where the run is; for an
+//! iframe in slides, where a presenter's clicker sends PageDown and PageUp.
+
+use super::icon::icon;
+use crate::state::Action;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedBarProps {
+    pub on_action: Callback<Action>,
+    pub playing: bool,
+    pub finished: bool,
+    pub at_start: bool,
+    pub title: String,
+    pub clock: String,
+    /// The same moment in the full playground.
+    pub full_link: String,
+}
+
+#[function_component(EmbedBar)]
+pub fn embed_bar(props: &EmbedBarProps) -> Html {
+    let button = |id: &'static str,
+                  glyph: &'static str,
+                  label: &'static str,
+                  action: Action,
+                  disabled: bool| {
+        let cb = props.on_action.clone();
+        html! {
+            <button id={id} class="ctl" disabled={disabled} title={label}
+                onclick={Callback::from(move |_| cb.emit(action.clone()))}>
+                { icon(glyph) }<span>{label}</span>
+            </button>
+        }
+    };
+    html! {
+        <nav class="controls embed-bar" aria-label="Playback">
+            { button("reset", "reset", "Reset", Action::Reset, props.at_start) }
+            { button("step-back", "back", "Back", Action::StepBack, props.at_start) }
+            { button("play", if props.playing { "pause" } else { "play" }, if props.playing { "Pause" } else { "Play" }, Action::TogglePlay, props.finished) }
+            { button("step", "step", "Step", Action::Step, props.finished) }
+            <span class="embed-title">{ &props.title }</span>
+            <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
+            <a class="embed-open" href={props.full_link.clone()} target="_blank" rel="noopener">{"Open in the playground ↗"}</a>
+        </nav>
+    }
+}

@@ -1,0 +1,32 @@
+//! Why an imported file was refused: one line per problem, the field first. The page keeps
+//! what it showed.
+
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ImportErrorsProps {
+    pub file: String,
+    pub problems: Vec<String>,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(ImportErrors)]
+pub fn import_errors(props: &ImportErrorsProps) -> Html {
+    let on_close = props.on_close.clone();
+    html! {
+        <section id="import-errors" class="error import-errors" role="alert">
+            <div class="import-errors-head">
+                <strong>{ format!("{} was not imported; nothing changed.", props.file) }</strong>
+                <button class="ctl" id="import-errors-close" onclick={Callback::from(move |_| on_close.emit(()))}>{"Dismiss"}</button>
+            </div>
+            <ul>
+                { for props.problems.iter().map(|p| {
+                    match p.split_once(": ").filter(|(field, _)| !field.contains(' ')) {
+                        Some((field, message)) => html! { <li><code class="field">{ field }</code>{": "}{ message }</li> },
+                        None => html! { <li>{ p }</li> },
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,472 @@
+//! Permalinks: the page's state in its URL query, and back. Pure: parsing never panics on
+//! any string, every limit is explicit, and every refusal says what was wrong.
+//!
+//! `?s=NAME` names a built-in scenario; `?x=PAYLOAD` carries an imported one (its JSON,
+//! deflated and base64url-encoded by the import worker). Then `seed=N`, one `f=FAULT` per
+//! fault added by click (in order), `step=N`, `msg=N` (the message open in the inspector)
+//! and `embed` (the stage alone, for an iframe).
+
+use crate::state::{Playground, Selection};
+use eos_core::scenario::schema::FaultSpec;
+use eos_core::{Scenario, ScenarioError};
+use std::fmt;
+
+/// The longest query accepted, in bytes.
+pub const MAX_QUERY_BYTES: usize = 24 * 1024;
+/// The longest scenario payload accepted, in characters (an imported scenario is at most a
+/// few kilobytes once deflated).
+pub const MAX_PAYLOAD_CHARS: usize = 16 * 1024;
+/// The most faults added by click that a link may carry.
+pub const MAX_FAULTS: usize = 64;
+/// The furthest step a link may ask for (every built-in run is far shorter).
+pub const MAX_STEP: u64 = 1_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Builtin(String),
+    /// An imported scenario: its payload, as it appears in the link.
+    Custom(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub source: Source,
+    pub seed: Option<u64>,
+    pub faults: Vec<FaultSpec>,
+    pub step: u64,
+    pub message: Option<u64>,
+    pub embed: bool,
+}
+
+impl Link {
+    pub fn builtin(name: &str) -> Link {
+        Link {
+            source: Source::Builtin(name.to_string()),
+            seed: None,
+            faults: Vec::new(),
+            step: 0,
+            message: None,
+            embed: false,
+        }
+    }
+
+    /// What the page shows now, as a link.
+    pub fn of(state: &Playground, embed: bool) -> Link {
+        let sim = state.sim.borrow();
+        Link {
+            source: state.source.clone(),
+            seed: Some(sim.seed),
+            faults: state.added.as_ref().clone(),
+            step: sim.steps(),
+            message: match state.selection {
+                Some(Selection::Message(id)) => Some(id),
+                _ => None,
+            },
+            embed,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    TooLong { bytes: usize, max: usize },
+    BadEncoding { key: String },
+    BadNumber { key: String, value: String },
+    StepTooFar { step: String },
+    TooManyFaults { count: usize },
+    BadFault { index: usize, reason: String },
+    PayloadTooLong { chars: usize },
+    BadPayload,
+    TwoScenarios,
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "This link cannot be opened: ")?;
+        match self {
+            LinkError::TooLong { bytes, max } => {
+                write!(f, "it is {bytes} bytes long; the limit is {max}")
+            }
+            LinkError::BadEncoding { key } => {
+                write!(f, "\"{key}\" is not valid percent-encoded UTF-8")
+            }
+            LinkError::BadNumber { key, value } => {
+                write!(f, "{key}={} is not a whole number", shorten(value))
+            }
+            LinkError::StepTooFar { step } => {
+                write!(f, "step {} is past the limit of {MAX_STEP}", shorten(step))
+            }
+            LinkError::TooManyFaults { count } => {
+                write!(f, "it adds {count} faults; the limit is {MAX_FAULTS}")
+            }
+            LinkError::BadFault { index, reason } => write!(f, "fault {}: {reason}", index + 1),
+            LinkError::PayloadTooLong { chars } => write!(
+                f,
+                "its scenario is {chars} characters; the limit is {MAX_PAYLOAD_CHARS}"
+            ),
+            LinkError::BadPayload => write!(f, "its scenario is not base64url"),
+            LinkError::TwoScenarios => write!(f, "it names two scenarios"),
+        }?;
+        write!(f, ". Showing the default scenario instead.")
+    }
+}
+
+/// A value short enough to quote in a message.
+fn shorten(value: &str) -> String {
+    let mut out: String = value.chars().take(24).collect();
+    if out.len() < value.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The query (with its leading `?`) for a link.
+pub fn format_query(link: &Link) -> String {
+    let mut parts = Vec::new();
+    match &link.source {
+        Source::Builtin(name) => parts.push(format!("s={}", encode(name))),
+        Source::Custom(payload) => parts.push(format!("x={}", encode(payload))),
+    }
+    if let Some(seed) = link.seed {
+        parts.push(format!("seed={seed}"));
+    }
+    for fault in &link.faults {
+        parts.push(format!("f={}", format_fault(fault)));
+    }
+    parts.push(format!("step={}", link.step));
+    if let Some(id) = link.message {
+        parts.push(format!("msg={id}"));
+    }
+    if link.embed {
+        parts.push("embed".to_string());
+    }
+    format!("?{}", parts.join("&"))
+}
+
+/// Reads a query (`?` optional). An empty query is the default scenario at step 0; keys it
+/// does not know are ignored, as other sites' tracking parameters would be.
+pub fn parse_query(query: &str) -> Result<Link, LinkError> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(LinkError::TooLong {
+            bytes: query.len(),
+            max: MAX_QUERY_BYTES,
+        });
+    }
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut link = Link::builtin(eos_core::builtin::DEFAULT);
+    let mut named = false;
+    let mut fault_texts = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let number = |value: &str| {
+            value.parse::<u64>().map_err(|_| LinkError::BadNumber {
+                key: key.to_string(),
+                value: value.to_string(),
+            })
+        };
+        match key {
+            "s" | "x" => {
+                if named {
+                    return Err(LinkError::TwoScenarios);
+                }
+                named = true;
+                let value =
+                    decode(raw).ok_or_else(|| LinkError::BadEncoding { key: key.into() })?;
+                link.source = if key == "s" {
+                    Source::Builtin(value)
+                } else {
+                    check_payload(&value)?;
+                    Source::Custom(value)
+                };
+            }
+            "seed" => link.seed = Some(number(raw)?),
+            "step" => {
+                let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
+                link.step = match raw.parse::<u64>() {
+                    Ok(step) if step <= MAX_STEP => step,
+                    _ if digits => return Err(LinkError::StepTooFar { step: raw.into() }),
+                    _ => {
+                        return Err(number(raw).err().unwrap_or(LinkError::BadNumber {
+                            key: key.into(),
+                            value: raw.into(),
+                        }))
+                    }
+                };
+            }
+            "msg" => link.message = Some(number(raw)?),
+            "embed" => link.embed = true,
+            "f" => {
+                fault_texts.push(raw);
+                if fault_texts.len() > MAX_FAULTS {
+                    return Err(LinkError::TooManyFaults {
+                        count: query.split('&').filter(|p| p.starts_with("f=")).count(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    link.faults = fault_texts
+        .iter()
+        .enumerate()
+        .map(|(index, text)| {
+            parse_fault(text).map_err(|reason| LinkError::BadFault { index, reason })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(link)
+}
+
+fn check_payload(payload: &str) -> Result<(), LinkError> {
+    let chars = payload.chars().count();
+    if chars > MAX_PAYLOAD_CHARS {
+        return Err(LinkError::PayloadTooLong { chars });
+    }
+    let base64url = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if payload.is_empty() || !payload.chars().all(base64url) {
+        return Err(LinkError::BadPayload);
+    }
+    Ok(())
+}
+
+/// One fault as `at:5,a:freeze,t:broker-0,d:6000`: short keys, percent-encoded values.
+pub fn format_fault(fault: &FaultSpec) -> String {
+    let mut fields = vec![
+        format!("at:{}", fault.at_ms),
+        format!("a:{}", encode(&fault.action)),
+    ];
+    let mut text = |key: &str, value: &Option<String>| {
+        if let Some(v) = value {
+            fields.push(format!("{key}:{}", encode(v)));
+        }
+    };
+    text("t", &fault.target);
+    text("p", &fault.peer);
+    text("from", &fault.from);
+    text("to", &fault.to);
+    text("m", &fault.message);
+    text("topic", &fault.topic);
+    let numbers = [
+        ("d", fault.duration_ms),
+        ("r", fault.restart_after_ms),
+        ("x", fault.extra_ms),
+        ("part", fault.partition.map(u64::from)),
+    ];
+    for (key, value) in numbers {
+        if let Some(v) = value {
+            fields.push(format!("{key}:{v}"));
+        }
+    }
+    if fault.count != 1 {
+        fields.push(format!("n:{}", fault.count));
+    }
+    fields.join(",")
+}
+
+/// The reverse of `format_fault`. What the fault means is checked later, by the core, like
+/// any fault in a scenario file.
+pub fn parse_fault(text: &str) -> Result<FaultSpec, String> {
+    let mut fault = FaultSpec {
+        count: 1,
+        ..Default::default()
+    };
+    let (mut at, mut action) = (false, false);
+    for field in text.split(',') {
+        let (key, raw) = field
+            .split_once(':')
+            .ok_or_else(|| format!("\"{}\" is not key:value", shorten(field)))?;
+        let value = decode(raw).ok_or_else(|| format!("{key} is not valid percent-encoding"))?;
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{key}:{} is not a whole number", shorten(&value)))
+        };
+        match key {
+            "at" => {
+                fault.at_ms = number()?;
+                at = true;
+            }
+            "a" => {
+                fault.action = value.clone();
+                action = true;
+            }
+            "t" => fault.target = Some(value.clone()),
+            "p" => fault.peer = Some(value.clone()),
+            "from" => fault.from = Some(value.clone()),
+            "to" => fault.to = Some(value.clone()),
+            "m" => fault.message = Some(value.clone()),
+            "topic" => fault.topic = Some(value.clone()),
+            "d" => fault.duration_ms = Some(number()?),
+            "r" => fault.restart_after_ms = Some(number()?),
+            "x" => fault.extra_ms = Some(number()?),
+            "part" => {
+                fault.partition = Some(
+                    u16::try_from(number()?).map_err(|_| format!("part:{value} is too large"))?,
+                )
+            }
+            "n" => {
+                fault.count =
+                    u32::try_from(number()?).map_err(|_| format!("n:{value} is too large"))?
+            }
+            _ => return Err(format!("unknown field \"{}\"", shorten(key))),
+        }
+    }
+    if !at || !action {
+        return Err("a fault needs its time (at) and its action (a)".into());
+    }
+    Ok(fault)
+}
+
+/// A scenario with a link's seed and its faults added by click (in order, as they were
+/// added): the same file, so the same run.
+pub fn apply(
+    base: &Scenario,
+    seed: Option<u64>,
+    faults: &[FaultSpec],
+) -> Result<Scenario, ScenarioError> {
+    if seed.is_none_or(|s| s == base.seed()) && faults.is_empty() {
+        return Ok(base.clone());
+    }
+    let mut file = base.file.clone();
+    if let Some(seed) = seed {
+        file.seed = seed;
+    }
+    file.faults.extend(faults.iter().cloned());
+    Scenario::from_file(file)
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters.
+pub fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Percent-decodes; `None` for a broken escape or bytes that are not UTF-8.
+pub fn decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn freeze() -> FaultSpec {
+        crate::state::process_fault("broker-0", "freeze", 6000)
+    }
+
+    #[test]
+    fn a_link_round_trips() {
+        let link = Link {
+            source: Source::Builtin("seed-frozen-broker".into()),
+            seed: Some(7),
+            faults: vec![
+                FaultSpec {
+                    at_ms: 12,
+                    ..freeze()
+                },
+                FaultSpec {
+                    at_ms: 30,
+                    action: "drop_on_wire".into(),
+                    target: None,
+                    duration_ms: None,
+                    from: Some("app, the producer: ü".into()),
+                    to: Some("broker-0".into()),
+                    message: Some("produce".into()),
+                    partition: Some(2),
+                    count: 3,
+                    ..Default::default()
+                },
+            ],
+            step: 42,
+            message: Some(9),
+            embed: true,
+        };
+        let query = format_query(&link);
+        assert_eq!(parse_query(&query), Ok(link));
+        assert!(query.starts_with("?s=seed-frozen-broker&seed=7&f=at:12,a:freeze"));
+    }
+
+    #[test]
+    fn an_empty_query_is_the_default_view() {
+        assert_eq!(
+            parse_query(""),
+            Ok(Link::builtin(eos_core::builtin::DEFAULT))
+        );
+        assert!(parse_query("?embed").expect("valid").embed);
+        assert_eq!(
+            parse_query("?utm_source=x&s=a").expect("valid").source,
+            Source::Builtin("a".into())
+        );
+    }
+
+    #[test]
+    fn hostile_links_are_refused_with_a_reason() {
+        let refused = |q: &str| parse_query(q).expect_err(q).to_string();
+        assert!(refused("?step=1000000000000000000").contains("past the limit of 1000000"));
+        assert!(refused("?step=99999999999999999999999").contains("past the limit"));
+        assert!(refused("?step=-1").contains("not a whole number"));
+        assert!(refused("?seed=abc").contains("seed=abc is not a whole number"));
+        assert!(refused("?x=not*base64").contains("not base64url"));
+        assert!(refused(&format!("?x={}", "A".repeat(MAX_PAYLOAD_CHARS + 1))).contains("limit"));
+        assert!(refused(&format!("?s={}", "a".repeat(MAX_QUERY_BYTES))).contains("bytes long"));
+        assert!(refused("?s=%FF").contains("UTF-8"));
+        assert!(refused("?s=%4").contains("UTF-8"));
+        assert!(refused("?s=a&x=AAAA").contains("two scenarios"));
+        assert!(refused("?f=at:1").contains("fault 1"));
+        assert!(refused("?f=at:1,a:crash,zz:1").contains("unknown field"));
+        assert!(refused("?f=at:1,a:crash,part:70000").contains("too large"));
+        assert!(refused(&"&f=at:1,a:crash".repeat(MAX_FAULTS + 1)).contains("faults"));
+    }
+
+    #[test]
+    fn percent_encoding_round_trips_any_text() {
+        for text in ["", "plain-name_1.2~", "a b&c=d,e:f%g", "ключ/🙂"] {
+            assert_eq!(decode(&encode(text)).as_deref(), Some(text));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_query_parses_or_is_refused_without_panicking(q in ".{0,300}") {
+            let _ = parse_query(&q);
+        }
+
+        #[test]
+        fn any_fault_text_parses_or_is_refused_without_panicking(q in "[a-z:,%0-9A-F]{0,80}") {
+            let _ = parse_fault(&q);
+        }
+
+        #[test]
+        fn any_fault_round_trips(
+            at_ms in any::<u64>(),
+            action in ".{0,12}",
+            target in proptest::option::of(".{0,12}"),
+            duration_ms in proptest::option::of(any::<u64>()),
+            partition in proptest::option::of(any::<u16>()),
+            count in any::<u32>(),
+        ) {
+            let fault = FaultSpec { at_ms, action, target, duration_ms, partition, count, ..Default::default() };
+            prop_assert_eq!(parse_fault(&format_fault(&fault)), Ok(fault));
+        }
+    }
+}

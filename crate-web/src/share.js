@@ -1,0 +1,172 @@
+// Browser glue for sharing (see share.rs): the import worker, the URL, downloads, files,
+// and images of the stage. No network: the worker is a file of this site, images are
+// drawn from data URLs.
+
+let worker = null;
+let nextId = 0;
+const pending = new Map();
+
+export function codecRequest(url, request, done) {
+  if (!worker) {
+    worker = new Worker(url);
+    worker.onmessage = (e) => {
+      const text = String(e.data);
+      const cut = text.indexOf('\n');
+      const id = Number(text.slice(0, cut));
+      const callback = pending.get(id);
+      pending.delete(id);
+      if (callback) callback(text.slice(cut + 1));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      for (const callback of pending.values()) callback(`err\nthe import worker failed: ${e.message || 'it did not load'}`);
+      pending.clear();
+      worker = null;
+    };
+  }
+  nextId += 1;
+  pending.set(nextId, done);
+  worker.postMessage(`${nextId}\n${request}`);
+}
+
+export function locationQuery() {
+  return window.location.search;
+}
+
+export function replaceQuery(query) {
+  if (window.location.search !== query) {
+    history.replaceState(null, '', `${window.location.pathname}${query}`);
+  }
+}
+
+export function linkFor(query) {
+  return `${window.location.origin}${window.location.pathname}${query}`;
+}
+
+export function copyText(text, done) {
+  const fallback = () => {
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    area.remove();
+    done(ok);
+  };
+  if (navigator.clipboard?.writeText) {
+    navigator.clipboard.writeText(text).then(() => done(true), fallback);
+  } else {
+    fallback();
+  }
+}
+
+function downloadBlob(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+export function downloadText(name, mime, text) {
+  downloadBlob(name, new Blob([text], { type: mime }));
+}
+
+// The first file of a change event (file picker) or a drop event; `done(name, text, error)`.
+export function readFile(event, maxBytes, done) {
+  const files = event.dataTransfer?.files ?? event.target?.files;
+  const file = files && files[0];
+  if (!file) return;
+  if (event.target && event.target.files) event.target.value = '';
+  if (file.size > maxBytes) {
+    done(file.name, '', `the file is ${file.size} bytes; the limit is ${maxBytes}`);
+    return;
+  }
+  file.text().then((text) => done(file.name, text, ''), (e) => done(file.name, '', String(e)));
+}
+
+// Computed styles written inline, so that the SVG looks the same outside the page.
+const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity',
+  'stroke-linecap', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor',
+  'dominant-baseline', 'visibility', 'display', 'marker-end', 'marker-start', 'paint-order'];
+
+// An SVG made by the page (not on screen), with the page's styles: laid out off screen
+// inside the app for a moment, so that the theme applies.
+export function svgFromMarkup(markup) {
+  const holder = document.createElement('div');
+  holder.className = 'export-holder';
+  holder.setAttribute('aria-hidden', 'true');
+  holder.innerHTML = markup;
+  (document.querySelector('.app') || document.body).appendChild(holder);
+  try {
+    return svgOf(holder.querySelector('svg'));
+  } finally {
+    holder.remove();
+  }
+}
+
+export function svgText(selector) {
+  return svgOf(document.querySelector(selector));
+}
+
+function svgOf(source) {
+  if (!source) return '';
+  const copy = source.cloneNode(true);
+  const inline = (from, to) => {
+    const style = getComputedStyle(from);
+    to.setAttribute('style', PROPS.map((p) => `${p}:${style.getPropertyValue(p)}`).join(';'));
+    to.removeAttribute('class');
+    to.removeAttribute('tabindex');
+  };
+  inline(source, copy);
+  const from = source.querySelectorAll('*');
+  const to = copy.querySelectorAll('*');
+  from.forEach((el, i) => inline(el, to[i]));
+  const box = source.viewBox?.baseVal;
+  const rect = source.getBoundingClientRect();
+  const width = box && box.width ? box.width : rect.width;
+  const height = box && box.height ? box.height : rect.height;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.setAttribute('width', String(width));
+  copy.setAttribute('height', String(height));
+  const bg = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+  bg.setAttribute('x', String(box ? box.x : 0));
+  bg.setAttribute('y', String(box ? box.y : 0));
+  bg.setAttribute('width', String(width));
+  bg.setAttribute('height', String(height));
+  const page = getComputedStyle(source.closest('section, main, body') || document.body).backgroundColor;
+  bg.setAttribute('fill', page && page !== 'rgba(0, 0, 0, 0)' ? page : getComputedStyle(document.body).backgroundColor);
+  copy.insertBefore(bg, copy.firstChild);
+  return new XMLSerializer().serializeToString(copy);
+}
+
+export function downloadSvgText(name, svg) {
+  downloadBlob(name, new Blob([svg], { type: 'image/svg+xml' }));
+}
+
+// Draws an SVG text on a canvas (twice the size, for sharp slides) and downloads a PNG;
+// `done(error)` with '' on success.
+export function downloadPng(name, svg, done) {
+  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+  const width = Number(doc.getAttribute('width')) || 800;
+  const height = Number(doc.getAttribute('height')) || 400;
+  const image = new Image();
+  image.onload = () => {
+    const scale = 2;
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.ceil(width * scale);
+    canvas.height = Math.ceil(height * scale);
+    const context = canvas.getContext('2d');
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0, width, height);
+    canvas.toBlob((blob) => {
+      if (blob) { downloadBlob(name, blob); done(''); } else { done('the browser could not encode a PNG'); }
+    }, 'image/png');
+  };
+  image.onerror = () => done('the browser could not draw the SVG');
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}

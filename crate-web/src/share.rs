@@ -1,0 +1,430 @@
+//! Sharing, on the page's side: the URL, the import worker, files, downloads and images,
+//! through the small JavaScript glue in `share.js`. What can be pure (reading a worker's
+//! answer, turning it into a scenario to open) is, and is tested natively.
+
+use crate::permalink::{Link, Source};
+use crate::state::{Opened, Selection};
+use eos_core::Scenario;
+use wasm_bindgen::prelude::*;
+
+/// The import worker's loader, as Trunk writes it next to `index.html`.
+pub const WORKER_URL: &str = "./eos-codec_loader.js";
+/// The largest scenario file the page reads (the core's own limit).
+pub const MAX_IMPORT_BYTES: u32 = eos_core::scenario::limits::MAX_FILE_BYTES as u32;
+
+#[wasm_bindgen(module = "/src/share.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = codecRequest)]
+    fn codec_request(url: &str, request: &str, done: &JsValue);
+    #[wasm_bindgen(js_name = locationQuery)]
+    pub fn location_query() -> String;
+    #[wasm_bindgen(js_name = replaceQuery)]
+    pub fn replace_query(query: &str);
+    #[wasm_bindgen(js_name = linkFor)]
+    pub fn link_for(query: &str) -> String;
+    #[wasm_bindgen(js_name = copyText)]
+    fn copy_text_js(text: &str, done: &JsValue);
+    #[wasm_bindgen(js_name = downloadText)]
+    pub fn download_text(name: &str, mime: &str, text: &str);
+    #[wasm_bindgen(js_name = readFile)]
+    fn read_file_js(event: &JsValue, max_bytes: u32, done: &JsValue);
+    #[wasm_bindgen(js_name = svgText)]
+    pub fn svg_text(selector: &str) -> String;
+    #[wasm_bindgen(js_name = svgFromMarkup)]
+    pub fn svg_from_markup(markup: &str) -> String;
+    #[wasm_bindgen(js_name = downloadSvgText)]
+    pub fn download_svg_text(name: &str, svg: &str);
+    #[wasm_bindgen(js_name = downloadPng)]
+    fn download_png_js(name: &str, svg: &str, done: &JsValue);
+}
+
+/// The import worker's answer: a body, or one problem a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Ok(String),
+    Err(Vec<String>),
+}
+
+pub fn parse_answer(text: &str) -> Answer {
+    match text.split_once('\n') {
+        Some(("ok", body)) => Answer::Ok(body.to_string()),
+        Some(("err", lines)) => Answer::Err(lines.lines().map(str::to_string).collect()),
+        _ => Answer::Err(vec!["the import worker gave no answer".into()]),
+    }
+}
+
+/// Asks the import worker (loading it the first time).
+pub fn ask(command: &str, argument: &str, done: impl FnOnce(Answer) + 'static) {
+    let callback = Closure::once_into_js(move |text: String| done(parse_answer(&text)));
+    codec_request(WORKER_URL, &format!("{command}\n{argument}"), &callback);
+}
+
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    copy_text_js(text, &Closure::once_into_js(done));
+}
+
+/// Reads the first file of a change (file picker) or drop event: `done(name, Ok(text))`.
+pub fn read_file(event: &JsValue, done: impl FnOnce(String, Result<String, String>) + 'static) {
+    let callback = Closure::once_into_js(move |name: String, text: String, error: String| {
+        done(
+            name,
+            if error.is_empty() {
+                Ok(text)
+            } else {
+                Err(error)
+            },
+        )
+    });
+    read_file_js(event, MAX_IMPORT_BYTES, &callback);
+}
+
+pub fn download_png(name: &str, svg: &str, done: impl FnOnce(String) + 'static) {
+    download_png_js(name, svg, &Closure::once_into_js(done));
+}
+
+/// A scenario the worker read (`payload\nwire`), to open at step 0.
+pub fn opened_from_worker(body: &str) -> Result<Opened, Vec<String>> {
+    let (payload, wire) = body
+        .split_once('\n')
+        .ok_or_else(|| vec!["the import worker's answer is incomplete".to_string()])?;
+    let base = crate::builtins::file_from_wire(wire)
+        .and_then(Scenario::from_file)
+        .map_err(crate::codec::problems)?;
+    Ok(Opened {
+        source: Source::Custom(payload.to_string()),
+        base: Ok(base),
+        seed: None,
+        faults: Vec::new(),
+        step: 0,
+        selection: None,
+    })
+}
+
+/// What to open for a link to a built-in scenario (a custom one needs the worker first).
+pub fn opened_from_link(link: &Link, base: Result<Scenario, String>) -> Opened {
+    Opened {
+        source: link.source.clone(),
+        base,
+        seed: link.seed,
+        faults: link.faults.clone(),
+        step: link.step,
+        selection: link.message.map(Selection::Message),
+    }
+}
+
+/// A link's built-in scenario, or why it cannot be opened.
+pub fn builtin_base(name: &str) -> Result<Scenario, String> {
+    crate::builtins::get(name).map_err(|e| {
+        let reason = match e {
+            eos_core::ScenarioError::UnknownBuiltin { name, .. } => {
+                let name: String = name.chars().take(40).collect();
+                format!("no built-in scenario is called \"{name}\"")
+            }
+            other => other.to_string(),
+        };
+        format!("This link cannot be opened: {reason}. Showing the default scenario instead.")
+    })
+}
+
+/// A file name for downloads: the scenario's name, then what it holds.
+pub fn file_name(scenario: &str, what: &str) -> String {
+    let safe: String = scenario
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{safe}{what}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Action, Playground};
+    use std::rc::Rc;
+    use yew::Reducible;
+
+    #[test]
+    fn worker_answers_are_read() {
+        assert_eq!(parse_answer("ok\nA\nB"), Answer::Ok("A\nB".into()));
+        assert_eq!(
+            parse_answer("err\nx: bad\ny: worse"),
+            Answer::Err(vec!["x: bad".into(), "y: worse".into()])
+        );
+        assert!(matches!(parse_answer("garbage"), Answer::Err(_)));
+        assert!(opened_from_worker("no-newline").is_err());
+        assert!(opened_from_worker("AAAA\n!!!").is_err());
+    }
+
+    /// The whole permalink path: act, make the link, open it in a fresh page, compare.
+    #[test]
+    fn a_permalink_restores_the_same_step_and_trace_hash() {
+        let mut s = Rc::new(Playground::new("seed-frozen-broker"));
+        for _ in 0..4 {
+            s = s.reduce(Action::Step);
+        }
+        let crash = crate::state::process_fault("broker-0", "crash", 0);
+        s = s.reduce(Action::InjectFault(Box::new(crash)));
+        for _ in 0..5 {
+            s = s.reduce(Action::Step);
+        }
+        let query = crate::permalink::format_query(&Link::of(&s, false));
+        let link = crate::permalink::parse_query(&query).expect("our own link parses");
+        let Source::Builtin(name) = &link.source else {
+            panic!("a built-in")
+        };
+        let opened = opened_from_link(&link, builtin_base(name));
+        let fresh = Rc::new(Playground::new(eos_core::builtin::DEFAULT));
+        let restored = fresh.reduce(Action::Open(Box::new(opened)));
+        assert_eq!(restored.error, None);
+        assert_eq!(restored.sim.borrow().steps(), 9);
+        assert_eq!(
+            restored.sim.borrow().trace_hash(),
+            s.sim.borrow().trace_hash()
+        );
+        assert_eq!(restored.injected, 1);
+        assert_eq!(
+            crate::permalink::format_query(&Link::of(&restored, false)),
+            query
+        );
+    }
+
+    #[test]
+    fn a_bad_link_opens_the_default_view_with_a_message() {
+        let fresh = Rc::new(Playground::new("seed-commit-abort"));
+        let mut link = Link::builtin("no-such-scenario");
+        let opened = opened_from_link(&link, builtin_base("no-such-scenario"));
+        let s = fresh.clone().reduce(Action::Open(Box::new(opened)));
+        assert_eq!(s.scenario_name, eos_core::builtin::DEFAULT);
+        assert!(s
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("no-such-scenario"));
+        link = Link::builtin(eos_core::builtin::DEFAULT);
+        link.step = 900_000;
+        let opened = opened_from_link(&link, builtin_base(eos_core::builtin::DEFAULT));
+        let s = fresh.reduce(Action::Open(Box::new(opened)));
+        assert_eq!(s.sim.borrow().steps(), 0);
+        assert!(s.error.as_deref().unwrap_or("").contains("step 900000"));
+    }
+}
+
+/// What the page shows for sharing, and whether it is embedded (see `use_sharing`).
+pub struct Sharing {
+    pub embed: bool,
+    /// The same moment in the full playground (for embed mode's link out).
+    pub full_link: String,
+    pub menu: yew::Html,
+    pub import_errors: yew::Html,
+    pub on_dragover: yew::Callback<yew::DragEvent>,
+    pub on_drop: yew::Callback<yew::DragEvent>,
+}
+
+/// Opens the page's link once, keeps the URL in step with what is shown, and serves the
+/// Share menu, imports by file picker or drop, and exports.
+#[yew::hook]
+pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> Sharing {
+    use crate::components::import_errors::ImportErrors;
+    use crate::components::share_menu::{Picture, ShareAction, ShareMenu};
+    use crate::state::Action;
+    use yew::prelude::*;
+
+    let start = use_memo((), |_| {
+        let query = location_query();
+        (!query.is_empty()).then(|| crate::permalink::parse_query(&query))
+    });
+    let embed = matches!(&*start, Some(Ok(link)) if link.embed);
+    let pending =
+        use_state(|| matches!(&*start, Some(Ok(l)) if matches!(l.source, Source::Custom(_))));
+    let status = use_state(|| None::<String>);
+    let import_error = use_state(|| None::<(String, Vec<String>)>);
+
+    {
+        let (state, pending) = (state.clone(), pending.clone());
+        use_effect_with((), move |_| {
+            let open = move |o: Opened| state.dispatch(Action::Open(Box::new(o)));
+            let refused = |lines: Vec<String>| {
+                Err(format!(
+                    "This link cannot be opened: {}. Showing the default scenario instead.",
+                    lines.join("; ")
+                ))
+            };
+            match &*start {
+                None => {}
+                Some(Err(e)) => open(opened_from_link(
+                    &Link::builtin(eos_core::builtin::DEFAULT),
+                    Err(e.to_string()),
+                )),
+                Some(Ok(link)) => match &link.source {
+                    Source::Builtin(name) => open(opened_from_link(link, builtin_base(name))),
+                    Source::Custom(payload) => {
+                        let link = link.clone();
+                        ask("unpack", payload, move |answer| {
+                            let base = match answer {
+                                Answer::Ok(body) => match opened_from_worker(&body) {
+                                    Ok(o) => o.base,
+                                    Err(lines) => refused(lines),
+                                },
+                                Answer::Err(lines) => refused(lines),
+                            };
+                            pending.set(false);
+                            open(opened_from_link(&link, base));
+                        });
+                    }
+                },
+            }
+        });
+    }
+
+    let query = crate::permalink::format_query(&Link::of(state, false));
+    {
+        let embedded = crate::permalink::format_query(&Link::of(state, embed));
+        use_effect_with((embedded, *pending), |(q, pending)| {
+            if !*pending {
+                replace_query(q);
+            }
+        });
+    }
+
+    let read_and_import = {
+        let (state, status, import_error) = (state.clone(), status.clone(), import_error.clone());
+        Callback::from(move |event: JsValue| {
+            let (state, status, import_error) =
+                (state.clone(), status.clone(), import_error.clone());
+            read_file(&event, move |name, text| {
+                let text = match text {
+                    Ok(t) => t,
+                    Err(e) => return import_error.set(Some((name, vec![e]))),
+                };
+                status.set(Some(format!("Reading {name}…")));
+                ask("import", &text, move |answer| {
+                    let opened = match answer {
+                        Answer::Ok(body) => opened_from_worker(&body),
+                        Answer::Err(lines) => Err(lines),
+                    };
+                    match opened {
+                        Ok(o) => {
+                            import_error.set(None);
+                            status.set(Some(format!("Imported {name}")));
+                            state.dispatch(Action::Open(Box::new(o)));
+                        }
+                        Err(lines) => {
+                            status.set(None);
+                            import_error.set(Some((name, lines)));
+                        }
+                    }
+                });
+            });
+        })
+    };
+
+    let on_action = {
+        let (status, query) = (status.clone(), query.clone());
+        let sim = state.sim.clone();
+        let name = state.scenario_name.clone();
+        Callback::from(move |action: ShareAction| {
+            let done = {
+                let status = status.clone();
+                move |text: String| status.set(Some(text))
+            };
+            let download = |command: &'static str,
+                            file: String,
+                            mime: &'static str,
+                            what: &'static str| {
+                let done = done.clone();
+                done(format!("Preparing the {what}…"));
+                ask(command, &query, move |answer| match answer {
+                    Answer::Ok(body) => {
+                        download_text(&file, mime, &body);
+                        done(format!("Downloaded {file}"));
+                    }
+                    Answer::Err(lines) => done(format!("Could not export: {}", lines.join("; "))),
+                });
+            };
+            let picture = |which: Picture| match which {
+                Picture::Diagram => (svg_text("#space-time"), file_name(&name, "-diagram")),
+                Picture::Logs => {
+                    let partitions = crate::view_model::partitions(&sim.borrow());
+                    (
+                        svg_from_markup(&crate::export::logs_svg(&partitions)),
+                        file_name(&name, "-logs"),
+                    )
+                }
+            };
+            match action {
+                ShareAction::CopyLink => copy_text(&link_for(&query), move |ok| {
+                    done(if ok {
+                        "Link copied".to_string()
+                    } else {
+                        "Could not copy: select the link above and copy it".to_string()
+                    })
+                }),
+                ShareAction::DownloadScenario => download(
+                    "toml",
+                    file_name(&name, ".toml"),
+                    "application/toml",
+                    "scenario",
+                ),
+                ShareAction::DownloadTrace => download(
+                    "trace",
+                    file_name(&name, "-trace.json"),
+                    "application/json",
+                    "trace",
+                ),
+                ShareAction::Svg(which) => {
+                    let (svg, file) = picture(which);
+                    download_svg_text(&format!("{file}.svg"), &svg);
+                    done(format!("Downloaded {file}.svg"));
+                }
+                ShareAction::Png(which) => {
+                    let (svg, file) = picture(which);
+                    let file = format!("{file}.png");
+                    let name = file.clone();
+                    download_png(&file, &svg, move |error| {
+                        done(if error.is_empty() {
+                            format!("Downloaded {name}")
+                        } else {
+                            format!("Could not export: {error}")
+                        })
+                    });
+                }
+            }
+        })
+    };
+
+    let on_import = {
+        let read = read_and_import.clone();
+        Callback::from(move |e: Event| read.emit(e.into()))
+    };
+    let on_drop = {
+        let read = read_and_import;
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            read.emit(e.into());
+        })
+    };
+    let on_close = {
+        let import_error = import_error.clone();
+        Callback::from(move |_| import_error.set(None))
+    };
+    Sharing {
+        embed,
+        full_link: link_for(&query),
+        menu: html! {
+            <ShareMenu link={link_for(&query)} status={(*status).clone()} on_action={on_action} on_import={on_import} />
+        },
+        import_errors: match &*import_error {
+            Some((file, problems)) => html! {
+                <ImportErrors file={file.clone()} problems={problems.clone()} on_close={on_close} />
+            },
+            None => html! {},
+        },
+        on_dragover: Callback::from(|e: DragEvent| e.prevent_default()),
+        on_drop,
+    }
+}
