@@ -2,7 +2,7 @@
 //! TOML parser (about a sixth of its code). Each is embedded in the compact binary form of
 //! `src/wire.rs`, which the page decodes anyway (an imported scenario reaches it that way
 //! from the import worker); a native test checks that each equals what parsing the TOML
-//! gives.
+//! gives. The names are listed here too, so that the page does not keep the TOML texts.
 
 #[allow(dead_code)]
 #[path = "src/wire.rs"]
@@ -25,6 +25,8 @@ fn main() {
         let _ = writeln!(out, "        {name:?} => Some(&{bytes:?}),");
     }
     out.push_str("        _ => None,\n    }\n}\n");
+    let names: Vec<&str> = eos_core::builtin::BUILTIN.iter().map(|(n, _)| *n).collect();
+    let _ = writeln!(out, "pub const NAMES: &[&str] = &{names:?};");
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(format!("{dir}/builtin_files.rs"), out).expect("OUT_DIR is writable");
 }

@@ -390,10 +390,11 @@ test('hostile links show a message and the default view', async (page) => {
     ['?s=no-such-scenario&step=3', /no built-in scenario is called "no-such-scenario"/],
     ['?x=%%%not-base64', /cannot be opened/],
     ['?x=AAAAAAAA&step=2', /cannot be opened/],
-    [`?x=${'A'.repeat(20000)}`, /limit/],
+    [`?x=${'A'.repeat(9000)}`, /limit/],
     ['?s=seed-frozen-broker&f=at:1,a:explode', /cannot be opened|faults/],
   ];
   for (const [query, message] of cases) {
+    await page.waitForLoadState('networkidle');
     await page.goto(url + query, { waitUntil: 'load' });
     const error = page.locator('.error[role=alert]');
     await error.waitFor({ timeout: 10000 });
@@ -473,6 +474,7 @@ test('drag and drop imports a scenario file', async (page) => {
 });
 
 test('embed mode shows the stage and minimal controls, and PageDown steps', async (page) => {
+  await page.waitForLoadState('networkidle');
   await page.goto(url + '?s=lost-ack-idempotence-off&embed', { waitUntil: 'load' });
   await page.locator('.app.embed').waitFor();
   for (const gone of ['#scenario-picker', '#space-time', '#share-menu', '#scrub', '#run-to-end', 'footer']) {

@@ -151,8 +151,9 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("app", embed.then_some("embed"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
             if embed {
-                <crate::components::embed_bar::EmbedBar on_action={on_action.clone()} playing={state.playing} finished={finished}
-                    at_start={at_start} clock={clock.clone()} title={state.scenario.file.title.clone()} full_link={sharing.full_link} />
+                { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
+                    on_action: on_action.clone(), playing: state.playing, finished, at_start,
+                    clock: clock.clone(), title: state.scenario.file.title.clone(), full_link: sharing.full_link }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
                 { sharing.menu }

@@ -1,13 +1,17 @@
 //! The built-in scenarios, pre-parsed at build time (see `build.rs`): the same values
 //! `eos_core::builtin` parses from TOML, without shipping a TOML parser to the browser.
 
-use eos_core::scenario::builtin::{self, BuiltinInfo};
+use eos_core::scenario::builtin::BuiltinInfo;
 use eos_core::scenario::ScenarioFile;
 use eos_core::{Scenario, ScenarioError};
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));
 }
+
+/// Every built-in scenario's name, in picker order. (Not `eos_core::builtin::names()`: that
+/// would keep the TOML texts in the page.)
+pub use generated::NAMES;
 
 /// A scenario file in the form the import worker sends (base64url of `wire`), not yet
 /// validated.
@@ -30,16 +34,16 @@ pub fn get(name: &str) -> Result<Scenario, ScenarioError> {
         Some(file) => Scenario::from_file(file),
         None => Err(ScenarioError::UnknownBuiltin {
             name: name.to_string(),
-            known: builtin::names(),
+            known: NAMES.iter().map(|n| n.to_string()).collect(),
         }),
     }
 }
 
 /// Every built-in scenario's name, title, summary and group, in picker order.
 pub fn list() -> Vec<BuiltinInfo> {
-    builtin::BUILTIN
+    NAMES
         .iter()
-        .filter_map(|(name, _)| builtin_file(name))
+        .filter_map(|name| builtin_file(name))
         .map(|f| BuiltinInfo {
             name: f.name,
             title: f.title,
@@ -55,12 +59,12 @@ mod tests {
 
     #[test]
     fn the_pre_parsed_scenarios_equal_the_parsed_toml() {
-        for (name, text) in builtin::BUILTIN {
+        for (name, text) in eos_core::builtin::BUILTIN {
             let parsed = Scenario::parse(text).expect("parses");
             let pre = get(name).expect("pre-parsed");
             assert_eq!(pre.file, parsed.file, "{name}");
         }
-        assert_eq!(list(), builtin::list());
+        assert_eq!(list(), eos_core::builtin::list());
         assert!(get("nope").is_err());
     }
 }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 const CELL_W: u32 = 86;
 const CELL_H: u32 = 44;
 const GAP: u32 = 6;
-const LABEL_W: u32 = 150;
+const LABEL_W: u32 = 220;
 const ROW_H: u32 = CELL_H + 30;
 const PAD: u32 = 14;
 /// Cells drawn per partition; a longer log ends with "+N more".

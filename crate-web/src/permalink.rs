@@ -15,7 +15,7 @@ use std::fmt;
 pub const MAX_QUERY_BYTES: usize = 24 * 1024;
 /// The longest scenario payload accepted, in characters (an imported scenario is at most a
 /// few kilobytes once deflated).
-pub const MAX_PAYLOAD_CHARS: usize = 16 * 1024;
+pub const MAX_PAYLOAD_CHARS: usize = 8 * 1024;
 /// The most faults added by click that a link may carry.
 pub const MAX_FAULTS: usize = 64;
 /// The furthest step a link may ask for (every built-in run is far shorter).

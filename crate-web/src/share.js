@@ -3,30 +3,54 @@
 // drawn from data URLs.
 
 let worker = null;
+let ready = false;
 let nextId = 0;
 const pending = new Map();
+const queued = [];
+// An answer not back by then is reported, so that the page never waits forever.
+const ANSWER_TIMEOUT_MS = 30000;
+
+function settle(id, text) {
+  const entry = pending.get(id);
+  if (!entry) return;
+  pending.delete(id);
+  clearTimeout(entry.timer);
+  entry.done(text);
+}
+
+function failAll(reason) {
+  for (const id of [...pending.keys()]) settle(id, `err\n${reason}`);
+  queued.length = 0;
+  worker?.terminate();
+  worker = null;
+  ready = false;
+}
 
 export function codecRequest(url, request, done) {
   if (!worker) {
     worker = new Worker(url);
     worker.onmessage = (e) => {
       const text = String(e.data);
+      // The worker says so once its wasm runs: messages sent before would be lost.
+      if (text === 'ready') {
+        ready = true;
+        for (const message of queued.splice(0)) worker.postMessage(message);
+        return;
+      }
       const cut = text.indexOf('\n');
-      const id = Number(text.slice(0, cut));
-      const callback = pending.get(id);
-      pending.delete(id);
-      if (callback) callback(text.slice(cut + 1));
+      settle(Number(text.slice(0, cut)), text.slice(cut + 1));
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      for (const callback of pending.values()) callback(`err\nthe import worker failed: ${e.message || 'it did not load'}`);
-      pending.clear();
-      worker = null;
+      failAll(`the import worker failed: ${e.message || 'it did not load'}`);
     };
   }
   nextId += 1;
-  pending.set(nextId, done);
-  worker.postMessage(`${nextId}\n${request}`);
+  const id = nextId;
+  const timer = setTimeout(() => settle(id, 'err\nthe import worker did not answer in time'), ANSWER_TIMEOUT_MS);
+  pending.set(id, { done, timer });
+  const message = `${id}\n${request}`;
+  if (ready) worker.postMessage(message); else queued.push(message);
 }
 
 export function locationQuery() {

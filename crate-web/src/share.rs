@@ -54,17 +54,18 @@ pub fn parse_answer(text: &str) -> Answer {
 }
 
 /// Asks the import worker (loading it the first time).
-pub fn ask(command: &str, argument: &str, done: impl FnOnce(Answer) + 'static) {
+/// (The callbacks here are boxed so that each wrapper is compiled once, not once per caller.)
+pub fn ask(command: &str, argument: &str, done: Box<dyn FnOnce(Answer)>) {
     let callback = Closure::once_into_js(move |text: String| done(parse_answer(&text)));
     codec_request(WORKER_URL, &format!("{command}\n{argument}"), &callback);
 }
 
-pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
-    copy_text_js(text, &Closure::once_into_js(done));
+pub fn copy_text(text: &str, done: Box<dyn FnOnce(bool)>) {
+    copy_text_js(text, &Closure::once_into_js(move |ok: bool| done(ok)));
 }
 
 /// Reads the first file of a change (file picker) or drop event: `done(name, Ok(text))`.
-pub fn read_file(event: &JsValue, done: impl FnOnce(String, Result<String, String>) + 'static) {
+pub fn read_file(event: &JsValue, done: Box<dyn FnOnce(String, Result<String, String>)>) {
     let callback = Closure::once_into_js(move |name: String, text: String, error: String| {
         done(
             name,
@@ -78,8 +79,8 @@ pub fn read_file(event: &JsValue, done: impl FnOnce(String, Result<String, Strin
     read_file_js(event, MAX_IMPORT_BYTES, &callback);
 }
 
-pub fn download_png(name: &str, svg: &str, done: impl FnOnce(String) + 'static) {
-    download_png_js(name, svg, &Closure::once_into_js(done));
+pub fn download_png(name: &str, svg: &str, done: Box<dyn FnOnce(String)>) {
+    download_png_js(name, svg, &Closure::once_into_js(move |e: String| done(e)));
 }
 
 /// A scenario the worker read (`payload\nwire`), to open at step 0.
@@ -229,8 +230,8 @@ pub struct Sharing {
 /// Share menu, imports by file picker or drop, and exports.
 #[yew::hook]
 pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> Sharing {
-    use crate::components::import_errors::ImportErrors;
-    use crate::components::share_menu::{Picture, ShareAction, ShareMenu};
+    use crate::components::import_errors::{import_errors, ImportErrorsProps};
+    use crate::components::share_menu::{share_menu, Picture, ShareAction, ShareMenuProps};
     use crate::state::Action;
     use yew::prelude::*;
 
@@ -264,17 +265,21 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
                     Source::Builtin(name) => open(opened_from_link(link, builtin_base(name))),
                     Source::Custom(payload) => {
                         let link = link.clone();
-                        ask("unpack", payload, move |answer| {
-                            let base = match answer {
-                                Answer::Ok(body) => match opened_from_worker(&body) {
-                                    Ok(o) => o.base,
-                                    Err(lines) => refused(lines),
-                                },
-                                Answer::Err(lines) => refused(lines),
-                            };
-                            pending.set(false);
-                            open(opened_from_link(&link, base));
-                        });
+                        ask(
+                            "unpack",
+                            payload,
+                            Box::new(move |answer| {
+                                let base = match answer {
+                                    Answer::Ok(body) => match opened_from_worker(&body) {
+                                        Ok(o) => o.base,
+                                        Err(lines) => refused(lines),
+                                    },
+                                    Answer::Err(lines) => refused(lines),
+                                };
+                                pending.set(false);
+                                open(opened_from_link(&link, base));
+                            }),
+                        );
                     }
                 },
             }
@@ -296,30 +301,37 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
         Callback::from(move |event: JsValue| {
             let (state, status, import_error) =
                 (state.clone(), status.clone(), import_error.clone());
-            read_file(&event, move |name, text| {
-                let text = match text {
-                    Ok(t) => t,
-                    Err(e) => return import_error.set(Some((name, vec![e]))),
-                };
-                status.set(Some(format!("Reading {name}…")));
-                ask("import", &text, move |answer| {
-                    let opened = match answer {
-                        Answer::Ok(body) => opened_from_worker(&body),
-                        Answer::Err(lines) => Err(lines),
+            read_file(
+                &event,
+                Box::new(move |name, text| {
+                    let text = match text {
+                        Ok(t) => t,
+                        Err(e) => return import_error.set(Some((name, vec![e]))),
                     };
-                    match opened {
-                        Ok(o) => {
-                            import_error.set(None);
-                            status.set(Some(format!("Imported {name}")));
-                            state.dispatch(Action::Open(Box::new(o)));
-                        }
-                        Err(lines) => {
-                            status.set(None);
-                            import_error.set(Some((name, lines)));
-                        }
-                    }
-                });
-            });
+                    status.set(Some(format!("Reading {name}…")));
+                    ask(
+                        "import",
+                        &text,
+                        Box::new(move |answer| {
+                            let opened = match answer {
+                                Answer::Ok(body) => opened_from_worker(&body),
+                                Answer::Err(lines) => Err(lines),
+                            };
+                            match opened {
+                                Ok(o) => {
+                                    import_error.set(None);
+                                    status.set(Some(format!("Imported {name}")));
+                                    state.dispatch(Action::Open(Box::new(o)));
+                                }
+                                Err(lines) => {
+                                    status.set(None);
+                                    import_error.set(Some((name, lines)));
+                                }
+                            }
+                        }),
+                    );
+                }),
+            );
         })
     };
 
@@ -332,20 +344,24 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
                 let status = status.clone();
                 move |text: String| status.set(Some(text))
             };
-            let download = |command: &'static str,
-                            file: String,
-                            mime: &'static str,
-                            what: &'static str| {
-                let done = done.clone();
-                done(format!("Preparing the {what}…"));
-                ask(command, &query, move |answer| match answer {
-                    Answer::Ok(body) => {
-                        download_text(&file, mime, &body);
-                        done(format!("Downloaded {file}"));
-                    }
-                    Answer::Err(lines) => done(format!("Could not export: {}", lines.join("; "))),
-                });
-            };
+            let download =
+                |command: &'static str, file: String, mime: &'static str, what: &'static str| {
+                    let done = done.clone();
+                    done(format!("Preparing the {what}…"));
+                    ask(
+                        command,
+                        &query,
+                        Box::new(move |answer| match answer {
+                            Answer::Ok(body) => {
+                                download_text(&file, mime, &body);
+                                done(format!("Downloaded {file}"));
+                            }
+                            Answer::Err(lines) => {
+                                done(format!("Could not export: {}", lines.join("; ")))
+                            }
+                        }),
+                    );
+                };
             let picture = |which: Picture| match which {
                 Picture::Diagram => (svg_text("#space-time"), file_name(&name, "-diagram")),
                 Picture::Logs => {
@@ -357,13 +373,16 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
                 }
             };
             match action {
-                ShareAction::CopyLink => copy_text(&link_for(&query), move |ok| {
-                    done(if ok {
-                        "Link copied".to_string()
-                    } else {
-                        "Could not copy: select the link above and copy it".to_string()
-                    })
-                }),
+                ShareAction::CopyLink => copy_text(
+                    &link_for(&query),
+                    Box::new(move |ok| {
+                        done(if ok {
+                            "Link copied".to_string()
+                        } else {
+                            "Could not copy: select the link above and copy it".to_string()
+                        })
+                    }),
+                ),
                 ShareAction::DownloadScenario => download(
                     "toml",
                     file_name(&name, ".toml"),
@@ -385,13 +404,17 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
                     let (svg, file) = picture(which);
                     let file = format!("{file}.png");
                     let name = file.clone();
-                    download_png(&file, &svg, move |error| {
-                        done(if error.is_empty() {
-                            format!("Downloaded {name}")
-                        } else {
-                            format!("Could not export: {error}")
-                        })
-                    });
+                    download_png(
+                        &file,
+                        &svg,
+                        Box::new(move |error| {
+                            done(if error.is_empty() {
+                                format!("Downloaded {name}")
+                            } else {
+                                format!("Could not export: {error}")
+                            })
+                        }),
+                    );
                 }
             }
         })
@@ -415,13 +438,18 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
     Sharing {
         embed,
         full_link: link_for(&query),
-        menu: html! {
-            <ShareMenu link={link_for(&query)} status={(*status).clone()} on_action={on_action} on_import={on_import} />
-        },
+        menu: share_menu(&ShareMenuProps {
+            link: link_for(&query),
+            status: (*status).clone(),
+            on_action,
+            on_import,
+        }),
         import_errors: match &*import_error {
-            Some((file, problems)) => html! {
-                <ImportErrors file={file.clone()} problems={problems.clone()} on_close={on_close} />
-            },
+            Some((file, problems)) => import_errors(&ImportErrorsProps {
+                file: file.clone(),
+                problems: problems.clone(),
+                on_close,
+            }),
             None => html! {},
         },
         on_dragover: Callback::from(|e: DragEvent| e.prevent_default()),

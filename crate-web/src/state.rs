@@ -218,9 +218,9 @@ impl Playground {
 fn unreachable_default() -> Playground {
     // build.rs refuses to build when a built-in scenario is invalid, so some built-in
     // loads; this only guards the type.
-    let (name, scenario) = builtin::BUILTIN
+    let (name, scenario) = crate::builtins::NAMES
         .iter()
-        .find_map(|(n, _)| crate::builtins::get(n).ok().map(|s| (*n, s)))
+        .find_map(|n| crate::builtins::get(n).ok().map(|s| (*n, s)))
         .expect("build.rs validated every built-in scenario");
     Playground::with_scenario(
         name,

@@ -37,6 +37,7 @@ pub struct PartitionVm {
     pub log_end_offset: u64,
 }
 
+#[inline(never)] // called by the stage and by the logs export: one copy
 pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
     partition_views(sim)
         .into_iter()

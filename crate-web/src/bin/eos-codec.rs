@@ -3,6 +3,7 @@
 //! them only when someone imports, exports or opens a link to an imported scenario.
 //!
 //! A request is `ID\nCOMMAND\nARGUMENT`; the answer is `ID\n` and `codec::handle`'s answer.
+//! Once ready it says `ready`.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,4 +21,6 @@ fn main() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does: there is no later moment to drop it.
     on_message.forget();
+    // Messages sent before the handler was set are lost: the page waits for this.
+    let _ = scope.post_message(&JsValue::from_str("ready"));
 }

@@ -5,7 +5,6 @@ use super::icon::icon;
 use crate::state::Action;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct EmbedBarProps {
     pub on_action: Callback<Action>,
     pub playing: bool,
@@ -17,7 +16,8 @@ pub struct EmbedBarProps {
     pub full_link: String,
 }
 
-#[function_component(EmbedBar)]
+/// A plain function rather than a component: it has no state of its own, and each
+/// component costs the page generic code.
 pub fn embed_bar(props: &EmbedBarProps) -> Html {
     let button = |id: &'static str,
                   glyph: &'static str,

@@ -3,14 +3,14 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct ImportErrorsProps {
     pub file: String,
     pub problems: Vec<String>,
     pub on_close: Callback<()>,
 }
 
-#[function_component(ImportErrors)]
+/// A plain function rather than a component: it has no state of its own, and each
+/// component costs the page generic code.
 pub fn import_errors(props: &ImportErrorsProps) -> Html {
     let on_close = props.on_close.clone();
     html! {

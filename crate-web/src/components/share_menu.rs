@@ -20,7 +20,6 @@ pub enum Picture {
     Logs,
 }
 
-#[derive(Properties, PartialEq)]
 pub struct ShareMenuProps {
     pub link: String,
     /// What the last action did ("Link copied", ...), read out politely.
@@ -30,7 +29,8 @@ pub struct ShareMenuProps {
     pub on_import: Callback<Event>,
 }
 
-#[function_component(ShareMenu)]
+/// A plain function rather than a component: it has no state of its own, and each
+/// component costs the page generic code.
 pub fn share_menu(props: &ShareMenuProps) -> Html {
     let item = |id: &'static str, label: &'static str, action: ShareAction| {
         let cb = props.on_action.clone();
