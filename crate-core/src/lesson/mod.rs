@@ -115,8 +115,17 @@ pub fn spotlight_names(sim: &Simulation) -> Vec<String> {
             .processors
             .iter()
             .any(|p| p.settings.guarantee == Guarantee::ExactlyOnce);
-    if transactions {
+    if transactions
+        || sim
+            .flink
+            .as_ref()
+            .is_some_and(|j| j.tasks.iter().any(|t| t.sink.is_some()))
+    {
         names.push("coordinator".into());
+    }
+    if let Some(job) = &sim.flink {
+        names.push("jobmanager".into());
+        names.extend(job.task_names());
     }
     names
 }
