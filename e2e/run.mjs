@@ -333,6 +333,43 @@ test('read-process-write: an open transaction pins the last stable offset', asyn
   assert((await page.locator('li.cell.dup').count()) === 0, 'no duplicate on screen');
 });
 
+test('flink: barriers in channels, a blocked input while aligning, and the checkpoint timeline', async (page) => {
+  await page.selectOption('#scenario-picker', 'flink-alignment-two-inputs');
+  assert(await page.locator('section.flink').isVisible(), 'the Flink stage is shown');
+  let blocked = false;
+  for (let i = 0; i < 400 && !blocked; i++) {
+    await page.click('#step');
+    blocked = (await page.locator('.channel.blocked').count()) > 0;
+  }
+  assert(blocked, 'an input of the counter is blocked while it aligns');
+  assert((await page.locator('.channel .item.barrier').count()) > 0, 'a barrier is drawn in a channel');
+  await page.screenshot({ path: join(artifacts, '20-flink-aligning.png'), fullPage: true });
+  await page.click('#run-to-end');
+  const report = cli(['run', 'flink-alignment-two-inputs', '--json']);
+  assert((await page.locator('.checkpoint.completed').count()) === Math.min(8, report.flink.completed),
+    `completed checkpoints on the timeline vs CLI ${report.flink.completed}`);
+  assert((await page.locator('.flink-phase').innerText()).includes('finished'), 'the job finished');
+  const state = await page.locator('.flink-tasks').innerText();
+  const st = report.flink.output.state;
+  const count = Array.isArray(st) ? st[0][1] : Object.values(st)[0];
+  assert(count === 40 && state.includes(`alice=${count}`), `state shown: ${state}`);
+});
+
+test('flink: a task crashed by click fails the job over and restores the last checkpoint', async (page) => {
+  await page.selectOption('#scenario-picker', 'flink-barrier-walkthrough');
+  for (let i = 0; i < 40; i++) await page.click('#step');
+  await page.selectOption('#fault-target', 'map-0');
+  await page.click('#fault-crash');
+  await page.click('#run-to-end');
+  assert((await page.locator('.flink-summary').innerText()).includes('1 failovers'), 'one failover');
+  await page.click('section.flink .task >> nth=1');
+  const inspector = await page.locator('.inspector').innerText();
+  assert(inspector.includes('map'), `the inspector shows the task: ${inspector}`);
+  await page.screenshot({ path: join(artifacts, '21-flink-failover.png'), fullPage: true });
+  const reader = await page.locator('article.consumer').innerText();
+  assert(/^8 read/m.test(reader) || reader.includes('8 read:'), `the read_committed reader still reads 8 records once: ${reader}`);
+});
+
 test('every built-in scenario runs to the end in the page with the native trace hash', async (page) => {
   const names = await page.locator('#scenario-picker option').evaluateAll((os) => os.map((o) => o.value));
   assert(names.length >= 20, `all scenarios listed (${names.length})`);
@@ -356,7 +393,9 @@ const browser = await chromium.launch({
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 let passed = 0, failed = 0;
-for (const { name, fn } of tests) {
+// E2E_ONLY=text runs only the tests whose name contains it (for a quick look while working).
+const only = process.env.E2E_ONLY;
+for (const { name, fn } of tests.filter((t) => !only || t.name.includes(only))) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const problems = [];
