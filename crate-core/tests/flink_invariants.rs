@@ -27,6 +27,7 @@ const FLINK: &[&str] = &[
     "flink-2pc-txn-timeout-loss",
     "flink-backpressure-aligned",
     "flink-backpressure-unaligned",
+    "flink-backpressure-aligned-timeout",
     "flink-iterative-loop-loss",
     "flink-upsert-vs-append",
 ];
@@ -337,7 +338,7 @@ fn crash(at_ms: u64, target: &str) -> FaultSpec {
 // Every scenario, every step.
 
 #[test]
-fn every_flink_scenario_is_in_scenarios_dir_and_nine_of_them() {
+fn every_flink_scenario_file_is_a_registered_builtin() {
     let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .expect("scenarios/")
@@ -1069,4 +1070,32 @@ fn the_same_flink_scenario_and_seed_give_the_same_run() {
         c.run(eos_core::RunLimit::Completion);
         assert_eq!(a.trace_hash(), c.trace_hash(), "{name}: trace kept or not");
     }
+}
+
+#[test]
+fn the_aligned_checkpoint_timeout_switches_stuck_barriers_to_unaligned() {
+    let s = load("flink-backpressure-aligned-timeout");
+    let (sim, r, _) = run_report("aligned-timeout", &s);
+    let f = r.flink.as_ref().unwrap();
+    assert!(!f.unaligned, "configured aligned");
+    assert_eq!(f.expired, 0, "no checkpoint expired: {f:#?}");
+    assert!(
+        f.checkpoints.iter().any(|c| c.outcome == "completed"
+            && c.unaligned_tasks > 0
+            && c.channel_state_records > 0),
+        "some checkpoint switched to unaligned and stored channel state: {f:#?}"
+    );
+    assert!(
+        flink_notes(&sim).any(|n| matches!(n, FlinkNote::SwitchedToUnaligned { .. })),
+        "the switch is narrated"
+    );
+    // Without the timeout the same job's checkpoints expire.
+    let mut file = s.file.clone();
+    if let Some(fl) = file.flink.as_mut() {
+        fl.aligned_checkpoint_timeout_ms = None;
+        fl.tolerable_failed_checkpoints = 100;
+    }
+    let plain = Scenario::from_file(file).unwrap();
+    let (_, rp, _) = run_report("aligned", &plain);
+    assert!(rp.flink.unwrap().expired >= 1);
 }
