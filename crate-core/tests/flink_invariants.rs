@@ -1099,3 +1099,44 @@ fn the_aligned_checkpoint_timeout_switches_stuck_barriers_to_unaligned() {
     let (_, rp, _) = run_report("aligned", &plain);
     assert!(rp.flink.unwrap().expired >= 1);
 }
+
+#[test]
+fn a_taskmanager_crash_takes_its_subtasks_down_and_the_job_recovers() {
+    let s = load("flink-2pc-crash-recovery");
+    let mut file = s.file.clone();
+    file.faults.clear();
+    if let Some(f) = file.flink.as_mut() {
+        f.taskmanagers = 2;
+    }
+    file.faults.push(FaultSpec {
+        at_ms: 450,
+        action: "crash".into(),
+        target: Some("taskmanager-1".into()),
+        ..Default::default()
+    });
+    let s = Scenario::from_file(file).expect("taskmanager-1 is a valid target");
+    assert!(s.process_names().contains(&"taskmanager-1".to_string()));
+    let (sim, r, _) = run_report("taskmanager crash", &s);
+    let f = r.flink.as_ref().unwrap();
+    let diff = f.versus_failure_free.clone();
+    assert_eq!(f.failovers, 1, "one failover for the whole worker");
+    // Subtasks 1 and 3 (source-1 and sink-0) lived on taskmanager-1.
+    let crashed: Vec<String> = sim
+        .trace()
+        .iter()
+        .flat_map(|s| s.notes.iter())
+        .filter_map(|n| match n {
+            eos_core::sim::Note::Crashed { node } => Some(sim.names.node(*node)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(crashed, vec!["source-1".to_string(), "sink-0".to_string()]);
+    assert!(
+        diff.as_ref().is_some_and(FlinkDiff::is_empty),
+        "exactly-once after a worker crash: {diff:?}"
+    );
+    // A TaskManager beyond the configured ones is refused.
+    let mut bad = s.file.clone();
+    bad.faults[0].target = Some("taskmanager-2".into());
+    assert!(Scenario::from_file(bad).is_err());
+}

@@ -72,6 +72,12 @@ impl Scenario {
                     .map(build_flink::task_names)
                     .unwrap_or_default(),
             )
+            .chain(
+                self.file
+                    .flink
+                    .iter()
+                    .flat_map(|f| (0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}"))),
+            )
             .collect()
     }
 
