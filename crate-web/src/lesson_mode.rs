@@ -11,10 +11,22 @@ use crate::lesson_state::{
 use crate::state::{Action, Playground};
 use crate::view_model::lesson as vm;
 use eos_core::lesson::{Answer, ResolvedStep};
+use eos_core::Lesson;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// One lesson of the shared list, cheap to clone into callbacks.
+#[derive(Clone)]
+struct LessonRef(Rc<Vec<Lesson>>, usize);
+
+impl std::ops::Deref for LessonRef {
+    type Target = Lesson;
+    fn deref(&self) -> &Lesson {
+        &self.0[self.1]
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct LessonModeProps {
@@ -66,9 +78,11 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         let p = (*progress).clone();
         use_effect_with(p, |p| crate::storage::set(PROGRESS_KEY, &p.encode()));
     }
-    let Some(lesson) = lessons.get(index).cloned() else {
+    if lessons.get(index).is_none() {
         return Html::default();
-    };
+    }
+    // Shared, not cloned: a lesson holds its whole scenario.
+    let lesson = LessonRef(lessons.clone(), index);
     let scenario = crate::lessons::scenario_name(&lesson);
     let pg = props.playground.clone();
 
@@ -266,7 +280,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     </div>
                 }
                 <button id="back-to-lesson" class="primary" onclick={on_back}>
-                    {"📖 "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
+                    {"« "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
                 </button>
             </section>
         };

@@ -41,10 +41,10 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
                     {"☰ "}{ i18n.t(S::Lessons) }{ format!(" {}/{n}", props.current + 1) }
                 </button>
                 <button id="prev-lesson" disabled={prev.is_none()} onclick={open_at(prev)}>
-                    {"⏮ "}{ i18n.t(S::PreviousLesson) }
+                    {"« "}{ i18n.t(S::PreviousLesson) }
                 </button>
                 <button id="next-lesson" disabled={next.is_none()} onclick={open_at(next)}>
-                    { i18n.t(S::NextLesson) }{" ⏭"}
+                    { i18n.t(S::NextLesson) }{" »"}
                 </button>
                 <button id="leave-lesson" class="leave" onclick={unit(&props.on_leave)}>
                     { i18n.t(S::FreePlayground) }

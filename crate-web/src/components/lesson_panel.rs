@@ -106,8 +106,20 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <div class="lesson-head">
                 <h2 id="lesson-title">{ &vm.title }</h2>
                 <span id="lesson-step" class="lesson-step">{ &vm.position }</span>
+                <nav class="lesson-steps" aria-label={i18n.t(S::Lesson)}>
+                    <button id="lesson-prev" disabled={!vm.can_prev} onclick={emit(&props.on_prev)}
+                        aria-keyshortcuts="PageUp" title={format!("{} (PageUp)", i18n.t(S::PreviousStep))}>
+                        {"◀ "}{ i18n.t(S::PreviousStep) }
+                    </button>
+                    <button id="lesson-next" class="primary" disabled={!vm.can_next} onclick={emit(&props.on_next)}
+                        aria-keyshortcuts="PageDown" title={format!("{} (PageDown)", i18n.t(S::NextStep))}>
+                        { i18n.t(S::NextStep) }{" ▶"}
+                    </button>
+                </nav>
             </div>
-            <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
+            if vm.first {
+                <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
+            }
             <div class="lesson-body">
                 <div id="lesson-text" class="narration">{ markdown::render(&vm.text) }</div>
                 { question.unwrap_or_default() }
@@ -128,16 +140,6 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     }) }
                 </div>
             }
-            <nav class="lesson-steps" aria-label={i18n.t(S::Lesson)}>
-                <button id="lesson-prev" disabled={!vm.can_prev} onclick={emit(&props.on_prev)}
-                    aria-keyshortcuts="PageUp" title={format!("{} (PageUp)", i18n.t(S::PreviousStep))}>
-                    {"◀ "}{ i18n.t(S::PreviousStep) }
-                </button>
-                <button id="lesson-next" class="primary" disabled={!vm.can_next} onclick={emit(&props.on_next)}
-                    aria-keyshortcuts="PageDown" title={format!("{} (PageDown)", i18n.t(S::NextStep))}>
-                    { i18n.t(S::NextStep) }{" ▶"}
-                </button>
-            </nav>
         </section>
     }
 }

@@ -42,6 +42,8 @@ pub struct StepVm {
     pub try_its: Vec<String>,
     pub can_prev: bool,
     pub can_next: bool,
+    /// The summary is shown with the first step only, to keep the stage in view.
+    pub first: bool,
 }
 
 pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
@@ -105,6 +107,7 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
             s.try_it.iter().map(|t| t.text.get(lang).to_string()).collect()
         },
         can_prev: i > 0,
+        first: i == 0,
         can_next: i + 1 < lesson.steps.len() && !is_asking,
     }
 }
