@@ -500,6 +500,12 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   await page.screenshot({ path: join(artifacts, '30-lesson-narrow.png'), fullPage: false });
   const by = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(by <= 0, `no horizontal page scroll at 560 px (${by})`);
+  await page.selectOption('#scenario-picker', 'seed-commit-abort');
+  await page.locator('#back-to-lesson').waitFor();
+  assert((await page.locator('#lesson-panel').count()) === 0, 'picking a scenario leaves the lesson');
+  await page.click('#back-to-lesson');
+  assert((await lessonStep(page)) === 'Step 4 of 6', 'back at the same step');
+  assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
 }, { lesson: true });
 
 await mkdir(artifacts, { recursive: true });

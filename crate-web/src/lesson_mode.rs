@@ -5,8 +5,7 @@
 use crate::components::{lesson_nav::LessonNav, lesson_panel::LessonPanel};
 use crate::i18n::{I18n, S};
 use crate::lesson_state::{
-    asking, grade_at, seek_target, LessonAction, LessonUi, Mode, Progress, Revealed,
-    PROGRESS_KEY,
+    asking, grade_at, seek_target, LessonAction, LessonUi, Mode, Progress, Revealed, PROGRESS_KEY,
 };
 use crate::state::{Action, Playground};
 use crate::view_model::lesson as vm;
@@ -43,7 +42,10 @@ fn spotlight(selector: Option<String>) {
     };
     if let Ok(old) = doc.query_selector_all(".spotlight") {
         for k in 0..old.length() {
-            if let Some(el) = old.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(el) = old
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = el.class_list().remove_1("spotlight");
             }
         }
@@ -51,7 +53,10 @@ fn spotlight(selector: Option<String>) {
     let Some(selector) = selector else { return };
     if let Ok(found) = doc.query_selector_all(&selector) {
         for k in 0..found.length() {
-            if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(el) = found
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = el.class_list().add_1("spotlight");
             }
         }
@@ -63,9 +68,8 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let lessons = use_memo((), |_| crate::lessons::all());
     let ui = use_reducer(LessonUi::default);
-    let progress = use_state(|| {
-        Progress::parse(&crate::storage::get(PROGRESS_KEY).unwrap_or_default())
-    });
+    let progress =
+        use_state(|| Progress::parse(&crate::storage::get(PROGRESS_KEY).unwrap_or_default()));
     let index = ui.lesson.min(lessons.len().saturating_sub(1));
     let resolved: Rc<Vec<ResolvedStep>> = use_memo(index, |i| {
         lessons
@@ -97,9 +101,8 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             lesson.clone(),
             scenario.clone(),
         );
-        let elsewhere = ui.trying.is_some()
-            || ui.mode == Mode::Playground
-            || props.scenario_name != scenario;
+        let elsewhere =
+            ui.trying.is_some() || ui.mode == Mode::Playground || props.scenario_name != scenario;
         Callback::from(move |i: usize| {
             if elsewhere {
                 pg.dispatch(Action::Load(scenario.clone()));

@@ -161,7 +161,10 @@ impl LessonProgress {
 }
 
 fn bit(step: usize) -> u32 {
-    u32::try_from(step).ok().and_then(|s| 1u32.checked_shl(s)).unwrap_or(0)
+    u32::try_from(step)
+        .ok()
+        .and_then(|s| 1u32.checked_shl(s))
+        .unwrap_or(0)
 }
 
 impl Progress {
@@ -228,7 +231,9 @@ mod tests {
                     QuestionKind::Number { answer } => {
                         (Answer::Number(*answer), Answer::Number(answer + 1))
                     }
-                    QuestionKind::Choice { answer, choices, .. } => {
+                    QuestionKind::Choice {
+                        answer, choices, ..
+                    } => {
                         let other = (*answer + 1) % u32::try_from(choices.len()).unwrap_or(1);
                         (Answer::Choice(*answer), Answer::Choice(other))
                     }
@@ -274,9 +279,16 @@ mod tests {
         assert_eq!((lp.seen, lp.right), (2, 1));
         assert_eq!(lp.steps as usize, lesson.steps.len());
         assert!(!lp.done());
-        assert_eq!(Progress::parse("x;;a:b:c;ok:1:0:9;good:3:1"), Progress::parse("good:3:1"));
+        assert_eq!(
+            Progress::parse("x;;a:b:c;ok:1:0:9;good:3:1"),
+            Progress::parse("good:3:1")
+        );
         assert_eq!(Progress::parse("").encode(), "");
-        assert_eq!(p.seen("x", 99), p.seen("x", 100), "past 32 steps nothing is recorded");
+        assert_eq!(
+            p.seen("x", 99),
+            p.seen("x", 100),
+            "past 32 steps nothing is recorded"
+        );
     }
 
     #[test]
@@ -287,7 +299,10 @@ mod tests {
         let s = s.reduce(LessonAction::Trying(2, 0));
         assert_eq!(s.mode, Mode::Playground);
         let s = s.reduce(LessonAction::Go(3));
-        assert_eq!((s.step, s.choice, s.mode, s.trying), (3, None, Mode::Lesson, None));
+        assert_eq!(
+            (s.step, s.choice, s.mode, s.trying),
+            (3, None, Mode::Lesson, None)
+        );
         let s = s.reduce(LessonAction::Open(4));
         assert_eq!((s.lesson, s.step), (4, 0));
     }

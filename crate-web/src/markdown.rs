@@ -17,7 +17,10 @@ pub enum Inline {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Block {
     Paragraph(Vec<Inline>),
-    List { ordered: bool, items: Vec<Vec<Inline>> },
+    List {
+        ordered: bool,
+        items: Vec<Vec<Inline>>,
+    },
 }
 
 /// A list item's marker and the rest of the line: `- x`, `* x`, `1. x`.
@@ -69,7 +72,9 @@ pub fn parse(text: &str) -> Vec<Block> {
 
 fn safe_href(url: &str) -> bool {
     (url.starts_with("https://") || url.starts_with("http://"))
-        && !url.chars().any(|c| c.is_whitespace() || matches!(c, '"' | '<' | '>'))
+        && !url
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '"' | '<' | '>'))
 }
 
 /// The text between `open` at `from` and the next `close`, and the index after `close`.
@@ -117,7 +122,10 @@ pub fn inline(text: &str) -> Vec<Inline> {
             '[' => delimited(&chars, i, "[", "](").and_then(|(label, n)| {
                 let (url, end) = delimited(&chars, n - 1, "(", ")")?;
                 let node = if safe_href(&url) {
-                    Inline::Link { text: label, href: url }
+                    Inline::Link {
+                        text: label,
+                        href: url,
+                    }
                 } else {
                     Inline::Text(label)
                 };
@@ -125,7 +133,15 @@ pub fn inline(text: &str) -> Vec<Inline> {
             }),
             '<' => delimited(&chars, i, "<", ">")
                 .filter(|(url, _)| safe_href(url))
-                .map(|(url, n)| (Inline::Link { text: url.clone(), href: url }, n)),
+                .map(|(url, n)| {
+                    (
+                        Inline::Link {
+                            text: url.clone(),
+                            href: url,
+                        },
+                        n,
+                    )
+                }),
             _ => None,
         };
         match found {
@@ -171,7 +187,10 @@ pub fn render(text: &str) -> Html {
         .map(|b| match b {
             Block::Paragraph(p) => html! { <p>{inline_html(p)}</p> },
             Block::List { ordered, items } => {
-                let lis: Html = items.iter().map(|i| html! { <li>{inline_html(i)}</li> }).collect();
+                let lis: Html = items
+                    .iter()
+                    .map(|i| html! { <li>{inline_html(i)}</li> })
+                    .collect();
                 if *ordered {
                     html! { <ol>{lis}</ol> }
                 } else {
@@ -247,8 +266,14 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(inline("<script>alert(1)</script>"), vec![t("<script>alert(1)</script>")]);
-        assert_eq!(inline("a < b and 2*3*4 x_y_z"), vec![t("a < b and 2*3*4 x_y_z")]);
+        assert_eq!(
+            inline("<script>alert(1)</script>"),
+            vec![t("<script>alert(1)</script>")]
+        );
+        assert_eq!(
+            inline("a < b and 2*3*4 x_y_z"),
+            vec![t("a < b and 2*3*4 x_y_z")]
+        );
         assert_eq!(inline("unclosed **bold"), vec![t("unclosed **bold")]);
     }
 

@@ -222,11 +222,9 @@ impl Reducible for Playground {
                     Rc::new(same)
                 }
             },
-            Action::LoadScenario(name, scenario) => Rc::new(Playground::with_scenario(
-                &name,
-                (*scenario).clone(),
-                None,
-            )),
+            Action::LoadScenario(name, scenario) => {
+                Rc::new(Playground::with_scenario(&name, (*scenario).clone(), None))
+            }
             Action::Step => {
                 let finished = self.step_once();
                 Rc::new(self.bumped(finished, self.playing))

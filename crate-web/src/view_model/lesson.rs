@@ -52,9 +52,10 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
     let is_asking = asking(lesson, i, ui.revealed.is_some());
     let question = s.question.as_ref().map(|q| {
         let choices: Vec<String> = match &q.kind {
-            QuestionKind::Choice { choices, .. } => {
-                choices.iter().map(|c| c.text.get(lang).to_string()).collect()
-            }
+            QuestionKind::Choice { choices, .. } => choices
+                .iter()
+                .map(|c| c.text.get(lang).to_string())
+                .collect(),
             QuestionKind::Number { .. } => Vec::new(),
         };
         let feedback = ui.revealed.as_ref().map(|r| {
@@ -79,7 +80,11 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
             FeedbackVm {
                 verdict,
                 actual,
-                explanation: r.grade.explanation.as_ref().map(|e| e.get(lang).to_string()),
+                explanation: r
+                    .grade
+                    .explanation
+                    .as_ref()
+                    .map(|e| e.get(lang).to_string()),
             }
         });
         QuestionVm {
@@ -104,7 +109,10 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
         try_its: if is_asking {
             Vec::new()
         } else {
-            s.try_it.iter().map(|t| t.text.get(lang).to_string()).collect()
+            s.try_it
+                .iter()
+                .map(|t| t.text.get(lang).to_string())
+                .collect()
         },
         can_prev: i > 0,
         first: i == 0,
@@ -192,7 +200,10 @@ mod tests {
         let vm = step(&lesson, &ui, Lang::En);
         let q = vm.question.clone().expect("question");
         assert!(q.asking && q.feedback.is_none() && !vm.can_next && vm.try_its.is_empty());
-        assert_eq!(vm.position, format!("Step {} of {}", i + 1, lesson.steps.len()));
+        assert_eq!(
+            vm.position,
+            format!("Step {} of {}", i + 1, lesson.steps.len())
+        );
         ui.revealed = Some(Revealed {
             given: Some(Answer::Number(-5)),
             grade: Grade {
@@ -205,7 +216,11 @@ mod tests {
         let vm = step(&lesson, &ui, Lang::Ru);
         let f = vm.question.expect("q").feedback.expect("feedback");
         assert_eq!(f.verdict, Verdict::Incorrect);
-        assert!(f.actual.contains("Симуляция") && f.actual.contains('1'), "{}", f.actual);
+        assert!(
+            f.actual.contains("Симуляция") && f.actual.contains('1'),
+            "{}",
+            f.actual
+        );
         assert!(vm.position.starts_with("Шаг"));
         assert_ne!(vm.title, lesson.title().get(Lang::En));
     }
