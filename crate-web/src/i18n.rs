@@ -107,7 +107,6 @@ strings! {
     Trying => "Trying a changed scenario:", "Изменённый сценарий:";
     BackToLesson => "Back to the lesson", "Вернуться к уроку";
     FreePlayground => "Free playground", "Свободная песочница";
-    OpenLessons => "Lessons", "Уроки";
     Contents => "Contents", "Содержание";
     ClearProgress => "Clear progress", "Сбросить прогресс";
     PreviousLesson => "Previous lesson", "Предыдущий урок";
