@@ -40,7 +40,8 @@ const cli = (args) => {
 };
 
 const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+// Tests start in the free playground (the page opens on a lesson) unless `lesson` is set.
+const test = (name, fn, { lesson = false } = {}) => tests.push({ name, fn, lesson });
 const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
 
 const clockText = (page) => page.locator('#clock').innerText();
@@ -384,6 +385,166 @@ test('every built-in scenario runs to the end in the page with the native trace 
   }
 });
 
+
+// Lessons. The answers below are the lessons' own (lessons/*.toml, checked by eos-sim check).
+const lessonStep = async (page) => (await page.locator('#lesson-step').innerText()).trim();
+const answer = async (page, value) => {
+  if ((await page.locator('#answer-number').count()) > 0) await page.fill('#answer-number', String(value));
+  else await page.check(`input[name="choice"][value="${value}"]`);
+  await page.click('#reveal');
+  return page.locator('#feedback');
+};
+// Walks a lesson from its first step to its last: answers[i] answers narration step i.
+async function walkLesson(page, answers, shots) {
+  const total = Number((await lessonStep(page)).match(/of (\d+)/)[1]);
+  for (let i = 0; i < total; i++) {
+    assert((await lessonStep(page)) === `Step ${i + 1} of ${total}`, `at step ${i + 1}: ${await lessonStep(page)}`);
+    assert((await page.locator('#lesson-text').innerText()).trim().length > 20, 'narration shown');
+    if ((await page.locator('#question.asking').count()) > 0) {
+      assert(i in answers, `step ${i + 1} asks something the test does not know`);
+      assert(await page.locator('#lesson-next').isDisabled(), 'Next waits for the prediction');
+      const before = await stepNumber(page);
+      const feedback = await answer(page, answers[i]);
+      assert((await feedback.getAttribute('class')).includes('correct') && !(await feedback.getAttribute('class')).includes('incorrect'),
+        `step ${i + 1}: right answer graded right: ${await feedback.innerText()}`);
+      assert((await stepNumber(page)) >= before, 'the reveal plays to the point');
+      if (shots?.[i]) await page.screenshot({ path: join(artifacts, shots[i]), fullPage: false });
+    }
+    if (i + 1 < total) await page.click('#lesson-next');
+  }
+  assert(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
+}
+
+test('the page opens on the first lesson, spotlighting what the narration names', async (page) => {
+  assert((await page.locator('#lesson-title').innerText()) === 'The idempotent producer and the frozen broker', 'first lesson');
+  assert((await lessonStep(page)) === 'Step 1 of 6', 'first step');
+  const step = await stepNumber(page);
+  assert(step > 0, `the run is at the first point (step ${step})`);
+  assert((await page.locator('[data-spot~="app"].spotlight').count()) === 1, 'the producer app is spotlighted');
+  assert((await page.locator('#lesson-text strong').count()) > 0, 'Markdown bold rendered as <strong>');
+  assert((await page.locator('#lesson-text code').count()) > 0, 'Markdown code rendered as <code>');
+  await page.screenshot({ path: join(artifacts, '20-lesson-start.png'), fullPage: false });
+  await page.keyboard.press('PageDown');
+  assert((await lessonStep(page)) === 'Step 2 of 6', 'PageDown moves to the next step');
+  assert((await stepNumber(page)) > step, 'and the run follows');
+  assert((await page.locator('section.partition.spotlight').count()) >= 1, 'broker-0 spotlights its partitions');
+  await page.keyboard.press('PageUp');
+  assert((await lessonStep(page)) === 'Step 1 of 6' && (await stepNumber(page)) === step, 'PageUp comes back');
+  await page.keyboard.press('ArrowRight');
+  assert((await stepNumber(page)) === step + 1, 'the arrow keys still step the run');
+}, { lesson: true });
+
+test('a question: predict wrong, see the real value, try again, predict right', async (page) => {
+  for (let i = 0; i < 3; i++) await page.click('#lesson-next');
+  assert((await lessonStep(page)) === 'Step 4 of 6', 'at the first question');
+  const held = await stepNumber(page);
+  assert((await page.locator('#question.asking').count()) === 1, 'the question comes before the point');
+  assert(await page.locator('#reveal').isDisabled(), 'Reveal waits for an answer');
+  await page.screenshot({ path: join(artifacts, '21-lesson-question.png'), fullPage: false });
+  let feedback = await answer(page, 1);
+  const wrong = await feedback.innerText();
+  assert((await feedback.getAttribute('class')).includes('incorrect'), `wrong answer graded wrong: ${wrong}`);
+  assert(/The simulation reads 3/.test(wrong), `shows the real value: ${wrong}`);
+  assert((await stepNumber(page)) > held, 'the reveal played the run to the point');
+  await page.screenshot({ path: join(artifacts, '22-lesson-wrong.png'), fullPage: false });
+  await page.click('#try-again');
+  assert((await stepNumber(page)) === held, 'trying again goes back before the point');
+  feedback = await answer(page, 3);
+  assert((await feedback.getAttribute('class')).includes(' correct'), `right answer graded right: ${await feedback.innerText()}`);
+  await page.click('#lesson-next');
+  feedback = await answer(page, 1);
+  const choice = await feedback.innerText();
+  assert((await feedback.getAttribute('class')).includes('incorrect') && /The right answer: 1/.test(choice), `choice feedback: ${choice}`);
+  await page.screenshot({ path: join(artifacts, '23-lesson-choice-wrong.png'), fullPage: false });
+}, { lesson: true });
+
+test('two lessons walked start to finish; a try-it loads the changed scenario', async (page) => {
+  await walkLesson(page, { 3: 3, 4: 0, 5: 1 }, { 5: '24-lesson-last-step.png' });
+  assert((await page.locator('#try-it-0').count()) === 1, 'the last step offers a try-it');
+  await page.click('#try-it-0');
+  const trying = page.locator('#trying');
+  await trying.waitFor();
+  assert((await trying.innerText()).length > 10, 'the try-it is named');
+  await page.click('#run-to-end');
+  assert((await page.locator('li.cell.dup').count()) >= 1, 'without idempotence the changed run has a duplicate');
+  await page.screenshot({ path: join(artifacts, '25-try-it.png'), fullPage: false });
+  await page.click('#back-to-lesson');
+  assert((await lessonStep(page)) === 'Step 6 of 6', 'back at the lesson step');
+  assert((await page.locator('li.cell.dup').count()) === 0, 'the lesson run again');
+  await page.click('#next-lesson');
+  assert((await lessonStep(page)) === 'Step 1 of 4', 'the second lesson starts at its first step');
+  assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'rpw-crash-at-least-once', 'its scenario loaded');
+  await walkLesson(page, { 1: 7, 3: 2 });
+  await page.click('#lesson-contents-toggle');
+  const entries = await page.locator('#lesson-contents li').allInnerTexts();
+  assert(entries.length === 8, `eight lessons listed: ${entries.length}`);
+  assert(/6\/6 steps seen · 3\/3 right answers/.test(entries[0]) && /done/.test(entries[0]), `first lesson done: ${entries[0]}`);
+  assert(/4\/4 steps seen · 2\/2 right answers/.test(entries[1]), `second lesson done: ${entries[1]}`);
+  await page.screenshot({ path: join(artifacts, '26-lesson-contents.png'), fullPage: false });
+}, { lesson: true });
+
+test('progress survives a reload and clears', async (page) => {
+  await page.click('#lesson-next');
+  await page.click('#lesson-next');
+  await page.reload();
+  await page.waitForSelector('#lesson-panel');
+  await page.click('#lesson-contents-toggle');
+  const first = await page.locator('#lesson-contents li').first().innerText();
+  assert(/3\/6 steps seen · 0\/3 right answers/.test(first), `progress after reload: ${first}`);
+  await page.click('#clear-progress');
+  const cleared = await page.locator('#lesson-contents li').first().innerText();
+  assert(/0\/6 steps seen/.test(cleared), `cleared: ${cleared}`);
+  await page.reload();
+  await page.waitForSelector('#lesson-panel');
+  await page.click('#lesson-contents-toggle');
+  const after = await page.locator('#lesson-contents li').first().innerText();
+  assert(/1\/6 steps seen/.test(after), `only the step shown since: ${after}`);
+  await page.locator('#lesson-contents li').nth(2).locator('button').click();
+  assert((await page.locator('#lesson-title').innerText()).length > 0 && (await lessonStep(page)) === 'Step 1 of 4', 'the contents open a lesson');
+}, { lesson: true });
+
+test('Russian: the chrome and the lesson switch, and the choice persists', async (page) => {
+  await page.click('#lang-ru');
+  assert((await page.locator('#lesson-title').innerText()) === 'Идемпотентный продюсер и замёрзший брокер', 'Russian title');
+  assert((await lessonStep(page)).startsWith('Шаг 1 из 6'), `Russian step label: ${await lessonStep(page)}`);
+  assert((await page.locator('#reset').innerText()).includes('Сброс'), 'controls in Russian');
+  assert(/[а-я]/.test(await page.locator('#lesson-text').innerText()), 'narration in Russian');
+  assert((await page.locator('html').getAttribute('lang')) === 'ru', 'html lang');
+  await page.reload();
+  await page.waitForSelector('#lesson-panel');
+  assert((await page.locator('#lesson-title').innerText()) === 'Идемпотентный продюсер и замёрзший брокер', 'still Russian after reload');
+  assert((await page.locator('footer').innerText()).includes('Клавиши'), 'footer in Russian');
+  for (let i = 0; i < 3; i++) await page.click('#lesson-next');
+  await page.fill('#answer-number', '2');
+  await page.click('#reveal');
+  assert(/Не совсем/.test(await page.locator('#feedback').innerText()), 'feedback in Russian');
+  await page.screenshot({ path: join(artifacts, '27-russian.png'), fullPage: false });
+  await page.click('#leave-lesson');
+  assert((await page.locator('#back-to-lesson').innerText()).includes('Вернуться к уроку'), 'back button in Russian');
+  await page.click('#lang-en');
+  assert((await page.locator('#back-to-lesson').innerText()).includes('Back to the lesson'), 'English again');
+}, { lesson: true });
+
+test('lesson mode at 1280×720, in the light theme and narrow', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.click('#lesson-next');
+  await page.screenshot({ path: join(artifacts, '28-lesson-1280x720.png'), fullPage: false });
+  await page.emulateMedia({ colorScheme: 'light' });
+  for (let i = 0; i < 2; i++) await page.click('#lesson-next');
+  await page.screenshot({ path: join(artifacts, '29-lesson-light.png'), fullPage: false });
+  await page.setViewportSize({ width: 560, height: 900 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(artifacts, '30-lesson-narrow.png'), fullPage: false });
+  const by = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(by <= 0, `no horizontal page scroll at 560 px (${by})`);
+  await page.selectOption('#scenario-picker', 'seed-commit-abort');
+  await page.locator('#back-to-lesson').waitFor();
+  assert((await page.locator('#lesson-panel').count()) === 0, 'picking a scenario leaves the lesson');
+  await page.click('#back-to-lesson');
+  assert((await lessonStep(page)) === 'Step 4 of 6', 'back at the same step');
+  assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
+}, { lesson: true });
+
 await mkdir(artifacts, { recursive: true });
 const server = await serve();
 const url = `http://127.0.0.1:${server.address().port}/`;
@@ -395,7 +556,7 @@ const browser = await chromium.launch({
 let passed = 0, failed = 0;
 // E2E_ONLY=text runs only the tests whose name contains it (for a quick look while working).
 const only = process.env.E2E_ONLY;
-for (const { name, fn } of tests.filter((t) => !only || t.name.includes(only))) {
+for (const { name, fn, lesson } of tests.filter((t) => !only || t.name.includes(only))) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const problems = [];
@@ -407,6 +568,7 @@ for (const { name, fn } of tests.filter((t) => !only || t.name.includes(only))) 
   try {
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector('#clock', { timeout: 15000 });
+    if (!lesson) await page.click('#leave-lesson');
     await fn(page);
     assert(problems.length === 0, problems.join('; '));
     passed++;

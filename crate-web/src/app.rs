@@ -25,6 +25,8 @@ pub fn app() -> Html {
     let scenarios = use_memo((), |_| crate::builtins::list());
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
+    // Lessons: the language of the chrome and the lessons (i18n.rs), shared by context.
+    let i18n = crate::i18n_hook::use_i18n();
 
     // Playback: an interval owned by this effect, dropped when playing stops or the speed
     // changes.
@@ -143,11 +145,14 @@ pub fn app() -> Html {
     drop(sim);
 
     html! {
+        <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class="app">
             <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
             if let Some(err) = &state.error {
                 <div class="error" role="alert">{ err }</div>
             }
+            <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
+                scenario_name={state.scenario_name.clone()} />
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
             if let Some(job) = flink {
@@ -170,7 +175,7 @@ pub fn app() -> Html {
                         injected={state.injected} on_inject={on_inject.clone()} />
                 </div>
                 <div class="brokers">
-                    <h2>{"Partition logs"}</h2>
+                    <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
                     { for partitions.into_iter().map(|p| html! {
                         <PartitionLog partition={p} selected={selected} on_select={on_pick.clone()} />
                     }) }
@@ -185,8 +190,10 @@ pub fn app() -> Html {
                 <ComparePanel compare={compare} />
             }
             <footer class="footer">
-                {"Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x."}
+                { i18n.t(crate::i18n::S::Footer) }
+                <br />{ i18n.t(crate::i18n::S::NarrationNote) }
             </footer>
         </div>
+        </ContextProvider<crate::i18n::I18n>>
     }
 }

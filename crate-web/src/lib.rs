@@ -6,7 +6,14 @@ pub mod app;
 pub mod builtins;
 pub mod components;
 pub mod flink_view;
+pub mod i18n;
+pub mod i18n_hook;
+pub mod lesson_mode;
+pub mod lesson_state;
+pub mod lessons;
+pub mod markdown;
 pub mod state;
+pub mod storage;
 pub mod view_model;
 
 /// Mounts the playground on `<body>`.

@@ -34,6 +34,8 @@ pub enum Action {
     InjectFault(Box<FaultSpec>),
     /// Open something in the inspector, or close it (`None`).
     Select(Option<Selection>),
+    /// A changed scenario under a name (a lesson's try-it prompt).
+    LoadScenario(String, Rc<Scenario>),
 }
 
 /// A process fault by click (`freeze` lasts `freeze_ms`).
@@ -220,6 +222,9 @@ impl Reducible for Playground {
                     Rc::new(same)
                 }
             },
+            Action::LoadScenario(name, scenario) => {
+                Rc::new(Playground::with_scenario(&name, (*scenario).clone(), None))
+            }
             Action::Step => {
                 let finished = self.step_once();
                 Rc::new(self.bumped(finished, self.playing))

@@ -10,6 +10,8 @@ pub mod flink_stage;
 pub mod header;
 pub mod icon;
 pub mod inspector;
+pub mod lesson_nav;
+pub mod lesson_panel;
 pub mod partition_log;
 pub mod processor_card;
 pub mod producer_card;
