@@ -27,6 +27,7 @@ const FLINK: &[&str] = &[
     "flink-2pc-txn-timeout-loss",
     "flink-backpressure-aligned",
     "flink-backpressure-unaligned",
+    "flink-backpressure-aligned-timeout",
     "flink-iterative-loop-loss",
     "flink-upsert-vs-append",
 ];
@@ -337,7 +338,7 @@ fn crash(at_ms: u64, target: &str) -> FaultSpec {
 // Every scenario, every step.
 
 #[test]
-fn every_flink_scenario_is_in_scenarios_dir_and_nine_of_them() {
+fn every_flink_scenario_file_is_a_registered_builtin() {
     let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .expect("scenarios/")
@@ -1069,4 +1070,73 @@ fn the_same_flink_scenario_and_seed_give_the_same_run() {
         c.run(eos_core::RunLimit::Completion);
         assert_eq!(a.trace_hash(), c.trace_hash(), "{name}: trace kept or not");
     }
+}
+
+#[test]
+fn the_aligned_checkpoint_timeout_switches_stuck_barriers_to_unaligned() {
+    let s = load("flink-backpressure-aligned-timeout");
+    let (sim, r, _) = run_report("aligned-timeout", &s);
+    let f = r.flink.as_ref().unwrap();
+    assert!(!f.unaligned, "configured aligned");
+    assert_eq!(f.expired, 0, "no checkpoint expired: {f:#?}");
+    assert!(
+        f.checkpoints.iter().any(|c| c.outcome == "completed"
+            && c.unaligned_tasks > 0
+            && c.channel_state_records > 0),
+        "some checkpoint switched to unaligned and stored channel state: {f:#?}"
+    );
+    assert!(
+        flink_notes(&sim).any(|n| matches!(n, FlinkNote::SwitchedToUnaligned { .. })),
+        "the switch is narrated"
+    );
+    // Without the timeout the same job's checkpoints expire.
+    let mut file = s.file.clone();
+    if let Some(fl) = file.flink.as_mut() {
+        fl.aligned_checkpoint_timeout_ms = None;
+        fl.tolerable_failed_checkpoints = 100;
+    }
+    let plain = Scenario::from_file(file).unwrap();
+    let (_, rp, _) = run_report("aligned", &plain);
+    assert!(rp.flink.unwrap().expired >= 1);
+}
+
+#[test]
+fn a_taskmanager_crash_takes_its_subtasks_down_and_the_job_recovers() {
+    let s = load("flink-2pc-crash-recovery");
+    let mut file = s.file.clone();
+    file.faults.clear();
+    if let Some(f) = file.flink.as_mut() {
+        f.taskmanagers = 2;
+    }
+    file.faults.push(FaultSpec {
+        at_ms: 450,
+        action: "crash".into(),
+        target: Some("taskmanager-1".into()),
+        ..Default::default()
+    });
+    let s = Scenario::from_file(file).expect("taskmanager-1 is a valid target");
+    assert!(s.process_names().contains(&"taskmanager-1".to_string()));
+    let (sim, r, _) = run_report("taskmanager crash", &s);
+    let f = r.flink.as_ref().unwrap();
+    let diff = f.versus_failure_free.clone();
+    assert_eq!(f.failovers, 1, "one failover for the whole worker");
+    // Subtasks 1 and 3 (source-1 and sink-0) lived on taskmanager-1.
+    let crashed: Vec<String> = sim
+        .trace()
+        .iter()
+        .flat_map(|s| s.notes.iter())
+        .filter_map(|n| match n {
+            eos_core::sim::Note::Crashed { node } => Some(sim.names.node(*node)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(crashed, vec!["source-1".to_string(), "sink-0".to_string()]);
+    assert!(
+        diff.as_ref().is_some_and(FlinkDiff::is_empty),
+        "exactly-once after a worker crash: {diff:?}"
+    );
+    // A TaskManager beyond the configured ones is refused.
+    let mut bad = s.file.clone();
+    bad.faults[0].target = Some("taskmanager-2".into());
+    assert!(Scenario::from_file(bad).is_err());
 }

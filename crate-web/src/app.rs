@@ -22,11 +22,22 @@ const EVENTS_SHOWN: usize = 14;
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
+    // Where the reader is in the lessons (told by lesson mode), for the page's link.
+    let place = use_state_eq(|| None::<crate::permalink::LessonPlace>);
     // Permalinks, import/export and embed mode (see share.rs).
-    let sharing = crate::share::use_sharing(&state);
+    let sharing = crate::share::use_sharing(&state, (*place).clone());
+    let on_place = {
+        let place = place.clone();
+        Callback::from(move |p| place.set(p))
+    };
+    // In lesson mode PageDown/PageUp move through the lesson (lesson_mode.rs), not the run.
+    let in_lesson = use_mut_ref(|| false);
+    *in_lesson.borrow_mut() = place.as_ref().is_some_and(|p| p.trying.is_none());
     let scenarios = use_memo((), |_| crate::builtins::list());
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
+    // Lessons: the language of the chrome and the lessons (i18n.rs), shared by context.
+    let i18n = crate::i18n_hook::use_i18n();
 
     // Playback: an interval owned by this effect, dropped when playing stops or the speed
     // changes.
@@ -43,6 +54,7 @@ pub fn app() -> Html {
     // Keyboard: → step, ← back, Space play/pause, Home reset, End run to the end.
     {
         let dispatcher = state.dispatcher();
+        let in_lesson = in_lesson.clone();
         use_effect_with((), move |_| {
             let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 let in_form = e
@@ -57,8 +69,8 @@ pub fn app() -> Html {
                     "ArrowRight" => Some(Action::Step),
                     "ArrowLeft" => Some(Action::StepBack),
                     // A presenter's clicker sends these.
-                    "PageDown" => Some(Action::Step),
-                    "PageUp" => Some(Action::StepBack),
+                    "PageDown" if !*in_lesson.borrow() => Some(Action::Step),
+                    "PageUp" if !*in_lesson.borrow() => Some(Action::StepBack),
                     " " if !in_form => Some(Action::TogglePlay),
                     "Home" => Some(Action::Reset),
                     "End" => Some(Action::RunToEnd),
@@ -149,6 +161,7 @@ pub fn app() -> Html {
 
     let embed = sharing.embed;
     html! {
+        <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class={classes!("app", embed.then_some("embed"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
@@ -162,6 +175,9 @@ pub fn app() -> Html {
                 <div class="error" role="alert">{ err }</div>
             }
             { sharing.import_errors }
+            <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
+                scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
+                embed={embed} on_place={on_place} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
@@ -186,7 +202,7 @@ pub fn app() -> Html {
                         injected={state.injected} on_inject={on_inject.clone()} />
                 </div>
                 <div class="brokers">
-                    <h2>{"Partition logs"}</h2>
+                    <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
                     { for partitions.into_iter().map(|p| html! {
                         <PartitionLog partition={p} selected={selected} on_select={on_pick.clone()} />
                     }) }
@@ -202,9 +218,11 @@ pub fn app() -> Html {
                 <ComparePanel compare={compare} />
             }
             <footer class="footer">
-                {"Keyboard: → or PageDown step · ← or PageUp back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x."}
+                { i18n.t(crate::i18n::S::Footer) }
+                <br />{ i18n.t(crate::i18n::S::NarrationNote) }
             </footer>
             }
         </div>
+        </ContextProvider<crate::i18n::I18n>>
     }
 }

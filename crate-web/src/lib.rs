@@ -8,9 +8,16 @@ pub mod codec;
 pub mod components;
 pub mod export;
 pub mod flink_view;
+pub mod i18n;
+pub mod i18n_hook;
+pub mod lesson_mode;
+pub mod lesson_state;
+pub mod lessons;
+pub mod markdown;
 pub mod permalink;
 pub mod share;
 pub mod state;
+pub mod storage;
 pub mod view_model;
 pub mod wire;
 

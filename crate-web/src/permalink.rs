@@ -5,6 +5,9 @@
 //! deflated and base64url-encoded by the import worker). Then `seed=N`, one `f=FAULT` per
 //! fault added by click (in order), `step=N`, `msg=N` (the message open in the inspector)
 //! and `embed` (the stage alone, for an iframe).
+//!
+//! In lesson mode the link names the lesson instead: `?lesson=ID&ls=N` (narration step N,
+//! from 0), and `&try=K&step=S` while its try-it prompt K runs at step S.
 
 use crate::state::{Playground, Selection};
 use eos_core::scenario::schema::FaultSpec;
@@ -20,6 +23,18 @@ pub const MAX_PAYLOAD_CHARS: usize = 8 * 1024;
 pub const MAX_FAULTS: usize = 64;
 /// The furthest step a link may ask for (every built-in run is far shorter).
 pub const MAX_STEP: u64 = 1_000_000;
+/// The longest lesson id a link may carry.
+pub const MAX_LESSON_ID: usize = 64;
+
+/// Where a reader is in a lesson: what a lesson link carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonPlace {
+    pub id: String,
+    /// The narration step, from 0.
+    pub step: usize,
+    /// The try-it prompt of that step whose changed run is on screen.
+    pub trying: Option<usize>,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -36,6 +51,9 @@ pub struct Link {
     pub step: u64,
     pub message: Option<u64>,
     pub embed: bool,
+    /// Whether the link names a scenario (`s` or `x`), rather than leaving the default.
+    pub named: bool,
+    pub lesson: Option<LessonPlace>,
 }
 
 impl Link {
@@ -47,6 +65,8 @@ impl Link {
             step: 0,
             message: None,
             embed: false,
+            named: false,
+            lesson: None,
         }
     }
 
@@ -63,6 +83,8 @@ impl Link {
                 _ => None,
             },
             embed,
+            named: true,
+            lesson: None,
         }
     }
 }
@@ -78,6 +100,7 @@ pub enum LinkError {
     PayloadTooLong { chars: usize },
     BadPayload,
     TwoScenarios,
+    BadLessonId,
 }
 
 impl fmt::Display for LinkError {
@@ -106,6 +129,10 @@ impl fmt::Display for LinkError {
             ),
             LinkError::BadPayload => write!(f, "its scenario is not base64url"),
             LinkError::TwoScenarios => write!(f, "it names two scenarios"),
+            LinkError::BadLessonId => write!(
+                f,
+                "its lesson id is not a name of at most {MAX_LESSON_ID} letters, digits and dashes"
+            ),
         }?;
         write!(f, ". Showing the default scenario instead.")
     }
@@ -123,6 +150,18 @@ fn shorten(value: &str) -> String {
 /// The query (with its leading `?`) for a link.
 pub fn format_query(link: &Link) -> String {
     let mut parts = Vec::new();
+    if let Some(place) = &link.lesson {
+        parts.push(format!("lesson={}", encode(&place.id)));
+        parts.push(format!("ls={}", place.step));
+        if let Some(k) = place.trying {
+            parts.push(format!("try={k}"));
+            parts.push(format!("step={}", link.step));
+        }
+        if link.embed {
+            parts.push("embed".to_string());
+        }
+        return format!("?{}", parts.join("&"));
+    }
     match &link.source {
         Source::Builtin(name) => parts.push(format!("s={}", encode(name))),
         Source::Custom(payload) => parts.push(format!("x={}", encode(payload))),
@@ -156,6 +195,7 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
     let mut link = Link::builtin(eos_core::builtin::DEFAULT);
     let mut named = false;
     let mut fault_texts = Vec::new();
+    let (mut lesson, mut lesson_step, mut trying) = (None::<String>, 0usize, None::<usize>);
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
         let number = |value: &str| {
@@ -194,6 +234,17 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 };
             }
             "msg" => link.message = Some(number(raw)?),
+            "lesson" => {
+                let id = decode(raw).ok_or_else(|| LinkError::BadEncoding { key: key.into() })?;
+                let name = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+                if id.is_empty() || id.len() > MAX_LESSON_ID || !id.chars().all(name) {
+                    return Err(LinkError::BadLessonId);
+                }
+                lesson = Some(id);
+            }
+            // Small numbers; what a lesson has is checked against the lesson itself.
+            "ls" => lesson_step = number(raw)?.min(10_000) as usize,
+            "try" => trying = Some(number(raw)?.min(10_000) as usize),
             "embed" => link.embed = true,
             "f" => {
                 fault_texts.push(raw);
@@ -213,6 +264,12 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
             parse_fault(text).map_err(|reason| LinkError::BadFault { index, reason })
         })
         .collect::<Result<_, _>>()?;
+    link.named = named;
+    link.lesson = lesson.map(|id| LessonPlace {
+        id,
+        step: lesson_step,
+        trying,
+    });
     Ok(link)
 }
 
@@ -400,6 +457,8 @@ mod tests {
             step: 42,
             message: Some(9),
             embed: true,
+            named: true,
+            lesson: None,
         };
         let query = format_query(&link);
         assert_eq!(parse_query(&query), Ok(link));
@@ -436,6 +495,44 @@ mod tests {
         assert!(refused("?f=at:1,a:crash,zz:1").contains("unknown field"));
         assert!(refused("?f=at:1,a:crash,part:70000").contains("too large"));
         assert!(refused(&"&f=at:1,a:crash".repeat(MAX_FAULTS + 1)).contains("faults"));
+        assert!(refused("?lesson=a/b").contains("lesson id"));
+        assert!(refused("?lesson=").contains("lesson id"));
+        assert!(
+            refused(&format!("?lesson={}", "a".repeat(MAX_LESSON_ID + 1))).contains("lesson id")
+        );
+        assert!(refused("?lesson=a&ls=x").contains("ls=x is not a whole number"));
+    }
+
+    #[test]
+    fn a_lesson_link_names_the_lesson_and_step_only() {
+        let mut link = Link::builtin("ignored-in-lesson-mode");
+        link.step = 12;
+        link.lesson = Some(LessonPlace {
+            id: "frozen-broker".into(),
+            step: 3,
+            trying: None,
+        });
+        assert_eq!(format_query(&link), "?lesson=frozen-broker&ls=3");
+        let back = parse_query("?lesson=frozen-broker&ls=3").expect("valid");
+        assert_eq!(back.lesson, link.lesson);
+        assert!(!back.named, "no scenario named: the lesson picks it");
+        // A try-it run carries its prompt and its step; embed stays.
+        link.lesson = Some(LessonPlace {
+            id: "frozen-broker".into(),
+            step: 5,
+            trying: Some(0),
+        });
+        link.embed = true;
+        let query = format_query(&link);
+        assert_eq!(query, "?lesson=frozen-broker&ls=5&try=0&step=12&embed");
+        let back = parse_query(&query).expect("valid");
+        assert_eq!(
+            (back.lesson, back.step, back.embed),
+            (link.lesson, 12, true)
+        );
+        // Absurd step numbers are capped here and refused against the lesson later.
+        let far = parse_query("?lesson=x&ls=99999999999").expect("valid");
+        assert_eq!(far.lesson.map(|l| l.step), Some(10_000));
     }
 
     #[test]

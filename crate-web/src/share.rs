@@ -2,7 +2,7 @@
 //! through the small JavaScript glue in `share.js`. What can be pure (reading a worker's
 //! answer, turning it into a scenario to open) is, and is tested natively.
 
-use crate::permalink::{Link, Source};
+use crate::permalink::{LessonPlace, Link, Source};
 use crate::state::{Opened, Selection};
 use eos_core::Scenario;
 use wasm_bindgen::prelude::*;
@@ -127,6 +127,72 @@ pub fn builtin_base(name: &str) -> Result<Scenario, String> {
     })
 }
 
+/// How lesson mode starts, from the page's link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonStart {
+    /// No link: the first lesson, at its first step.
+    First,
+    /// A lesson link, checked against the lesson; `run_step` is the try-it run's step.
+    At { place: LessonPlace, run_step: u64 },
+    /// A link to the playground (or one that could not be opened): lesson mode waits.
+    Away,
+}
+
+/// Checks a lesson link against the lessons: the lesson exists and has that step (and
+/// try-it prompt).
+pub fn check_place(place: &LessonPlace, lessons: &[eos_core::Lesson]) -> Result<(), String> {
+    let refuse = |why: String| {
+        Err(format!(
+            "This link cannot be opened: {why}. Showing the default scenario instead."
+        ))
+    };
+    let Some(lesson) = lessons.iter().find(|l| l.id() == place.id) else {
+        return refuse(format!("no lesson is called \"{}\"", place.id));
+    };
+    let Some(step) = lesson.steps.get(place.step) else {
+        return refuse(format!(
+            "lesson \"{}\" has {} steps, and the link asks for step {}",
+            place.id,
+            lesson.steps.len(),
+            place.step + 1
+        ));
+    };
+    match place.trying {
+        Some(k) if k >= step.try_it.len() => refuse(format!(
+            "step {} of lesson \"{}\" has no try-it prompt {}",
+            place.step + 1,
+            place.id,
+            k + 1
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Where lesson mode starts for the page's link (`None`: no query at all).
+pub fn lesson_start(
+    start: Option<&Result<Link, crate::permalink::LinkError>>,
+    lessons: &[eos_core::Lesson],
+) -> (LessonStart, Option<String>) {
+    match start {
+        None => (LessonStart::First, None),
+        Some(Err(_)) => (LessonStart::Away, None),
+        Some(Ok(link)) => match &link.lesson {
+            Some(place) => match check_place(place, lessons) {
+                Ok(()) => (
+                    LessonStart::At {
+                        place: place.clone(),
+                        run_step: link.step,
+                    },
+                    None,
+                ),
+                Err(e) => (LessonStart::Away, Some(e)),
+            },
+            None if link.named => (LessonStart::Away, None),
+            None => (LessonStart::First, None),
+        },
+    }
+}
+
 /// A file name for downloads: the scenario's name, then what it holds.
 pub fn file_name(scenario: &str, what: &str) -> String {
     let safe: String = scenario
@@ -195,6 +261,40 @@ mod tests {
     }
 
     #[test]
+    fn lesson_links_start_lesson_mode_where_they_say_or_explain_why_not() {
+        let lessons = crate::lessons::all();
+        let first = lessons[0].id().to_string();
+        let start = |q: &str| lesson_start(Some(&crate::permalink::parse_query(q)), &lessons);
+        assert_eq!(lesson_start(None, &lessons), (LessonStart::First, None));
+        assert_eq!(start("?embed"), (LessonStart::First, None));
+        assert_eq!(start("?s=seed-commit-abort"), (LessonStart::Away, None));
+        assert_eq!(start("?step=zz"), (LessonStart::Away, None));
+        let (at, error) = start(&format!("?lesson={first}&ls=2"));
+        assert_eq!(error, None);
+        assert!(
+            matches!(at, LessonStart::At { place, .. } if place.step == 2 && place.id == first)
+        );
+        let steps = lessons[0].steps.len();
+        let (away, error) = start(&format!("?lesson={first}&ls={steps}"));
+        assert_eq!(away, LessonStart::Away);
+        let error = error.unwrap_or_default();
+        assert!(error.contains(&format!("has {steps} steps")), "{error}");
+        let (_, error) = start("?lesson=no-such-lesson");
+        assert!(error
+            .unwrap_or_default()
+            .contains("no lesson is called \"no-such-lesson\""));
+        let last = steps - 1;
+        let tries = lessons[0].steps[last].try_it.len();
+        let (_, error) = start(&format!("?lesson={first}&ls={last}&try={tries}"));
+        assert!(error.unwrap_or_default().contains("no try-it prompt"));
+        if tries > 0 {
+            let (at, error) = start(&format!("?lesson={first}&ls={last}&try=0&step=7"));
+            assert_eq!(error, None);
+            assert!(matches!(at, LessonStart::At { run_step: 7, .. }));
+        }
+    }
+
+    #[test]
     fn a_bad_link_opens_the_default_view_with_a_message() {
         let fresh = Rc::new(Playground::new("seed-commit-abort"));
         let mut link = Link::builtin("no-such-scenario");
@@ -218,6 +318,8 @@ mod tests {
 /// What the page shows for sharing, and whether it is embedded (see `use_sharing`).
 pub struct Sharing {
     pub embed: bool,
+    /// Where lesson mode starts, from the page's link.
+    pub lesson_start: LessonStart,
     /// The same moment in the full playground (for embed mode's link out).
     pub full_link: String,
     pub menu: yew::Html,
@@ -229,7 +331,10 @@ pub struct Sharing {
 /// Opens the page's link once, keeps the URL in step with what is shown, and serves the
 /// Share menu, imports by file picker or drop, and exports.
 #[yew::hook]
-pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> Sharing {
+pub fn use_sharing(
+    state: &yew::UseReducerHandle<crate::state::Playground>,
+    place: Option<LessonPlace>,
+) -> Sharing {
     use crate::components::import_errors::{import_errors, ImportErrorsProps};
     use crate::components::share_menu::{share_menu, Picture, ShareAction, ShareMenuProps};
     use crate::state::Action;
@@ -240,13 +345,17 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
         (!query.is_empty()).then(|| crate::permalink::parse_query(&query))
     });
     let embed = matches!(&*start, Some(Ok(link)) if link.embed);
+    let lesson = use_memo((), {
+        let start = start.clone();
+        move |_| lesson_start(start.as_ref().as_ref(), &crate::lessons::all())
+    });
     let pending =
         use_state(|| matches!(&*start, Some(Ok(l)) if matches!(l.source, Source::Custom(_))));
     let status = use_state(|| None::<String>);
     let import_error = use_state(|| None::<(String, Vec<String>)>);
 
     {
-        let (state, pending) = (state.clone(), pending.clone());
+        let (state, pending, lesson) = (state.clone(), pending.clone(), lesson.clone());
         use_effect_with((), move |_| {
             let open = move |o: Opened| state.dispatch(Action::Open(Box::new(o)));
             let refused = |lines: Vec<String>| {
@@ -255,13 +364,19 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
                     lines.join("; ")
                 ))
             };
-            match &*start {
-                None => {}
-                Some(Err(e)) => open(opened_from_link(
+            match (&*start, &lesson.1) {
+                (_, Some(refused)) => open(opened_from_link(
+                    &Link::builtin(eos_core::builtin::DEFAULT),
+                    Err(refused.clone()),
+                )),
+                (None, _) => {}
+                // Lesson mode opens its lesson's scenario itself.
+                (Some(Ok(link)), _) if !link.named => {}
+                (Some(Err(e)), _) => open(opened_from_link(
                     &Link::builtin(eos_core::builtin::DEFAULT),
                     Err(e.to_string()),
                 )),
-                Some(Ok(link)) => match &link.source {
+                (Some(Ok(link)), _) => match &link.source {
                     Source::Builtin(name) => open(opened_from_link(link, builtin_base(name))),
                     Source::Custom(payload) => {
                         let link = link.clone();
@@ -286,9 +401,17 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
         });
     }
 
+    // What the worker rebuilds the run from (downloads), and what the page's link shows:
+    // the same, or in lesson mode the lesson and its step.
     let query = crate::permalink::format_query(&Link::of(state, false));
+    let page_link = |embed: bool| {
+        let mut link = Link::of(state, embed);
+        link.lesson = place.clone();
+        crate::permalink::format_query(&link)
+    };
+    let shared = page_link(false);
     {
-        let embedded = crate::permalink::format_query(&Link::of(state, embed));
+        let embedded = page_link(embed);
         use_effect_with((embedded, *pending), |(q, pending)| {
             if !*pending {
                 replace_query(q);
@@ -336,7 +459,7 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
     };
 
     let on_action = {
-        let (status, query) = (status.clone(), query.clone());
+        let (status, query, shared) = (status.clone(), query.clone(), shared.clone());
         let sim = state.sim.clone();
         let name = state.scenario_name.clone();
         Callback::from(move |action: ShareAction| {
@@ -374,7 +497,7 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
             };
             match action {
                 ShareAction::CopyLink => copy_text(
-                    &link_for(&query),
+                    &link_for(&shared),
                     Box::new(move |ok| {
                         done(if ok {
                             "Link copied".to_string()
@@ -437,9 +560,10 @@ pub fn use_sharing(state: &yew::UseReducerHandle<crate::state::Playground>) -> S
     };
     Sharing {
         embed,
-        full_link: link_for(&query),
+        lesson_start: lesson.0.clone(),
+        full_link: link_for(&shared),
         menu: share_menu(&ShareMenuProps {
-            link: link_for(&query),
+            link: link_for(&shared),
             status: (*status).clone(),
             on_action,
             on_import,

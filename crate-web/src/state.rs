@@ -12,6 +12,9 @@ use yew::Reducible;
 
 /// A snapshot is kept every this many steps, so stepping back replays at most this many.
 pub const SNAPSHOT_EVERY: u64 = 64;
+/// The longest run the page plays (it keeps snapshots to step back through); `eos-sim`
+/// runs longer ones.
+pub const PAGE_MAX_STEPS: u64 = 250_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -36,6 +39,8 @@ pub enum Action {
     Select(Option<Selection>),
     /// Open a permalink or an imported scenario (see `permalink.rs`).
     Open(Box<Opened>),
+    /// A changed scenario under a name (a lesson's try-it prompt).
+    LoadScenario(String, Rc<Scenario>),
 }
 
 /// A scenario to open with faults added by click and a step to go to. An `error` opens the
@@ -70,22 +75,29 @@ pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 pub struct Timeline {
     pub total_steps: u64,
     pub notable: Vec<u64>,
+    /// The run reached its step limit rather than its end.
+    pub cut: bool,
 }
 
 impl Timeline {
     fn of(scenario: &Scenario) -> Timeline {
         let mut sim = scenario.simulation(None);
         let mut notable = Vec::new();
-        while sim.step() == StepOutcome::Stepped {
+        let end = loop {
+            match sim.step() {
+                StepOutcome::Stepped => {}
+                other => break other,
+            }
             if let Some(rec) = sim.trace().last() {
                 if rec.notable().is_some() {
                     notable.push(rec.step);
                 }
             }
-        }
+        };
         Timeline {
             total_steps: sim.steps(),
             notable,
+            cut: end == StepOutcome::LimitReached,
         }
     }
 
@@ -150,8 +162,17 @@ impl Playground {
     }
 
     fn with_scenario(name: &str, scenario: Scenario, error: Option<String>) -> Self {
+        let scenario = scenario.with_step_cap(PAGE_MAX_STEPS);
         let sim = scenario.simulation(None);
         let timeline = Rc::new(Timeline::of(&scenario));
+        let error = error.or_else(|| {
+            timeline.cut.then(|| {
+                format!(
+                    "This run stops at step {}, its step limit here (limits.max_steps, at most {PAGE_MAX_STEPS} in the page): it has not ended there.",
+                    timeline.total_steps
+                )
+            })
+        });
         let comparison = Rc::new(eos_core::compare::compare(&scenario, None).unwrap_or_default());
         Playground {
             timeline,
@@ -277,6 +298,9 @@ impl Reducible for Playground {
                     Rc::new(same)
                 }
             },
+            Action::LoadScenario(name, scenario) => {
+                Rc::new(Playground::with_scenario(&name, (*scenario).clone(), None))
+            }
             Action::Step => {
                 let finished = self.step_once();
                 Rc::new(self.bumped(finished, self.playing))
@@ -439,6 +463,25 @@ mod tests {
             .as_deref()
             .unwrap_or("")
             .contains("no-such-scenario"));
+    }
+
+    #[test]
+    fn a_run_cut_by_its_step_limit_says_so() {
+        let mut file = crate::builtins::get(builtin::DEFAULT)
+            .expect("built-in")
+            .file;
+        file.limits.max_steps = 10;
+        let scenario = Scenario::from_file(file).expect("valid");
+        let s = Rc::new(Playground::with_scenario("cut", scenario, None));
+        assert!(s.timeline.cut);
+        assert_eq!(s.timeline.total_steps, 10);
+        let message = s.error.clone().unwrap_or_default();
+        assert!(message.contains("stops at step 10"), "{message}");
+        let s = act(s, Action::RunToEnd);
+        assert_eq!(s.sim.borrow().steps(), 10);
+        // A run that ends says nothing.
+        let whole = Playground::new(builtin::DEFAULT);
+        assert!(!whole.timeline.cut && whole.error.is_none());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod diagram;
 pub mod inspector;
+pub mod lesson;
 
 use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::producer::ClientState;

@@ -23,6 +23,16 @@ async fn mount() -> Element {
         .expect("append");
     yew::Renderer::<eos_web::app::App>::with_root(root.clone()).render();
     TimeoutFuture::new(20).await;
+    // The page opens on the first lesson; these tests drive the free playground.
+    if let Some(leave) = root
+        .query_selector("#leave-lesson")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        leave.click();
+        TimeoutFuture::new(20).await;
+    }
     root
 }
 

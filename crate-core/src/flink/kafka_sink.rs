@@ -368,11 +368,7 @@ impl Job {
                         match error {
                             Some(KafkaError::ConcurrentTransactions) => {
                                 sink.probing = Some((u64::MAX, n));
-                                ctx.set_timer_for(
-                                    Self::node(t),
-                                    ms(RETRY_BACKOFF_MS),
-                                    Timer::Flink(FlinkTimer::SinkRetry { attempt }),
-                                );
+                                retry_later(ctx, t, attempt);
                             }
                             None if *epoch > 0 => {
                                 ctx.note(Note::Flink(FlinkNote::LingeringAborted {
@@ -402,11 +398,7 @@ impl Job {
                     Some(KafkaError::ConcurrentTransactions) => {
                         // The coordinator is aborting the previous holder of this id first.
                         txn.init_request = Some(u64::MAX);
-                        ctx.set_timer_for(
-                            Self::node(t),
-                            ms(RETRY_BACKOFF_MS),
-                            Timer::Flink(FlinkTimer::SinkRetry { attempt }),
-                        );
+                        retry_later(ctx, t, attempt);
                     }
                     Some(e) => {
                         let e = *e;
@@ -433,11 +425,7 @@ impl Job {
                         }
                         Some(KafkaError::ConcurrentTransactions) => {
                             sink.retry_commits.push(c);
-                            ctx.set_timer_for(
-                                Self::node(t),
-                                ms(RETRY_BACKOFF_MS),
-                                Timer::Flink(FlinkTimer::SinkRetry { attempt }),
-                            );
+                            retry_later(ctx, t, attempt);
                         }
                         Some(e) => {
                             ctx.note(Note::Flink(FlinkNote::SinkCommitRejected {
@@ -466,11 +454,7 @@ impl Job {
                             }
                             Some(KafkaError::ConcurrentTransactions) => {
                                 txn.adding = None;
-                                ctx.set_timer_for(
-                                    Self::node(t),
-                                    ms(RETRY_BACKOFF_MS),
-                                    Timer::Flink(FlinkTimer::SinkRetry { attempt }),
-                                );
+                                retry_later(ctx, t, attempt);
                             }
                             Some(e) => {
                                 let e = *e;
@@ -556,4 +540,13 @@ impl Job {
         self.sink_pump(t, ctx);
         acted
     }
+}
+
+/// The coordinator was busy: ask again after a short backoff.
+fn retry_later(ctx: &mut Ctx, t: usize, attempt: u32) {
+    ctx.set_timer_for(
+        Job::node(t),
+        ms(RETRY_BACKOFF_MS),
+        Timer::Flink(FlinkTimer::SinkRetry { attempt }),
+    );
 }

@@ -7,6 +7,7 @@ use crate::scenario::Scenario;
 use crate::sim::{RunLimit, Simulation};
 use crate::time::to_ms;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointLine {
@@ -32,9 +33,38 @@ pub struct FlinkReport {
     pub restored_from: Vec<Option<u64>>,
     pub checkpoints: Vec<CheckpointLine>,
     pub output: FlinkOutput,
+    /// The per-record ledger through the job: input record → how often a source read it,
+    /// how often it was counted into keyed state, and its output copies in the sinks.
+    pub ledger: BTreeMap<String, LedgerLine>,
     /// Against the same scenario and seed without faults; absent when not computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub versus_failure_free: Option<FlinkDiff>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerLine {
+    pub read: u32,
+    pub counted: u32,
+    /// Copies visible to read_committed readers of 2PC sink topics.
+    pub committed: u32,
+    pub appended: u32,
+}
+
+fn ledger(job: &crate::flink::Job, output: &FlinkOutput) -> BTreeMap<String, LedgerLine> {
+    let mut m: BTreeMap<crate::ids::RecordId, LedgerLine> = BTreeMap::new();
+    for (id, n) in &job.read {
+        m.entry(*id).or_default().read = *n;
+    }
+    for (id, n) in &job.counted {
+        m.entry(*id).or_default().counted = *n;
+    }
+    for (id, n) in &output.committed {
+        m.entry(*id).or_default().committed = *n;
+    }
+    for (id, n) in &output.appended {
+        m.entry(*id).or_default().appended = *n;
+    }
+    m.into_iter().map(|(id, l)| (id.to_string(), l)).collect()
 }
 
 fn line(s: &CheckpointStat) -> CheckpointLine {
@@ -61,7 +91,9 @@ impl FlinkReport {
         let job = sim.flink.as_ref()?;
         let h = &job.coordinator.history;
         let count = |o: CheckpointOutcome| h.iter().filter(|s| s.outcome == o).count() as u32;
+        let output = FlinkOutput::of(sim)?;
         Some(FlinkReport {
+            ledger: ledger(job, &output),
             checkpointing: job.config.mode.name().into(),
             unaligned: job.config.unaligned,
             completed: count(CheckpointOutcome::Completed),
@@ -70,7 +102,7 @@ impl FlinkReport {
             failovers: job.failovers,
             restored_from: job.restores.iter().map(|r| r.checkpoint).collect(),
             checkpoints: h.iter().map(line).collect(),
-            output: FlinkOutput::of(sim)?,
+            output,
             versus_failure_free: None,
         })
     }

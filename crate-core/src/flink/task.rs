@@ -401,9 +401,18 @@ impl Job {
     fn take_overtaking_barrier(&mut self, t: usize, ctx: &mut Ctx) -> bool {
         let unaligned_now = self.config.unaligned && self.config.unaligned_allowed()
             || self.tasks[t].align.as_ref().is_some_and(|a| a.unaligned);
-        if !unaligned_now {
+        // Aligned with a timeout: a barrier that has waited in the buffers longer than the
+        // timeout since its checkpoint started becomes a priority event and overtakes.
+        let timeout = self
+            .config
+            .aligned_timeout
+            .filter(|_| self.config.unaligned_allowed());
+        if !unaligned_now && timeout.is_none() {
             return false;
         }
+        let timed_out = |triggered_at: SimTime| {
+            timeout.is_some_and(|to| triggered_at.saturating_add(to) <= ctx.now)
+        };
         let last = self.tasks[t].last_snapshot;
         let current = self.tasks[t].align.as_ref().map(|a| a.id);
         for c in self.regular_inputs(t) {
@@ -415,6 +424,7 @@ impl Job {
                 .find_map(|(pos, s)| match s.item {
                     Item::Barrier { id, triggered_at }
                         if s.at <= ctx.now
+                            && (unaligned_now || timed_out(triggered_at))
                             && self.final_checkpoint != Some(id)
                             && (id > last || current == Some(id))
                             && !self.tasks[t]
@@ -436,6 +446,12 @@ impl Job {
             }
             self.start_alignment(t, id, triggered_at, ctx);
             if let Some(a) = self.tasks[t].align.as_mut() {
+                if !a.unaligned {
+                    ctx.note(Note::Flink(FlinkNote::SwitchedToUnaligned {
+                        task: Self::node(t),
+                        id,
+                    }));
+                }
                 a.unaligned = true;
             }
             if self.tasks[t]

@@ -23,6 +23,10 @@ builtin!(
     "last-stable-offset",
     "zombie-fencing",
     "read-process-write",
+    "flink-barriers",
+    "flink-at-least-once",
+    "flink-unaligned",
+    "flink-two-phase-commit",
 );
 
 pub fn ids() -> Vec<String> {

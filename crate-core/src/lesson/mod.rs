@@ -115,8 +115,17 @@ pub fn spotlight_names(sim: &Simulation) -> Vec<String> {
             .processors
             .iter()
             .any(|p| p.settings.guarantee == Guarantee::ExactlyOnce);
-    if transactions {
+    if transactions
+        || sim
+            .flink
+            .as_ref()
+            .is_some_and(|j| j.tasks.iter().any(|t| t.sink.is_some()))
+    {
         names.push("coordinator".into());
+    }
+    if let Some(job) = &sim.flink {
+        names.push("jobmanager".into());
+        names.extend(job.task_names());
     }
     names
 }
@@ -424,6 +433,15 @@ impl Lesson {
     }
 
     pub fn from_file(file: LessonFile) -> Result<Lesson, LessonError> {
+        Lesson::from_file_with(file, &crate::builtin::get)
+    }
+
+    /// As `from_file`, finding built-in scenarios with `builtin`: the web app passes its
+    /// pre-parsed ones, so that no TOML parser ships to the browser.
+    pub fn from_file_with(
+        file: LessonFile,
+        builtin: &dyn Fn(&str) -> Result<Scenario, ScenarioError>,
+    ) -> Result<Lesson, LessonError> {
         let mut errors = Vec::new();
         let mut err = |field: &str, message: String| {
             errors.push(FieldError {
@@ -444,7 +462,7 @@ impl Lesson {
         text::check(&file.title, "title", LINE, &mut errors);
         text::check(&file.summary, "summary", PROSE, &mut errors);
         let scenario = match &file.scenario {
-            ScenarioSource::Builtin(name) => match crate::builtin::get(name) {
+            ScenarioSource::Builtin(name) => match builtin(name) {
                 Ok(s) => Some(s),
                 Err(_) => {
                     errors.push(FieldError {

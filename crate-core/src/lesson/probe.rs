@@ -71,6 +71,32 @@ pub const PROBES: &[(&str, &str)] = &[
     ),
     ("copies", "readable copies of a record"),
     ("notes", "how many steps so far carried a note of this kind"),
+    (
+        "checkpoints_completed",
+        "Flink: checkpoints completed so far",
+    ),
+    ("checkpoints_expired", "Flink: checkpoints expired so far"),
+    ("failovers", "Flink: job failovers so far"),
+    (
+        "max_alignment_ms",
+        "Flink: the longest alignment of a completed checkpoint, in ms",
+    ),
+    (
+        "channel_state_records",
+        "Flink: in-flight records stored by completed checkpoints (unaligned)",
+    ),
+    (
+        "committed_outputs",
+        "Flink: output records of 2PC sinks visible to read_committed readers",
+    ),
+    (
+        "appended_records",
+        "Flink: records in the append sink's log",
+    ),
+    (
+        "state_total",
+        "Flink: the sum of the keyed counts over every key and subtask",
+    ),
 ];
 
 fn arg_of(name: &str) -> Option<Arg> {
@@ -80,6 +106,14 @@ fn arg_of(name: &str) -> Option<Arg> {
         | "log_end_offset" => Arg::Partition,
         "duplicates" | "lost_writes" | "aborted_reads" | "visible_outputs"
         | "output_duplicates" | "output_lost" => Arg::None,
+        "checkpoints_completed"
+        | "checkpoints_expired"
+        | "failovers"
+        | "max_alignment_ms"
+        | "channel_state_records"
+        | "committed_outputs"
+        | "appended_records"
+        | "state_total" => Arg::None,
         "producer_epoch" | "producer_id" => Arg::Producer,
         "delivery_attempts" | "acked_offset" | "copies" => Arg::Record,
         "notes" => Arg::Note,
@@ -326,6 +360,7 @@ impl Probe {
                     .filter(|rec| rec.notes.iter().any(|n| n.kind_name() == kind))
                     .count(),
             ),
+            Target::None if flink_probe(&self.name) => flink_value(&self.name, sim),
             Target::None => {
                 let report = Report::of("", sim);
                 let processing = report.processing.unwrap_or_default();
@@ -339,5 +374,52 @@ impl Probe {
                 })
             }
         }
+    }
+}
+
+fn flink_probe(name: &str) -> bool {
+    matches!(
+        name,
+        "checkpoints_completed"
+            | "checkpoints_expired"
+            | "failovers"
+            | "max_alignment_ms"
+            | "channel_state_records"
+            | "committed_outputs"
+            | "appended_records"
+            | "state_total"
+    )
+}
+
+/// A Flink probe's value (-1 when the scenario has no Flink job).
+fn flink_value(name: &str, sim: &Simulation) -> i64 {
+    use crate::flink::snapshot::CheckpointOutcome;
+    let Some(job) = &sim.flink else {
+        return -1;
+    };
+    let h = &job.coordinator.history;
+    let completed = || {
+        h.iter()
+            .filter(|s| s.outcome == CheckpointOutcome::Completed)
+    };
+    let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    match name {
+        "checkpoints_completed" => n(completed().count() as u64),
+        "checkpoints_expired" => n(h
+            .iter()
+            .filter(|s| s.outcome == CheckpointOutcome::Expired)
+            .count() as u64),
+        "failovers" => n(u64::from(job.failovers)),
+        "max_alignment_ms" => n(completed()
+            .map(|s| crate::time::to_ms(s.alignment))
+            .max()
+            .unwrap_or(0)),
+        "channel_state_records" => n(completed()
+            .map(|s| u64::from(s.channel_state_records))
+            .sum()),
+        "committed_outputs" => crate::flink::outcome::FlinkOutput::of(sim)
+            .map_or(0, |o| n(o.committed.values().map(|c| u64::from(*c)).sum())),
+        "appended_records" => n(job.external.appended.len() as u64),
+        _ => n(job.state().values().sum()),
     }
 }

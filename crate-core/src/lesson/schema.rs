@@ -177,7 +177,7 @@ pub struct TryItSpec {
     /// Add this fault to the schedule (the scenario format's `[[faults]]` entry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inject: Option<FaultSpec>,
-    /// `idempotence`, `isolation` or `transaction_protocol`.
+    /// `idempotence`, `isolation`, `transaction_protocol`, `unaligned` or `checkpointing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flip: Option<String>,
     /// Switch every read-process-write processor to this guarantee.

@@ -33,13 +33,19 @@ pub enum Flip {
     Isolation,
     /// Transaction protocol 1 ↔ 2.
     TransactionProtocol,
+    /// Flink: aligned ↔ unaligned checkpoints.
+    Unaligned,
+    /// Flink: EXACTLY_ONCE ↔ AT_LEAST_ONCE checkpointing.
+    Checkpointing,
 }
 
 impl Flip {
-    pub const ALL: [Flip; 3] = [
+    pub const ALL: [Flip; 5] = [
         Flip::Idempotence,
         Flip::Isolation,
         Flip::TransactionProtocol,
+        Flip::Unaligned,
+        Flip::Checkpointing,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +53,8 @@ impl Flip {
             Flip::Idempotence => "idempotence",
             Flip::Isolation => "isolation",
             Flip::TransactionProtocol => "transaction_protocol",
+            Flip::Unaligned => "unaligned",
+            Flip::Checkpointing => "checkpointing",
         }
     }
 
@@ -115,6 +123,22 @@ impl TryIt {
                             } else {
                                 "read_committed".into()
                             });
+                        }
+                    }
+                    Flip::Unaligned | Flip::Checkpointing => {
+                        let Some(f) = file.flink.as_mut() else {
+                            return Err(refused("flink", "the scenario has no Flink job"));
+                        };
+                        if *flip == Flip::Unaligned {
+                            f.unaligned = !f.unaligned;
+                        } else {
+                            f.checkpointing = if f.checkpointing == "at-least-once" {
+                                "exactly-once".into()
+                            } else {
+                                "at-least-once".into()
+                            };
+                            // Unaligned checkpoints exist only under exactly-once.
+                            f.unaligned = false;
                         }
                     }
                     Flip::TransactionProtocol => {

@@ -813,6 +813,29 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     }
     let mut faults = Vec::new();
     for (fi, spec) in file.faults.iter().enumerate().take(MAX_FAULTS) {
+        // A Flink worker (TaskManager) takes every subtask it hosts down with it.
+        if let Some(tasks) = spec
+            .target
+            .as_deref()
+            .and_then(|t| super::build_flink::worker_tasks(file, t))
+        {
+            if spec.action != "crash" {
+                c.err(
+                    format!("faults[{fi}].action"),
+                    format!("a TaskManager can only crash (got \"{}\")", spec.action),
+                );
+            }
+            for task in tasks {
+                faults.push(ScheduledFault {
+                    at: ms(spec.at_ms.min(MAX_TIME_MS)),
+                    fault: Fault::Crash {
+                        node: NodeId::Task(task),
+                        restart_after: None,
+                    },
+                });
+            }
+            continue;
+        }
         if let Some(fault) = fault(&mut c, file, &topic_index, fi, spec) {
             faults.push(ScheduledFault {
                 at: ms(spec.at_ms.min(MAX_TIME_MS)),

@@ -28,6 +28,24 @@ pub fn task_names(spec: &FlinkSpec) -> Vec<String> {
     out
 }
 
+/// The subtasks a TaskManager named `taskmanager-N` hosts: slots are filled round-robin,
+/// subtask `i` (in task order) on worker `i % taskmanagers`.
+pub fn worker_tasks(file: &super::ScenarioFile, name: &str) -> Option<Vec<u8>> {
+    let spec = file.flink.as_ref()?;
+    let n: u8 = name.strip_prefix("taskmanager-")?.parse().ok()?;
+    let workers = spec.taskmanagers.max(1);
+    if n >= workers {
+        return None;
+    }
+    let tasks = task_names(spec).len();
+    Some(
+        (0..tasks)
+            .filter(|i| i % usize::from(workers) == usize::from(n))
+            .map(|i| i as u8)
+            .collect(),
+    )
+}
+
 pub(super) struct Context<'a> {
     pub topics: &'a BTreeMap<&'a str, (u16, u16)>,
     pub leaders: &'a BTreeMap<Tp, u8>,

@@ -43,6 +43,7 @@ builtin!(
     "flink-at-least-once-overcount",
     "flink-backpressure-aligned",
     "flink-backpressure-unaligned",
+    "flink-backpressure-aligned-timeout",
     "flink-2pc-crash-recovery",
     "flink-2pc-txn-timeout-loss",
     "flink-iterative-loop-loss",

@@ -82,6 +82,10 @@ pub struct FlinkSpec {
     pub stop_ms: u64,
     #[serde(default = "default_poll")]
     pub poll_interval_ms: u64,
+    /// Workers the subtasks are spread over (round-robin); a fault can crash
+    /// `taskmanager-N` with every subtask on it.
+    #[serde(default = "one_u8")]
+    pub taskmanagers: u8,
     pub operators: Vec<OperatorSpec>,
 }
 

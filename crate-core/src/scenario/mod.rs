@@ -72,6 +72,12 @@ impl Scenario {
                     .map(build_flink::task_names)
                     .unwrap_or_default(),
             )
+            .chain(
+                self.file
+                    .flink
+                    .iter()
+                    .flat_map(|f| (0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}"))),
+            )
             .collect()
     }
 
@@ -87,6 +93,14 @@ impl Scenario {
             setup.seed = s;
         }
         Simulation::new(setup)
+    }
+
+    /// The same scenario with its run cut at `max_steps` at most (the page keeps every step
+    /// to step back through, so it runs shorter than the CLI may).
+    pub fn with_step_cap(mut self, max_steps: u64) -> Scenario {
+        self.setup.max_steps = self.setup.max_steps.min(max_steps);
+        self.file.limits.max_steps = self.file.limits.max_steps.min(max_steps);
+        self
     }
 
     /// The same, without keeping the per-step trace (for long headless runs).

@@ -15,7 +15,7 @@ pub fn consumer_card(props: &ConsumerCardProps) -> Html {
     let c = &props.consumer;
     let (click, key) = activate(&props.on_select, Selection::Node(c.node));
     html! {
-        <article tabindex="0" title={format!("Inspect consumer {} (Enter)", c.name)}
+        <article tabindex="0" data-spot={c.name.clone()} title={format!("Inspect consumer {} (Enter)", c.name)}
             onclick={click} onkeydown={key}
             class={classes!(props.selected.then_some("selected"), "card", "consumer", c.status)}>
             <h3>{ format!("Consumer {}", c.name) }</h3>

@@ -1,4 +1,5 @@
 use super::icon::icon;
+use crate::i18n::{I18n, S};
 use crate::state::{Action, SPEEDS};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -27,6 +28,8 @@ fn speed_label(quarters: u32) -> String {
 /// Reset, step back, play/pause, step, run to end; the keyboard does the same (see app.rs).
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     let button = |id: &'static str,
                   glyph: &'static str,
                   label: &'static str,
@@ -44,15 +47,15 @@ pub fn controls(props: &ControlsProps) -> Html {
     };
     html! {
         <nav class="controls" aria-label="Playback">
-            { button("reset", "reset", "Reset", "Home", Action::Reset, props.at_start) }
-            { button("prev-event", "prev-event", "Previous event", "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
-            { button("step-back", "back", "Back", "ArrowLeft", Action::StepBack, props.at_start) }
-            { button("play", if props.playing { "pause" } else { "play" }, if props.playing { "Pause" } else { "Play" }, "Space", Action::TogglePlay, props.finished) }
-            { button("step", "step", "Step", "ArrowRight", Action::Step, props.finished) }
-            { button("next-event", "next-event", "Next event", "Shift+ArrowRight", Action::NextNotable, props.finished) }
-            { button("run-to-end", "end", "End", "End", Action::RunToEnd, props.finished) }
-            <label class="speed" title="Playback speed">
-                <span class="label">{"Speed"}</span>
+            { button("reset", "reset", t(S::Reset), "Home", Action::Reset, props.at_start) }
+            { button("prev-event", "prev-event", t(S::PreviousEvent), "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
+            { button("step-back", "back", t(S::Back), "ArrowLeft", Action::StepBack, props.at_start) }
+            { button("play", if props.playing { "pause" } else { "play" }, if props.playing { t(S::Pause) } else { t(S::Play) }, "Space", Action::TogglePlay, props.finished) }
+            { button("step", "step", t(S::Step), "ArrowRight", Action::Step, props.finished) }
+            { button("next-event", "next-event", t(S::NextEvent), "Shift+ArrowRight", Action::NextNotable, props.finished) }
+            { button("run-to-end", "end", t(S::End), "End", Action::RunToEnd, props.finished) }
+            <label class="speed" title={t(S::Speed)}>
+                <span class="label">{ t(S::Speed) }</span>
                 <select id="speed" aria-label="Playback speed" onchange={{
                     let cb = props.on_action.clone();
                     Callback::from(move |e: Event| {

@@ -22,7 +22,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 <h2>{"Flink job"}</h2>
                 {{
                     let (click, key) = activate(&props.on_select, Selection::Node(NodeId::JobManager));
-                    html! { <button class="jm" onclick={click} onkeydown={key} title="Inspect the JobManager (checkpoint coordinator)">{"JobManager"}</button> }
+                    html! { <button class="jm" data-spot="jobmanager" onclick={click} onkeydown={key} title="Inspect the JobManager (checkpoint coordinator)">{"JobManager"}</button> }
                 }}
                 <span class="flink-mode">{ &j.mode }</span>
                 <span class={classes!("flink-phase", j.phase)}>{ j.phase }</span>
@@ -33,7 +33,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                     let sel = Selection::Node(NodeId::Task(i as u8));
                     let (click, key) = activate(&props.on_select, sel);
                     html! {
-                    <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"))} tabindex="0"
+                    <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"))} tabindex="0" data-spot={t.name.clone()}
                         onclick={click} onkeydown={key}
                         title={format!("Inspect {} (Enter)", t.name)}
                         aria-label={format!("{} ({}), {}", t.name, t.kind, t.status)}>

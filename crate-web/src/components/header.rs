@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, Lang, S};
 use eos_core::scenario::builtin::BuiltinInfo;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -13,6 +14,14 @@ pub struct HeaderProps {
 /// Title, scenario picker (grouped by topic) and the run's seed.
 #[function_component(Header)]
 pub fn header(props: &HeaderProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let lang_button = |lang: Lang, label: &'static str, id: &'static str| {
+        let set = i18n.set.clone();
+        html! {
+            <button id={id} class="lang" aria-pressed={(i18n.lang == lang).to_string()}
+                onclick={Callback::from(move |_| set.emit(lang))}>{ label }</button>
+        }
+    };
     let on_change = {
         let cb = props.on_select.clone();
         Callback::from(move |e: Event| {
@@ -37,11 +46,11 @@ pub fn header(props: &HeaderProps) -> Html {
         <header class="header">
             <div class="brand">
                 <span class="logo" aria-hidden="true">{"1×"}</span>
-                <h1>{"Exactly-Once Playground"}</h1>
+                <h1>{ i18n.t(S::Brand) }</h1>
             </div>
             <label class="picker">
-                <span class="label">{"Scenario"}</span>
-                <select id="scenario-picker" onchange={on_change} aria-label="Scenario">
+                <span class="label">{ i18n.t(S::Scenario) }</span>
+                <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)}>
                     { for groups.iter().map(|g| html! {
                         <optgroup label={g.to_string()}>
                             { for props.scenarios.iter().filter(|s| s.group == *g).map(|s| html! {
@@ -53,9 +62,13 @@ pub fn header(props: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
-            <span class="seed" title="The run's seed: same scenario and seed, same run, everywhere">
-                {format!("seed {}", props.seed)}
+            <span class="seed" title={i18n.t(S::SeedTip)}>
+                {format!("{} {}", i18n.t(S::Seed), props.seed)}
             </span>
+            <div class="langs" role="group" aria-label={i18n.t(S::Language)} title={i18n.t(S::NarrationNote)}>
+                { lang_button(Lang::En, "EN", "lang-en") }
+                { lang_button(Lang::Ru, "RU", "lang-ru") }
+            </div>
             <p class="summary">{summary}</p>
         </header>
     }

@@ -12,6 +12,8 @@ pub mod header;
 pub mod icon;
 pub mod import_errors;
 pub mod inspector;
+pub mod lesson_nav;
+pub mod lesson_panel;
 pub mod partition_log;
 pub mod processor_card;
 pub mod producer_card;

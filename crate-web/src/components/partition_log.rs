@@ -22,7 +22,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         Selection::Node(eos_core::ids::NodeId::Broker(broker)),
     );
     html! {
-        <section class={classes!("partition", p.status)} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status)} data-spot={crate::view_model::lesson::partition_spots(&p.title, broker)} aria-label={p.title.clone()}>
             <div class="partition-head">
                 <span class="partition-name pickable" tabindex="0" role="button"
                     aria-label={format!("Inspect partition {} on broker {broker}", p.title)}

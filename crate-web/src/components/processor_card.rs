@@ -16,7 +16,7 @@ pub fn processor_card(props: &ProcessorCardProps) -> Html {
     let p = &props.processor;
     let (click, key) = activate(&props.on_select, Selection::Node(p.node));
     html! {
-        <article tabindex="0" title={format!("Inspect processor {} (Enter)", p.name)}
+        <article tabindex="0" data-spot={p.name.clone()} title={format!("Inspect processor {} (Enter)", p.name)}
             onclick={click} onkeydown={key}
             class={classes!(props.selected.then_some("selected"), "card", "processor", p.guarantee, p.status)}>
             <h3>{ format!("Processor {}", p.name) }</h3>

@@ -15,7 +15,7 @@ pub fn producer_card(props: &ProducerCardProps) -> Html {
     let p = &props.producer;
     let (click, key) = activate(&props.on_select, Selection::Node(p.node));
     html! {
-        <article tabindex="0" title={format!("Inspect producer {} (Enter)", p.name)}
+        <article tabindex="0" data-spot={p.name.clone()} title={format!("Inspect producer {} (Enter)", p.name)}
             onclick={click} onkeydown={key}
             class={classes!(props.selected.then_some("selected"), "card", "producer", p.status)}>
             <h3>{ format!("Producer {}", p.name) }</h3>

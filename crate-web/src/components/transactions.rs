@@ -24,7 +24,7 @@ pub fn transactions(props: &TransactionsProps) -> Html {
         return html! {};
     }
     html! {
-        <section class="card coordinator" aria-label="Transaction coordinator">
+        <section class="card coordinator" data-spot="coordinator" aria-label="Transaction coordinator">
             <h2>{"Transaction coordinator"}</h2>
             { for props.transactions.iter().map(|t| html! {
                 <div class="txn">

@@ -97,6 +97,12 @@ pub fn lanes(sim: &Simulation) -> Vec<LaneVm> {
     nodes.extend((0..sim.brokers.len()).map(|i| (NodeId::Broker(i as u8), "")));
     nodes.extend((0..sim.consumers.len()).map(|i| (NodeId::Consumer(i as u8), "consumer")));
     nodes.extend((0..sim.processors.len()).map(|i| (NodeId::Processor(i as u8), "processor")));
+    if let Some(job) = &sim.flink {
+        // Flink's RPC (trigger, ack, notify) and the tasks' Kafka traffic; records between
+        // subtasks travel in channels, drawn on the Flink stage instead.
+        nodes.push((NodeId::JobManager, ""));
+        nodes.extend((0..job.tasks.len()).map(|i| (NodeId::Task(i as u8), "task")));
+    }
     nodes
         .into_iter()
         .enumerate()

@@ -1,0 +1,75 @@
+use crate::i18n::{I18n, S};
+use crate::view_model::lesson::ContentsEntry;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonNavProps {
+    pub entries: Vec<ContentsEntry>,
+    pub current: usize,
+    pub open: bool,
+    pub on_toggle: Callback<()>,
+    pub on_open: Callback<usize>,
+    pub on_clear: Callback<()>,
+    pub on_leave: Callback<()>,
+}
+
+/// The course: contents with progress, previous/next lesson, clear progress, and the way
+/// out to the free playground.
+#[function_component(LessonNav)]
+pub fn lesson_nav(props: &LessonNavProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let n = props.entries.len();
+    let open_at = |i: Option<usize>| {
+        let cb = props.on_open.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(i) = i {
+                cb.emit(i);
+            }
+        })
+    };
+    let unit = |cb: &Callback<()>| {
+        let cb = cb.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let prev = props.current.checked_sub(1);
+    let next = (props.current + 1 < n).then_some(props.current + 1);
+    html! {
+        <nav class="lesson-nav" aria-label={i18n.t(S::Lessons)}>
+            <div class="lesson-nav-bar">
+                <button id="lesson-contents-toggle" aria-expanded={props.open.to_string()}
+                    aria-controls="lesson-contents" onclick={unit(&props.on_toggle)}>
+                    {"☰ "}{ i18n.t(S::Lessons) }{ format!(" {}/{n}", props.current + 1) }
+                </button>
+                <button id="prev-lesson" disabled={prev.is_none()} onclick={open_at(prev)}>
+                    {"« "}{ i18n.t(S::PreviousLesson) }
+                </button>
+                <button id="next-lesson" disabled={next.is_none()} onclick={open_at(next)}>
+                    { i18n.t(S::NextLesson) }{" »"}
+                </button>
+                <button id="leave-lesson" class="leave" onclick={unit(&props.on_leave)}>
+                    { i18n.t(S::FreePlayground) }
+                </button>
+            </div>
+            if props.open {
+                <div id="lesson-contents" class="lesson-contents">
+                    <h2>{ i18n.t(S::Contents) }</h2>
+                    <ol>
+                        { for props.entries.iter().enumerate().map(|(i, e)| html! {
+                            <li class={classes!(e.current.then_some("current"), e.done.then_some("done"))}>
+                                <button class="toc-open" onclick={open_at(Some(i))}
+                                    aria-current={e.current.then_some("true")}>
+                                    <span class="toc-title">{ &e.title }</span>
+                                    <span class="toc-progress">
+                                        { &e.progress }
+                                        if e.done { { format!(" · ✓ {}", i18n.t(S::Done)) } }
+                                    </span>
+                                </button>
+                            </li>
+                        }) }
+                    </ol>
+                    <button id="clear-progress" onclick={unit(&props.on_clear)}>{ i18n.t(S::ClearProgress) }</button>
+                </div>
+            }
+        </nav>
+    }
+}

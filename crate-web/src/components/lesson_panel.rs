@@ -1,0 +1,145 @@
+use crate::i18n::{I18n, S};
+use crate::markdown;
+use crate::view_model::lesson::{StepVm, Verdict};
+use eos_core::lesson::Answer;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonPanelProps {
+    pub vm: StepVm,
+    pub choice: Option<Answer>,
+    pub on_prev: Callback<()>,
+    pub on_next: Callback<()>,
+    pub on_choose: Callback<Option<Answer>>,
+    pub on_reveal: Callback<()>,
+    pub on_show: Callback<()>,
+    pub on_try_again: Callback<()>,
+    pub on_try_it: Callback<usize>,
+}
+
+/// The open lesson: title, the narration step (Markdown), its question and try-it prompts,
+/// and previous/next.
+#[function_component(LessonPanel)]
+pub fn lesson_panel(props: &LessonPanelProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let vm = &props.vm;
+    let emit = |cb: &Callback<()>| {
+        let cb = cb.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let question = vm.question.as_ref().map(|q| {
+        let answer_input = if q.choices.is_empty() {
+            let cb = props.on_choose.clone();
+            let value = match props.choice {
+                Some(Answer::Number(n)) => n.to_string(),
+                _ => String::new(),
+            };
+            html! {
+                <label class="number-answer">
+                    <span class="label">{ i18n.t(S::YourAnswer) }</span>
+                    <input id="answer-number" type="number" inputmode="numeric" value={value}
+                        disabled={!q.asking}
+                        oninput={Callback::from(move |e: InputEvent| {
+                            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                                let n = crate::lesson_state::parse_number(&i.value());
+                                cb.emit(n.map(Answer::Number));
+                            }
+                        })} />
+                </label>
+            }
+        } else {
+            html! {
+                <fieldset class="choices">
+                    <legend class="visually-hidden">{ i18n.t(S::YourAnswer) }</legend>
+                    { for q.choices.iter().enumerate().map(|(k, label)| {
+                        let k32 = u32::try_from(k).unwrap_or(u32::MAX);
+                        let cb = props.on_choose.clone();
+                        let checked = props.choice == Some(Answer::Choice(k32));
+                        html! {
+                            <label class={classes!("choice", checked.then_some("checked"))}>
+                                <input type="radio" name="choice" value={k.to_string()} checked={checked}
+                                    disabled={!q.asking}
+                                    onchange={Callback::from(move |_| cb.emit(Some(Answer::Choice(k32))))} />
+                                <span>{ markdown::inline_text(label) }</span>
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+            }
+        };
+        html! {
+            <section id="question" class={classes!("question", q.asking.then_some("asking"))}>
+                <h3>{ i18n.t(S::Predict) }</h3>
+                <div class="prompt">{ markdown::render(&q.prompt) }</div>
+                { answer_input }
+                if q.asking {
+                    <div class="question-actions">
+                        <button id="reveal" class="primary" disabled={props.choice.is_none()}
+                            onclick={emit(&props.on_reveal)}>{ i18n.t(S::Reveal) }</button>
+                        <button id="show-answer" onclick={emit(&props.on_show)}>{ i18n.t(S::ShowAnswer) }</button>
+                    </div>
+                }
+                if let Some(f) = &q.feedback {
+                    <div id="feedback" role="status" class={classes!("feedback", match f.verdict {
+                        Verdict::Correct => "correct",
+                        Verdict::Incorrect => "incorrect",
+                        Verdict::Shown => "shown",
+                    })}>
+                        <strong class="verdict">{ match f.verdict {
+                            Verdict::Correct => i18n.t(S::Correct),
+                            Verdict::Incorrect => i18n.t(S::Incorrect),
+                            Verdict::Shown => i18n.t(S::Revealed),
+                        } }</strong>
+                        {" "}<span class="actual">{ &f.actual }</span>
+                        if let Some(e) = &f.explanation {
+                            <div class="explanation">{ markdown::render(e) }</div>
+                        }
+                        <button id="try-again" onclick={emit(&props.on_try_again)}>{ i18n.t(S::TryAgain) }</button>
+                    </div>
+                }
+            </section>
+        }
+    });
+    html! {
+        <section id="lesson-panel" class="lesson-panel" aria-label={i18n.t(S::Lesson)}>
+            <div class="lesson-head">
+                <h2 id="lesson-title">{ &vm.title }</h2>
+                <span id="lesson-step" class="lesson-step">{ &vm.position }</span>
+                <nav class="lesson-steps" aria-label={i18n.t(S::Lesson)}>
+                    <button id="lesson-prev" disabled={!vm.can_prev} onclick={emit(&props.on_prev)}
+                        aria-keyshortcuts="PageUp" title={format!("{} (PageUp)", i18n.t(S::PreviousStep))}>
+                        {"◀ "}{ i18n.t(S::PreviousStep) }
+                    </button>
+                    <button id="lesson-next" class="primary" disabled={!vm.can_next} onclick={emit(&props.on_next)}
+                        aria-keyshortcuts="PageDown" title={format!("{} (PageDown)", i18n.t(S::NextStep))}>
+                        { i18n.t(S::NextStep) }{" ▶"}
+                    </button>
+                </nav>
+            </div>
+            if vm.first {
+                <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
+            }
+            <div class="lesson-body">
+                <div id="lesson-text" class="narration">{ markdown::render(&vm.text) }</div>
+                { question.unwrap_or_default() }
+            </div>
+            if !vm.try_its.is_empty() {
+                <div class="try-its">
+                    <h3>{ i18n.t(S::TryIt) }</h3>
+                    { for vm.try_its.iter().enumerate().map(|(k, text)| {
+                        let cb = props.on_try_it.clone();
+                        html! {
+                            <div class="try-it">
+                                <div class="try-text">{ markdown::render(text) }</div>
+                                <button id={format!("try-it-{k}")} onclick={Callback::from(move |_| cb.emit(k))}>
+                                    { i18n.t(S::TryIt) }{" ▶"}
+                                </button>
+                            </div>
+                        }
+                    }) }
+                </div>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,427 @@
+//! Lesson mode, wired: the open lesson drives the playground (load its scenario, seek to each
+//! narration point), grades predictions, applies try-it prompts, spotlights the named
+//! element, keeps progress in `localStorage`, and listens for PageDown/PageUp (clickers).
+
+use crate::components::{lesson_nav::LessonNav, lesson_panel::LessonPanel};
+use crate::i18n::{I18n, S};
+use crate::lesson_state::{
+    asking, grade_at, seek_target, LessonAction, LessonUi, Mode, Progress, Revealed, PROGRESS_KEY,
+};
+use crate::permalink::LessonPlace;
+use crate::share::LessonStart;
+use crate::state::{Action, Playground};
+use crate::view_model::lesson as vm;
+use eos_core::lesson::{Answer, ResolvedStep};
+use eos_core::Lesson;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// One lesson of the shared list, cheap to clone into callbacks.
+#[derive(Clone)]
+struct LessonRef(Rc<Vec<Lesson>>, usize);
+
+impl std::ops::Deref for LessonRef {
+    type Target = Lesson;
+    fn deref(&self) -> &Lesson {
+        &self.0[self.1]
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonModeProps {
+    pub playground: UseReducerDispatcher<Playground>,
+    /// The playground's version and scenario: to re-apply the spotlight after each render
+    /// and to notice the reader picking another scenario.
+    pub version: u64,
+    pub scenario_name: String,
+    /// Where to start, from the page's link.
+    pub start: LessonStart,
+    /// In an iframe: the narration alone, no navigator.
+    #[prop_or_default]
+    pub embed: bool,
+    /// Told where the reader is (`None` away from the lessons), for the page's link.
+    pub on_place: Callback<Option<LessonPlace>>,
+}
+
+/// The lesson state a start from a link gives.
+fn starting_ui(start: &LessonStart, lessons: &[Lesson]) -> LessonUi {
+    match start {
+        LessonStart::First => LessonUi::default(),
+        LessonStart::Away => LessonUi {
+            mode: Mode::Playground,
+            ..LessonUi::default()
+        },
+        LessonStart::At { place, .. } => LessonUi {
+            lesson: lessons.iter().position(|l| l.id() == place.id).unwrap_or(0),
+            step: place.step,
+            mode: if place.trying.is_some() {
+                Mode::Playground
+            } else {
+                Mode::Lesson
+            },
+            trying: place.trying.map(|k| (place.step, k)),
+            ..LessonUi::default()
+        },
+    }
+}
+
+fn spotlight(selector: Option<String>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Ok(old) = doc.query_selector_all(".spotlight") {
+        for k in 0..old.length() {
+            if let Some(el) = old
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = el.class_list().remove_1("spotlight");
+            }
+        }
+    }
+    let Some(selector) = selector else { return };
+    if let Ok(found) = doc.query_selector_all(&selector) {
+        for k in 0..found.length() {
+            if let Some(el) = found
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = el.class_list().add_1("spotlight");
+            }
+        }
+    }
+}
+
+#[function_component(LessonMode)]
+pub fn lesson_mode(props: &LessonModeProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let lessons = use_memo((), |_| crate::lessons::all());
+    let ui = {
+        let (start, lessons) = (props.start.clone(), lessons.clone());
+        use_reducer(move || starting_ui(&start, &lessons))
+    };
+    let progress =
+        use_state(|| Progress::parse(&crate::storage::get(PROGRESS_KEY).unwrap_or_default()));
+    let index = ui.lesson.min(lessons.len().saturating_sub(1));
+    let resolved: Rc<Vec<ResolvedStep>> = use_memo(index, |i| {
+        lessons
+            .get(*i)
+            .and_then(|l| l.build().ok())
+            .map(|(_, r)| r)
+            .unwrap_or_default()
+    });
+    {
+        let p = (*progress).clone();
+        use_effect_with(p, |p| crate::storage::set(PROGRESS_KEY, &p.encode()));
+    }
+    if lessons.get(index).is_none() {
+        return Html::default();
+    }
+    // Shared, not cloned: a lesson holds its whole scenario.
+    let lesson = LessonRef(lessons.clone(), index);
+    let scenario = crate::lessons::scenario_name(&lesson);
+    let pg = props.playground.clone();
+
+    // Show narration step `i` of the open lesson (reloading the lesson's run if the
+    // playground has something else), and count it as seen unless its question waits.
+    let show = {
+        let (pg, ui, progress, resolved, lesson, scenario) = (
+            pg.clone(),
+            ui.clone(),
+            progress.clone(),
+            resolved.clone(),
+            lesson.clone(),
+            scenario.clone(),
+        );
+        let elsewhere =
+            ui.trying.is_some() || ui.mode == Mode::Playground || props.scenario_name != scenario;
+        Callback::from(move |i: usize| {
+            if elsewhere {
+                pg.dispatch(Action::Load(scenario.clone()));
+            }
+            let ask = asking(&lesson, i, false);
+            pg.dispatch(Action::Seek(seek_target(&resolved, i, ask)));
+            ui.dispatch(LessonAction::Go(i));
+            if !ask {
+                progress.set(progress.seen(lesson.id(), i));
+            }
+        })
+    };
+
+    // Opening a lesson loads its scenario at its first step. The first render starts where
+    // the page's link says: the first lesson, a lesson's step (or its try-it run), or
+    // nowhere (a link to the playground opens that instead).
+    let first = use_mut_ref(|| Some(props.start.clone()));
+    {
+        let (pg, progress, resolved, lesson, scenario) = (
+            pg.clone(),
+            progress.clone(),
+            resolved.clone(),
+            lesson.clone(),
+            scenario.clone(),
+        );
+        let first = first.clone();
+        use_effect_with(index, move |_| {
+            let (step, trying) = match first.borrow_mut().take() {
+                Some(LessonStart::Away) => return,
+                Some(LessonStart::At { place, run_step }) => {
+                    (place.step, place.trying.map(|k| (k, run_step)))
+                }
+                _ => (0, None),
+            };
+            if let Some((k, run_step)) = trying {
+                let changed = lesson
+                    .steps
+                    .get(step)
+                    .and_then(|s| s.try_it.get(k))
+                    .and_then(|t| t.apply(lesson.scenario()).ok());
+                if let Some(changed) = changed {
+                    pg.dispatch(Action::LoadScenario(scenario, Rc::new(changed)));
+                    pg.dispatch(Action::Seek(run_step));
+                    return;
+                }
+            }
+            pg.dispatch(Action::Load(scenario));
+            let ask = asking(&lesson, step, false);
+            pg.dispatch(Action::Seek(seek_target(&resolved, step, ask)));
+            if !ask {
+                progress.set(progress.seen(lesson.id(), step));
+            }
+        });
+    }
+
+    // Picking another scenario in the header leaves lesson mode (a change away from the
+    // lesson's scenario, not the page's default showing before the lesson's loads).
+    {
+        let ui = ui.clone();
+        let scenario = scenario.clone();
+        let last = use_mut_ref(|| props.scenario_name.clone());
+        use_effect_with(props.scenario_name.clone(), move |name| {
+            let was = std::mem::replace(&mut *last.borrow_mut(), name.clone());
+            if ui.mode == Mode::Lesson && was == scenario && *name != scenario {
+                ui.dispatch(LessonAction::Mode(Mode::Playground));
+            }
+        });
+    }
+
+    // The page's link follows the reader.
+    {
+        let place = match (ui.mode, ui.trying) {
+            (Mode::Lesson, _) => Some(LessonPlace {
+                id: lesson.id().to_string(),
+                step: ui.step,
+                trying: None,
+            }),
+            (Mode::Playground, Some((step, k))) => Some(LessonPlace {
+                id: lesson.id().to_string(),
+                step,
+                trying: Some(k),
+            }),
+            (Mode::Playground, None) => None,
+        };
+        let on_place = props.on_place.clone();
+        use_effect_with(place, move |place| on_place.emit(place.clone()));
+    }
+
+    let step_spot = lesson
+        .steps
+        .get(ui.step)
+        .and_then(|s| s.spotlight.clone())
+        .filter(|_| ui.mode == Mode::Lesson);
+    use_effect_with((step_spot, props.version), |(spot, _)| {
+        spotlight(spot.as_deref().and_then(vm::spot_selector));
+    });
+
+    let reveal = {
+        let (pg, ui, progress, resolved, lesson) = (
+            pg.clone(),
+            ui.clone(),
+            progress.clone(),
+            resolved.clone(),
+            lesson.clone(),
+        );
+        Callback::from(move |given: Option<Answer>| {
+            let i = ui.step;
+            let probe_with = given.unwrap_or(Answer::Number(i64::MIN));
+            if let Ok(grade) = grade_at(&lesson, &resolved, i, probe_with) {
+                pg.dispatch(Action::Seek(seek_target(&resolved, i, false)));
+                let mut p = progress.seen(lesson.id(), i);
+                if given.is_some() && grade.correct {
+                    p = p.right(lesson.id(), i);
+                }
+                progress.set(p);
+                ui.dispatch(LessonAction::Reveal(Revealed { given, grade }));
+            }
+        })
+    };
+    let is_asking = asking(&lesson, ui.step, ui.revealed.is_some());
+    let last = lesson.steps.len().saturating_sub(1);
+    let next = {
+        let (show, reveal, choice, step) = (show.clone(), reveal.clone(), ui.choice, ui.step);
+        Callback::from(move |_: ()| {
+            if is_asking {
+                reveal.emit(choice);
+            } else if step < last {
+                show.emit(step + 1);
+            }
+        })
+    };
+    let prev = {
+        let (show, step) = (show.clone(), ui.step);
+        Callback::from(move |_: ()| {
+            if step > 0 {
+                show.emit(step - 1);
+            }
+        })
+    };
+
+    // PageDown/PageUp (what presentation clickers send) move through the steps.
+    {
+        let (next, prev) = (next.clone(), prev.clone());
+        let active = ui.mode == Mode::Lesson;
+        use_effect_with(
+            (active, ui.lesson, ui.step, is_asking, ui.choice),
+            move |(active, ..)| {
+                let active = *active;
+                let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                    if !active {
+                        return;
+                    }
+                    match e.key().as_str() {
+                        "PageDown" => {
+                            e.prevent_default();
+                            next.emit(());
+                        }
+                        "PageUp" => {
+                            e.prevent_default();
+                            prev.emit(());
+                        }
+                        _ => {}
+                    }
+                });
+                let window = web_sys::window();
+                if let Some(w) = &window {
+                    let _ = w.add_event_listener_with_callback(
+                        "keydown",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+                move || {
+                    if let Some(w) = window {
+                        let _ = w.remove_event_listener_with_callback(
+                            "keydown",
+                            listener.as_ref().unchecked_ref(),
+                        );
+                    }
+                }
+            },
+        );
+    }
+
+    let entries = vm::contents(&lessons, &progress, index, i18n.lang);
+    let on_open = {
+        let ui = ui.clone();
+        Callback::from(move |i: usize| ui.dispatch(LessonAction::Open(i)))
+    };
+    let on_toggle = {
+        let ui = ui.clone();
+        Callback::from(move |_| ui.dispatch(LessonAction::ToggleContents))
+    };
+    let on_clear = {
+        let progress = progress.clone();
+        Callback::from(move |_| progress.set(Progress::default()))
+    };
+    let on_leave = {
+        let (pg, ui, name) = (pg.clone(), ui.clone(), props.scenario_name.clone());
+        Callback::from(move |_| {
+            pg.dispatch(Action::Load(name.clone()));
+            ui.dispatch(LessonAction::Mode(Mode::Playground));
+        })
+    };
+    let on_back = {
+        let (ui, show, step) = (ui.clone(), show.clone(), ui.step);
+        Callback::from(move |_: MouseEvent| {
+            show.emit(step);
+            ui.dispatch(LessonAction::Mode(Mode::Lesson));
+        })
+    };
+
+    if ui.mode == Mode::Playground && props.embed {
+        return Html::default();
+    }
+    if ui.mode == Mode::Playground {
+        let trying = ui.trying.and_then(|(s, k)| {
+            let t = lesson.steps.get(s)?.try_it.get(k)?;
+            Some(t.text.get(i18n.lang).to_string())
+        });
+        return html! {
+            <section class="lesson-away" aria-label={i18n.t(S::Lessons)}>
+                if let Some(text) = trying {
+                    <div id="trying" class="trying">
+                        <strong>{ i18n.t(S::Trying) }</strong>
+                        { crate::markdown::render(&text) }
+                    </div>
+                }
+                <button id="back-to-lesson" class="primary" onclick={on_back}>
+                    {"« "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
+                </button>
+            </section>
+        };
+    }
+
+    let on_choose = {
+        let ui = ui.clone();
+        Callback::from(move |a: Option<Answer>| ui.dispatch(LessonAction::Choose(a)))
+    };
+    let on_reveal = {
+        let (reveal, choice) = (reveal.clone(), ui.choice);
+        Callback::from(move |_| {
+            if choice.is_some() {
+                reveal.emit(choice)
+            }
+        })
+    };
+    let on_show = {
+        let reveal = reveal.clone();
+        Callback::from(move |_| reveal.emit(None))
+    };
+    let on_try_again = {
+        let (pg, ui, resolved, step) = (pg.clone(), ui.clone(), resolved.clone(), ui.step);
+        Callback::from(move |_| {
+            pg.dispatch(Action::Seek(seek_target(&resolved, step, true)));
+            ui.dispatch(LessonAction::TryAgain);
+        })
+    };
+    let on_try_it = {
+        let (pg, ui, lesson, scenario, step) = (
+            pg.clone(),
+            ui.clone(),
+            lesson.clone(),
+            scenario.clone(),
+            ui.step,
+        );
+        Callback::from(move |k: usize| {
+            let Some(t) = lesson.steps.get(step).and_then(|s| s.try_it.get(k)) else {
+                return;
+            };
+            if let Ok(changed) = t.apply(lesson.scenario()) {
+                pg.dispatch(Action::LoadScenario(scenario.clone(), Rc::new(changed)));
+                ui.dispatch(LessonAction::Trying(step, k));
+            }
+        })
+    };
+    let step_vm = vm::step(&lesson, &ui, i18n.lang);
+    html! {
+        <div class="lesson-mode">
+            if !props.embed {
+                <LessonNav entries={entries} current={index} open={ui.contents_open}
+                    on_toggle={on_toggle} on_open={on_open} on_clear={on_clear} on_leave={on_leave} />
+            }
+            <LessonPanel vm={step_vm} choice={ui.choice} on_prev={prev} on_next={next}
+                on_choose={on_choose} on_reveal={on_reveal} on_show={on_show}
+                on_try_again={on_try_again} on_try_it={on_try_it} />
+        </div>
+    }
+}

@@ -1,0 +1,256 @@
+//! What the lesson panel and the contents list show, from a lesson, the lesson state and the
+//! language. Pure; tested natively.
+
+use crate::i18n::{Lang, S};
+use crate::lesson_state::{asking, LessonUi, Progress};
+use eos_core::lesson::{Answer, QuestionKind};
+use eos_core::Lesson;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Correct,
+    Incorrect,
+    /// Revealed without a prediction.
+    Shown,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeedbackVm {
+    pub verdict: Verdict,
+    /// "The simulation reads 3" or "The right answer: offset 1".
+    pub actual: String,
+    pub explanation: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionVm {
+    pub prompt: String,
+    /// Empty for a number question.
+    pub choices: Vec<String>,
+    pub asking: bool,
+    pub feedback: Option<FeedbackVm>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepVm {
+    pub title: String,
+    pub summary: String,
+    /// "Step 2 of 6".
+    pub position: String,
+    pub text: String,
+    pub question: Option<QuestionVm>,
+    pub try_its: Vec<String>,
+    pub can_prev: bool,
+    pub can_next: bool,
+    /// The summary is shown with the first step only, to keep the stage in view.
+    pub first: bool,
+}
+
+pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
+    let i = ui.step.min(lesson.steps.len().saturating_sub(1));
+    let s = &lesson.steps[i];
+    let is_asking = asking(lesson, i, ui.revealed.is_some());
+    let question = s.question.as_ref().map(|q| {
+        let choices: Vec<String> = match &q.kind {
+            QuestionKind::Choice { choices, .. } => choices
+                .iter()
+                .map(|c| c.text.get(lang).to_string())
+                .collect(),
+            QuestionKind::Number { .. } => Vec::new(),
+        };
+        let feedback = ui.revealed.as_ref().map(|r| {
+            let verdict = match r.given {
+                None => Verdict::Shown,
+                Some(_) if r.grade.correct => Verdict::Correct,
+                Some(_) => Verdict::Incorrect,
+            };
+            let right = match r.grade.right {
+                Some(Answer::Choice(k)) => choices.get(k as usize).cloned(),
+                _ => None,
+            };
+            let actual = match right {
+                Some(label) => format!(
+                    "{}: {label} ({} {})",
+                    S::RightChoice.get(lang),
+                    S::SimulationReads.get(lang).to_lowercase(),
+                    r.grade.actual
+                ),
+                None => format!("{} {}", S::SimulationReads.get(lang), r.grade.actual),
+            };
+            FeedbackVm {
+                verdict,
+                actual,
+                explanation: r
+                    .grade
+                    .explanation
+                    .as_ref()
+                    .map(|e| e.get(lang).to_string()),
+            }
+        });
+        QuestionVm {
+            prompt: q.prompt.get(lang).to_string(),
+            choices,
+            asking: is_asking,
+            feedback,
+        }
+    });
+    StepVm {
+        title: lesson.title().get(lang).to_string(),
+        summary: lesson.summary().get(lang).to_string(),
+        position: format!(
+            "{} {} {} {}",
+            S::StepOf.get(lang),
+            i + 1,
+            S::Of.get(lang),
+            lesson.steps.len()
+        ),
+        text: s.text.get(lang).to_string(),
+        question,
+        try_its: if is_asking {
+            Vec::new()
+        } else {
+            s.try_it
+                .iter()
+                .map(|t| t.text.get(lang).to_string())
+                .collect()
+        },
+        can_prev: i > 0,
+        first: i == 0,
+        can_next: i + 1 < lesson.steps.len() && !is_asking,
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContentsEntry {
+    pub title: String,
+    /// "3/5 steps seen · 1/2 right answers".
+    pub progress: String,
+    pub current: bool,
+    pub done: bool,
+}
+
+pub fn contents(
+    lessons: &[Lesson],
+    progress: &Progress,
+    current: usize,
+    lang: Lang,
+) -> Vec<ContentsEntry> {
+    lessons
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let p = progress.of(l);
+            let mut text = format!("{}/{} {}", p.seen, p.steps, S::Seen.get(lang));
+            if p.questions > 0 {
+                text.push_str(&format!(
+                    " · {}/{} {}",
+                    p.right,
+                    p.questions,
+                    S::Right.get(lang)
+                ));
+            }
+            ContentsEntry {
+                title: l.title().get(lang).to_string(),
+                progress: text,
+                current: i == current,
+                done: p.done(),
+            }
+        })
+        .collect()
+}
+
+/// The `data-spot` tokens of a partition's section: its name and its broker's, so that a
+/// spotlight on `events-0` or on `broker-0` finds it.
+pub fn partition_spots(title: &str, broker: impl std::fmt::Display) -> String {
+    format!("{title} broker-{broker}")
+}
+
+/// The CSS selector of a spotlight name, or none for a name that is not a plain token (the
+/// core validates names; this keeps a selector from ever being built from odd text).
+pub fn spot_selector(name: &str) -> Option<String> {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    plain.then(|| format!("[data-spot~=\"{name}\"]"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson_state::Revealed;
+    use eos_core::lesson::Grade;
+
+    fn first_question(lesson: &Lesson) -> usize {
+        lesson
+            .steps
+            .iter()
+            .position(|s| s.question.is_some())
+            .expect("a question")
+    }
+
+    #[test]
+    fn a_question_waits_then_shows_the_verdict_in_the_language() {
+        let lesson = crate::lessons::all().remove(0);
+        let i = first_question(&lesson);
+        let mut ui = LessonUi {
+            step: i,
+            ..LessonUi::default()
+        };
+        let vm = step(&lesson, &ui, Lang::En);
+        let q = vm.question.clone().expect("question");
+        assert!(q.asking && q.feedback.is_none() && !vm.can_next && vm.try_its.is_empty());
+        assert_eq!(
+            vm.position,
+            format!("Step {} of {}", i + 1, lesson.steps.len())
+        );
+        ui.revealed = Some(Revealed {
+            given: Some(Answer::Number(-5)),
+            grade: Grade {
+                correct: false,
+                actual: 1,
+                right: Some(Answer::Number(1)),
+                explanation: None,
+            },
+        });
+        let vm = step(&lesson, &ui, Lang::Ru);
+        let f = vm.question.expect("q").feedback.expect("feedback");
+        assert_eq!(f.verdict, Verdict::Incorrect);
+        assert!(
+            f.actual.contains("Симуляция") && f.actual.contains('1'),
+            "{}",
+            f.actual
+        );
+        assert!(vm.position.starts_with("Шаг"));
+        assert_ne!(vm.title, lesson.title().get(Lang::En));
+    }
+
+    #[test]
+    fn contents_show_progress_per_lesson() {
+        let lessons = crate::lessons::all();
+        let p = Progress::default().seen(lessons[1].id(), 0);
+        let c = contents(&lessons, &p, 1, Lang::En);
+        assert_eq!(c.len(), lessons.len());
+        assert!(c[1].current && !c[0].current);
+        assert!(c[1].progress.starts_with("1/"), "{}", c[1].progress);
+        assert!(c[0].progress.starts_with("0/"));
+    }
+
+    #[test]
+    fn spotlights_find_partitions_by_name_or_broker_and_refuse_odd_names() {
+        assert_eq!(partition_spots("events-0", 2), "events-0 broker-2");
+        assert_eq!(
+            spot_selector("broker-0").as_deref(),
+            Some("[data-spot~=\"broker-0\"]")
+        );
+        assert_eq!(spot_selector("a\"] *"), None);
+        assert_eq!(spot_selector(""), None);
+        for lesson in crate::lessons::all() {
+            for s in &lesson.steps {
+                if let Some(name) = &s.spotlight {
+                    assert!(spot_selector(name).is_some(), "{name}");
+                }
+            }
+        }
+    }
+}
