@@ -326,3 +326,39 @@ fn check_passes_every_lesson_file_and_fails_a_wrong_answer() {
     assert_clean_failure(&o, "steps[3].question.answer: the lesson says 4");
     assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
 }
+
+/// `eos-sim lessons | head -1`: the reader goes away after one line; eos-sim stops quietly.
+/// (The long trace, over 140 KB, outgrows the pipe's buffer, so its writes do hit the
+/// closed pipe.)
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for args in [
+        &["lessons"][..],
+        &["list"],
+        &["run", "flink-backpressure-aligned", "--trace"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eos-sim"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the eos-sim binary runs");
+        let mut first = String::new();
+        {
+            let out = child.stdout.take().expect("piped");
+            BufReader::new(out).read_line(&mut first).expect("a line");
+            // The reader is dropped here: the pipe closes.
+        }
+        let o = child.wait_with_output().expect("it ends");
+        assert!(!first.trim().is_empty(), "{args:?}: a first line");
+        assert!(
+            o.status.success(),
+            "{args:?}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+}

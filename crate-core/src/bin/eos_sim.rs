@@ -5,6 +5,17 @@
 //!   eos-sim check <file|name>...      (scenarios and lessons)
 //!   eos-sim lessons
 
+/// `println!` that ends quietly when the reader has gone (`eos-sim list | head`), where
+/// std's would panic on the broken pipe.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 use eos_core::lesson::{self, Lang, Lesson, LessonError};
 use eos_core::report::Report;
 use eos_core::scenario::expect;

@@ -280,6 +280,16 @@ impl Producer {
                     request_id: waiting,
                     broker,
                 } if waiting == *request_id => {
+                    // Every record has been delivered or has failed, and no more will come:
+                    // the application closes the producer rather than retry for ever (the
+                    // run would never end while a broker stays down).
+                    if self.is_done() {
+                        self.state = ClientState::Idle;
+                        ctx.note(Note::ProducerClosed {
+                            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
+                        });
+                        return true;
+                    }
                     let next = match &self.txn {
                         Some(t) => t.coordinator,
                         None => (broker + 1) % self.brokers,

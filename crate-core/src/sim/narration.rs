@@ -128,6 +128,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(producer),
             n(broker)
         ),
+        Note::ProducerClosed { producer } => format!(
+            "{} has nothing left to send and closes: it stops asking for a producer id.",
+            n(producer)
+        ),
         Note::ProducerIdAllocated {
             broker,
             producer_id,

@@ -17,6 +17,11 @@ pub enum Note {
         producer: NodeId,
         broker: NodeId,
     },
+    /// The application has nothing left to send and closes the producer, which stops
+    /// asking for a producer id.
+    ProducerClosed {
+        producer: NodeId,
+    },
     ProducerIdAssigned {
         producer: NodeId,
         producer_id: i64,
@@ -423,6 +428,7 @@ impl Note {
     /// Every note kind's stable name, in declaration order (what lessons and filters use).
     pub const KIND_NAMES: &'static [&'static str] = &[
         "producer_id_requested",
+        "producer_closed",
         "producer_id_assigned",
         "producer_id_allocated",
         "record_accepted",
@@ -498,6 +504,7 @@ impl Note {
         match self {
             Note::Flink(f) => f.kind_name(),
             Note::ProducerIdRequested { .. } => "producer_id_requested",
+            Note::ProducerClosed { .. } => "producer_closed",
             Note::ProducerIdAssigned { .. } => "producer_id_assigned",
             Note::ProducerIdAllocated { .. } => "producer_id_allocated",
             Note::RecordAccepted { .. } => "record_accepted",

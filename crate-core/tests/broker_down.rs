@@ -1,0 +1,95 @@
+//! A broker that goes down and stays down. The producer's record fails after
+//! `message.timeout.ms`; with nothing left to send, the application closes the producer,
+//! and the run ends instead of retrying InitProducerId for ever.
+
+use eos_core::builtin;
+use eos_core::oracle::ledger::DeliveryStatus;
+use eos_core::scenario::schema::FaultSpec;
+use eos_core::sim::simulation::StepOutcome;
+use eos_core::sim::Note;
+use eos_core::RunLimit;
+
+fn crash_broker_at(at_ms: u64) -> eos_core::Scenario {
+    let base = builtin::get("seed-frozen-broker").expect("built-in");
+    base.with_fault(FaultSpec {
+        at_ms,
+        action: "crash".into(),
+        target: Some("broker-0".into()),
+        count: 1,
+        ..Default::default()
+    })
+    .expect("a valid fault")
+}
+
+#[test]
+fn a_producer_with_nothing_left_to_send_closes_and_the_run_ends() {
+    for at_ms in [1, 3, 5, 4_000] {
+        let scenario = crash_broker_at(at_ms);
+        let mut sim = scenario.simulation(None);
+        let end = sim.run(RunLimit::Completion);
+        assert_eq!(
+            end,
+            StepOutcome::Finished,
+            "crash at {at_ms} ms: the run ends"
+        );
+        assert!(
+            sim.steps() < 1_000,
+            "crash at {at_ms} ms: {} steps",
+            sim.steps()
+        );
+        let status = sim.ledger.records[0].final_status();
+        assert_ne!(status, DeliveryStatus::Delivered, "crash at {at_ms} ms");
+        let closed = sim
+            .trace()
+            .iter()
+            .flat_map(|r| &r.notes)
+            .filter(|n| matches!(n, Note::ProducerClosed { .. }))
+            .count();
+        // Down before the producer id arrives: the producer is still asking when its record
+        // fails, and closes. Later, it already has its id and asks nothing more.
+        assert_eq!(closed, usize::from(at_ms == 1), "crash at {at_ms} ms");
+        // Nothing is asked of the broker after the close.
+        let last_ask = sim.trace().iter().rposition(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::ProducerIdRequested { .. }))
+        });
+        let close_at = sim.trace().iter().position(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::ProducerClosed { .. }))
+        });
+        if closed == 1 {
+            assert!(
+                last_ask < close_at,
+                "crash at {at_ms} ms: no InitProducerId after the close"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_producer_still_holding_records_keeps_asking() {
+    // Crashed before the producer id arrives, restarted before the record times out: the
+    // producer keeps asking, gets its id and delivers.
+    let scenario = crash_broker_at(1)
+        .with_fault(FaultSpec {
+            at_ms: 8_000,
+            action: "restart".into(),
+            target: Some("broker-0".into()),
+            count: 1,
+            ..Default::default()
+        })
+        .expect("a valid fault");
+    let mut sim = scenario.simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    assert_eq!(
+        sim.ledger.records[0].final_status(),
+        DeliveryStatus::Delivered
+    );
+    assert!(!sim
+        .trace()
+        .iter()
+        .flat_map(|r| &r.notes)
+        .any(|n| matches!(n, Note::ProducerClosed { .. })));
+}
