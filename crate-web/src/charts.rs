@@ -50,7 +50,8 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     if x_max <= x_min {
         x_max = x_min + 1.0;
     }
-    let y_top = if y_max > 0.0 { y_max * 1.12 } else { 1.0 };
+    // Headroom above the lines for the legend.
+    let y_top = if y_max > 0.0 { y_max * 1.4 } else { 1.0 };
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
@@ -58,6 +59,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
         let mut c = ChartBuilder::on(&root)
             .caption(&chart.title, ("sans-serif", 17).into_font().color(&INK))
             .margin(12)
+            .margin_right(28)
             .x_label_area_size(42)
             .y_label_area_size(54)
             .build_cartesian_2d(x_min..x_max, 0f64..y_top)
@@ -71,6 +73,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .label_style(("sans-serif", 13).into_font().color(&INK))
             .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
             .x_labels(6)
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(6)
             .draw()
             .map_err(e)?;
