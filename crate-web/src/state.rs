@@ -116,7 +116,7 @@ pub struct Playground {
     /// The live simulation. Shared and mutated in place (cloning it per step would cost
     /// O(run length)); `version` tells Yew that it changed.
     pub sim: Rc<RefCell<Simulation>>,
-    snapshots: Rc<RefCell<Vec<Simulation>>>,
+    snapshots: Rc<RefCell<Snapshots>>,
     pub version: u64,
     pub playing: bool,
     pub finished: bool,
@@ -184,7 +184,10 @@ impl Playground {
             added: Rc::new(Vec::new()),
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
-            snapshots: Rc::new(RefCell::new(vec![sim.clone()])),
+            snapshots: Rc::new(RefCell::new(Snapshots {
+                every: SNAPSHOT_EVERY,
+                sims: vec![sim.clone()],
+            })),
             sim: Rc::new(RefCell::new(sim)),
             version: 0,
             playing: false,
@@ -216,23 +219,71 @@ impl Playground {
     fn step_once(&self) -> bool {
         let mut sim = self.sim.borrow_mut();
         let outcome = sim.step();
-        if outcome == StepOutcome::Stepped && sim.steps() % SNAPSHOT_EVERY == 0 {
-            let mut snaps = self.snapshots.borrow_mut();
-            if snaps.len() as u64 == sim.steps() / SNAPSHOT_EVERY {
-                snaps.push(sim.clone());
-            }
+        if outcome == StepOutcome::Stepped {
+            self.snapshots.borrow_mut().offer(&mut sim);
         }
         outcome != StepOutcome::Stepped
     }
 
-    /// Rebuilds the simulation at `target` steps from the nearest snapshot.
+    /// Goes to `target` steps: forward by stepping on; back from the nearest snapshot, given
+    /// the records of its steps from the run on screen (the same deterministic run).
     fn seek(&self, target: u64) {
-        let snaps = self.snapshots.borrow();
-        let index = ((target / SNAPSHOT_EVERY) as usize).min(snaps.len().saturating_sub(1));
-        let Some(base) = snaps.get(index) else { return };
-        let mut sim = base.clone();
-        while sim.steps() < target && sim.step() == StepOutcome::Stepped {}
-        *self.sim.borrow_mut() = sim;
+        let mut current = self.sim.borrow_mut();
+        if target < current.steps() {
+            let base = {
+                let snaps = self.snapshots.borrow();
+                let Some(base) = snaps.at_or_before(target) else {
+                    return;
+                };
+                base.clone()
+            };
+            // The run on screen gives its trace, cut to the snapshot's steps: the cost is
+            // what is cut, not what is kept.
+            let keep = usize::try_from(base.steps()).unwrap_or(usize::MAX);
+            let mut trace = current.take_trace();
+            trace.truncate(keep);
+            *current = base.with_trace(trace);
+        }
+        // Forward, keeping snapshots on the way (a jump deep into the run leaves them too).
+        let mut snaps = self.snapshots.borrow_mut();
+        while current.steps() < target && current.step() == StepOutcome::Stepped {
+            snaps.offer(&mut current);
+        }
+    }
+}
+
+/// Snapshots of the run every `every` steps (`sims[i]` at step `i * every`), without their
+/// traces. Past `MAX_SNAPSHOTS` every other one goes and the spacing doubles, so memory
+/// stays bounded however long the run, and stepping back replays at most `every` steps.
+#[derive(Debug)]
+pub struct Snapshots {
+    every: u64,
+    sims: Vec<Simulation>,
+}
+
+/// The most snapshots kept at once.
+pub const MAX_SNAPSHOTS: usize = 256;
+
+impl Snapshots {
+    fn offer(&mut self, sim: &mut Simulation) {
+        let steps = sim.steps();
+        if steps % self.every != 0 || self.sims.len() as u64 != steps / self.every {
+            return;
+        }
+        self.sims.push(sim.clone_without_trace());
+        if self.sims.len() > MAX_SNAPSHOTS {
+            let kept: Vec<Simulation> = std::mem::take(&mut self.sims)
+                .into_iter()
+                .step_by(2)
+                .collect();
+            self.sims = kept;
+            self.every *= 2;
+        }
+    }
+
+    fn at_or_before(&self, target: u64) -> Option<&Simulation> {
+        let index = usize::try_from(target / self.every).unwrap_or(usize::MAX);
+        self.sims.get(index.min(self.sims.len().saturating_sub(1)))
     }
 }
 
@@ -513,16 +564,58 @@ mod tests {
     }
 
     #[test]
+    fn snapshots_thin_out_past_their_limit_and_stay_near_any_step() {
+        let scenario = crate::builtins::get("rpw-cost").expect("built-in");
+        let mut sim = scenario.simulation(None);
+        let mut snaps = Snapshots {
+            every: 1,
+            sims: vec![sim.clone_without_trace()],
+        };
+        while sim.step() == StepOutcome::Stepped {
+            snaps.offer(&mut sim);
+        }
+        let total = sim.steps();
+        assert!(total > 4 * MAX_SNAPSHOTS as u64, "{total}");
+        assert!(snaps.sims.len() <= MAX_SNAPSHOTS, "{}", snaps.sims.len());
+        assert!(snaps.every >= 4, "the spacing doubled: {}", snaps.every);
+        for (i, s) in snaps.sims.iter().enumerate() {
+            assert_eq!(s.steps(), i as u64 * snaps.every);
+            assert!(s.trace().is_empty(), "snapshots keep no trace");
+        }
+        for target in [0, 1, 333, total / 2, total - 1] {
+            let base = snaps.at_or_before(target).expect("a snapshot");
+            assert!(base.steps() <= target && target - base.steps() < snaps.every);
+        }
+    }
+
+    #[test]
     fn seeking_anywhere_gives_the_same_state_as_stepping_there() {
         let s = Rc::new(Playground::new("seed-commit-abort"));
         let total = s.timeline.total_steps;
         let s = act(s, Action::Seek(total * 2));
         assert_eq!(s.sim.borrow().steps(), total, "clamped to the end");
         assert!(s.finished && s.sim.borrow().is_finished());
-        let s = act(s, Action::Seek(17));
-        let mut reference = s.scenario.simulation(None);
-        reference.run(RunLimit::Steps(17));
-        assert_eq!(s.sim.borrow().state_hash(), reference.state_hash());
+        // Back across snapshots, forward, back to the start: state and trace as if stepped.
+        let mut s = Rc::new(Playground::new("rpw-cost"));
+        let total = s.timeline.total_steps;
+        assert!(total > 4 * SNAPSHOT_EVERY, "{total}");
+        for target in [
+            17,
+            total - 1,
+            SNAPSHOT_EVERY + 3,
+            SNAPSHOT_EVERY,
+            3 * SNAPSHOT_EVERY - 1,
+            0,
+            5,
+        ] {
+            s = act(s, Action::Seek(target));
+            let mut reference = s.scenario.simulation(None);
+            reference.run(RunLimit::Steps(target));
+            let sim = s.sim.borrow();
+            assert_eq!(sim.steps(), target);
+            assert_eq!(sim.state_hash(), reference.state_hash(), "at {target}");
+            assert_eq!(sim.trace(), reference.trace(), "the trace at {target}");
+        }
         let s = act(s, Action::SetSpeed(1_000));
         assert_eq!(s.speed, 64);
     }

@@ -232,6 +232,27 @@ impl Simulation {
         &self.trace
     }
 
+    /// A copy without the per-step trace (its hash is kept): a snapshot whose size does not
+    /// grow with the run. `with_trace` gives it back the records of its steps.
+    pub fn clone_without_trace(&mut self) -> Simulation {
+        let trace = std::mem::take(&mut self.trace);
+        let copy = self.clone();
+        self.trace = trace;
+        copy
+    }
+
+    /// Takes the per-step trace out (to give a prefix of it to an earlier snapshot).
+    pub fn take_trace(&mut self) -> Vec<StepRecord> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// A snapshot from `clone_without_trace` with the records of its steps (a prefix of the
+    /// same run's trace).
+    pub fn with_trace(mut self, trace: Vec<StepRecord>) -> Simulation {
+        self.trace = trace;
+        self
+    }
+
     /// A running hash over every step so far: same scenario and seed, same hash, everywhere.
     pub fn trace_hash(&self) -> u64 {
         self.trace_hash

@@ -189,9 +189,15 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
     let name = |n: NodeId| sim.names.node(n);
 
     let mut arrows: Vec<ArrowVm> = Vec::new();
-    let mut seen_ids: Vec<u64> = Vec::new();
+    let mut seen_ids = std::collections::BTreeSet::new();
     let mut current_ids: Vec<u64> = Vec::new();
-    for rec in sim.trace() {
+    // Only the steps inside the window draw (the trace is in time order): a render costs the
+    // window, not the whole run.
+    let trace = sim.trace();
+    let window_start = scale.times.first().map_or(trace.len(), |first| {
+        trace.partition_point(|r| r.time < *first)
+    });
+    for rec in &trace[window_start..] {
         let StepKind::Deliver {
             msg_id,
             from,
@@ -205,10 +211,9 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
             current_ids.push(*msg_id);
         }
         // A message a frozen process held is delivered twice (held, then served): one arrow.
-        if seen_ids.contains(msg_id) {
+        if !seen_ids.insert(*msg_id) {
             continue;
         }
-        seen_ids.push(*msg_id);
         let (Some(to), Some(x2)) = (rec.node, scale.x(rec.time)) else {
             continue;
         };
@@ -288,9 +293,14 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
     let mut marks = Vec::new();
     let mut bands = Vec::new();
     let mut open_freezes: Vec<(NodeId, SimTime, SimTime)> = Vec::new();
-    for rec in sim.trace() {
+    for (index, rec) in trace.iter().enumerate() {
+        // Freezes are followed from the start (a band may begin before the window); marks
+        // only inside it.
+        let in_window = index >= window_start;
         for note in &rec.notes {
-            let text = narrate(&sim.names, note);
+            if !in_window && !matches!(note, Note::Frozen { .. } | Note::Thawed { .. }) {
+                continue;
+            }
             let (kind, node) = match note {
                 Note::Crashed { node } => ("crash", *node),
                 Note::Restarted { node } => ("restart", *node),
@@ -317,6 +327,7 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
                 _ => continue,
             };
             if let (Some(x), Some(y)) = (scale.x(rec.time), y_of(node)) {
+                let text = narrate(&sim.names, note);
                 marks.push(MarkVm {
                     kind,
                     x,
