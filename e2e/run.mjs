@@ -617,6 +617,41 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   }
 }, { lesson: true });
 
+test('the cost chart: three guarantees across commit intervals, as eos-sim cost measures them, exported as SVG', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-cost');
+  await page.locator('#cost-latency svg').waitFor();
+  for (const id of ['#cost-latency', '#cost-messages']) {
+    const lines = await page.locator(`${id} svg polyline`).count();
+    assert(lines >= 3, `${id}: a line per guarantee (${lines})`);
+  }
+  // The table under the chart holds the same numbers as the CLI.
+  const points = cli(['cost', 'rpw-cost', '--interval', '10,25,50,100,200', '--json']);
+  await page.click('.cost-table summary');
+  const rows = await page.locator('.cost-table tbody tr').allInnerTexts();
+  assert(rows.length === points.length, `${rows.length} rows vs ${points.length} points`);
+  const eos200 = points.find((p) => p.guarantee === 'exactly-once' && p.commit_interval_ms === 200);
+  const row = rows.find((r) => r.startsWith('exactly-once') && r.split('\t')[1] === '200');
+  assert(row && row.includes((eos200.mean_latency_us / 1000).toFixed(1)), `exactly-once at 200 ms: ${row} vs ${eos200.mean_latency_us}`);
+  const svg = await download(page, '#cost-latency-svg');
+  assert(svg.name === 'rpw-cost-cost-latency.svg' && svg.body.toString('utf8').startsWith('<svg'), `SVG export ${svg.name}`);
+  await page.locator('.cost').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '32-cost-chart.png'), fullPage: false });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: join(artifacts, '33-cost-chart-light.png'), fullPage: false });
+});
+
+test('the two newest lessons: an idempotent consumer with the cost chart, and where exactly-once ends', async (page) => {
+  await page.goto(url + '?lesson=alo-idempotent-consumer&ls=0', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  await walkLesson(page, { 2: 13, 3: 12 });
+  await page.locator('#lesson-panel #cost-latency svg').waitFor();
+  await page.screenshot({ path: join(artifacts, '34-lesson-cost-chart.png'), fullPage: false });
+  await page.goto(url + '?lesson=where-exactly-once-ends&ls=0', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  await walkLesson(page, { 3: 30 });
+  await page.screenshot({ path: join(artifacts, '35-lesson-where-eos-ends.png'), fullPage: false });
+}, { lesson: true });
+
 const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();
 const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#clock')?.textContent?.includes(`step ${n}`), n, { timeout: 10000 });
 const download = async (page, selector) => {

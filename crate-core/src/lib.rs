@@ -6,6 +6,7 @@
 //! It knows nothing of the web: the playground and the `eos-sim` CLI both drive it.
 
 pub mod compare;
+pub mod cost;
 pub mod flink;
 pub mod hash;
 pub mod ids;

@@ -10,6 +10,18 @@ use eos_core::{RunLimit, Scenario, StepOutcome};
 use proptest::prelude::*;
 
 fn scenario(records: u32, interval_ms: u64, faults: &str, seed: u64) -> Scenario {
+    scenario_committing(records, interval_ms, faults, seed, None)
+}
+
+/// The same, with the processor's `commit_interval_ms` set when `commit` is.
+fn scenario_committing(
+    records: u32,
+    interval_ms: u64,
+    faults: &str,
+    seed: u64,
+    commit: Option<u64>,
+) -> Scenario {
+    let commit = commit.map_or(String::new(), |c| format!("commit_interval_ms = {c}"));
     let text = format!(
         r#"
 version = 1
@@ -41,6 +53,7 @@ start_ms = 3
 poll_interval_ms = 10
 request_timeout_ms = 300
 transaction_timeout_ms = 2000
+{commit}
 {faults}
 [[consumers]]
 name = "reader"
@@ -150,14 +163,15 @@ proptest! {
         crashes in proptest::collection::vec((5u64..400, 1u64..400), 0..3),
         lost_acks in 0u32..3,
         seed in 0u64..1_000,
+        commit in proptest::option::of(1u64..250),
     ) {
         let faults = crash_faults(&crashes, lost_acks);
-        let base = scenario(records, interval_ms, &faults, seed);
-        let calm = scenario(records, interval_ms, "", seed);
+        let base = scenario_committing(records, interval_ms, &faults, seed, commit);
+        let calm = scenario_committing(records, interval_ms, "", seed, commit);
         let reference = run_checked(&calm, "failure-free").processing.expect("processing");
         for g in Guarantee::ALL {
             let s = with_guarantee(&base, g).expect("valid");
-            let what = format!("{} seed {seed} faults:\n{faults}", g.name());
+            let what = format!("{} seed {seed} commit {commit:?} faults:\n{faults}", g.name());
             let report = run_checked(&s, &what);
             let p = report.processing.expect("processing");
             prop_assert_eq!(p.inputs, u64::from(records), "{}", what);

@@ -218,6 +218,8 @@ pub fn app() -> Html {
             }
             if let Some(compare) = compare {
                 <ComparePanel compare={compare} />
+                <crate::components::cost_chart::CostChart scenario={state.scenario.clone()}
+                    intervals={vec![10, 25, 50, 100, 200]} />
             }
             <footer class="footer">
                 { i18n.t(crate::i18n::S::Footer) }

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod builtins;
+pub mod charts;
 pub mod codec;
 pub mod components;
 pub mod export;

@@ -422,7 +422,8 @@ pub fn decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-#[cfg(test)]
+// Native only: proptest does not build for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

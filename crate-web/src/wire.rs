@@ -694,7 +694,8 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 }
 
-#[cfg(test)]
+// Native only: proptest does not build for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use eos_core::scenario::ScenarioFile;

@@ -15,6 +15,9 @@ fn document() -> Document {
 }
 
 async fn mount() -> Element {
+    // The page keeps its state in its URL; a test starts from a bare one, not the link the
+    // previous test's page left.
+    js_sys::eval("history.replaceState(null, '', location.pathname)").expect("a history");
     let root = document().create_element("div").expect("div");
     document()
         .body()

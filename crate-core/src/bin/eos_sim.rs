@@ -35,7 +35,38 @@ const USAGE: &str = "usage:
   eos-sim compare <name|file> [--seed N] [--json]
                                                  the same faults under at-most-once,
                                                  at-least-once and exactly-once
+  eos-sim cost <name|file> [--interval 10,50,100] [--seed N] [--json]
+                                                 latency and messages per record of
+                                                 each guarantee across commit intervals
   eos-sim help";
+
+/// The commit intervals `eos-sim cost` sweeps unless told (ms).
+const DEFAULT_INTERVALS: &[u64] = &[10, 25, 50, 100, 200];
+
+/// Takes `--interval a,b,c` out of the arguments.
+fn take_intervals(args: &[String]) -> Result<(Vec<String>, Vec<u64>), String> {
+    let mut rest = Vec::new();
+    let mut polls = DEFAULT_INTERVALS.to_vec();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--interval" {
+            let v = it
+                .next()
+                .ok_or("--interval needs a list of milliseconds, like 10,50,100")?;
+            polls = v
+                .split(',')
+                .map(|x| {
+                    x.trim().parse::<u64>().map_err(|_| {
+                        format!("--interval {v:?}: {x:?} is not a whole number of milliseconds")
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((rest, polls))
+}
 
 fn load(arg: &str) -> Result<Scenario, ScenarioError> {
     if builtin::text(arg).is_some() {
@@ -485,6 +516,56 @@ fn main() -> ExitCode {
                     println!(
                         "{:<15} {:>9} {:>16} {:>11} {:>6}",
                         l.guarantee, l.processed, l.visible_outputs, l.duplicates, l.lost
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Some("cost") => {
+            let (rest, polls) = match take_intervals(&args[1..]) {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            };
+            let Options {
+                target, seed, json, ..
+            } = match parse_options(&rest, "cost", false) {
+                Ok(o) => o,
+                Err(e) => return fail(e),
+            };
+            let scenario = match load(&target) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("{target}: {e}")),
+            };
+            let points = match eos_core::cost::sweep_commit_interval(&scenario, &polls, seed) {
+                Ok(p) => p,
+                Err(e) => return fail(e.to_string()),
+            };
+            if json {
+                match serde_json::to_string_pretty(&points) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => return fail(format!("cannot write the points: {e}")),
+                }
+            } else {
+                println!(
+                    "{:<15} {:>8} {:>13} {:>12} {:>13} {:>5} {:>5}",
+                    "guarantee",
+                    "commit ms",
+                    "mean latency",
+                    "p95 latency",
+                    "msgs/record",
+                    "dup",
+                    "lost"
+                );
+                for p in &points {
+                    println!(
+                        "{:<15} {:>8} {:>10.1} ms {:>9.1} ms {:>13.2} {:>5} {:>5}",
+                        p.guarantee,
+                        p.commit_interval_ms,
+                        p.mean_latency_us as f64 / 1000.0,
+                        p.p95_latency_us as f64 / 1000.0,
+                        p.messages_per_record_milli as f64 / 1000.0,
+                        p.duplicates,
+                        p.lost
                     );
                 }
             }

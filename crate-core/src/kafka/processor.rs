@@ -71,6 +71,9 @@ pub struct ProcessorSettings {
     pub start_at: SimTime,
     pub poll_interval: SimTime,
     pub max_empty_polls: u32,
+    /// Kafka Streams' `commit.interval.ms` (see `docs/scenario-format.md`).
+    #[serde(default)]
+    pub commit_interval: Option<SimTime>,
     /// Output record id = `output_base` + input record id.
     pub output_base: u32,
 }
@@ -116,6 +119,15 @@ pub struct Processor {
     pub leader_hint: BTreeMap<Tp, u8>,
     pub in_flight: BTreeMap<u64, (Tp, u8)>,
     pub batch: Vec<ReadEntry>,
+    /// Exactly-once with a commit interval: read, not yet written in a transaction.
+    #[serde(default)]
+    pub held: Vec<ReadEntry>,
+    /// When the first held record was read.
+    #[serde(default)]
+    pub holding_since: Option<SimTime>,
+    /// At-least-once with a commit interval: when the input offsets were last committed.
+    #[serde(default)]
+    pub last_commit: SimTime,
     pub empty_polls: u32,
     /// Every input record it processed (handed its output to the client), in order.
     pub processed: Vec<RecordId>,
@@ -142,6 +154,9 @@ impl Processor {
             leader_hint: leaders,
             in_flight: BTreeMap::new(),
             batch: Vec::new(),
+            held: Vec::new(),
+            holding_since: None,
+            last_commit: 0,
             empty_polls: 0,
             processed: Vec::new(),
             brokers: brokers.max(1),
@@ -367,6 +382,9 @@ impl Processor {
         if !self.in_flight.is_empty() || self.phase != Phase::Polling {
             return;
         }
+        if self.hold(ctx) {
+            return;
+        }
         if self.batch.is_empty() {
             self.positions = self.next_positions.clone();
             self.empty_polls += 1;
@@ -399,6 +417,52 @@ impl Processor {
             Guarantee::AtLeastOnce => self.produce_batch(ctx),
             Guarantee::ExactlyOnce => self.transact(ctx),
         }
+    }
+
+    /// Exactly-once with a commit interval: keeps what this round read and polls on until
+    /// the interval has passed, then hands everything held to one transaction. True when it
+    /// took care of the round.
+    fn hold(&mut self, ctx: &mut Ctx) -> bool {
+        let Some(interval) = self.settings.commit_interval else {
+            return false;
+        };
+        if self.settings.guarantee != Guarantee::ExactlyOnce {
+            return false;
+        }
+        if let Some(tp) = self.batch.first().map(|r| r.tp) {
+            let read: Vec<(u64, RecordId)> =
+                self.batch.iter().map(|r| (r.offset, r.value)).collect();
+            ctx.note(Note::Read {
+                consumer: self.node(),
+                tp,
+                records: read,
+                skipped: 0,
+                isolation: self.isolation(),
+            });
+            self.holding_since.get_or_insert(ctx.now);
+            self.empty_polls = 0;
+            self.held.append(&mut self.batch);
+        }
+        if self.held.is_empty() {
+            // Nothing held: an empty poll like any other.
+            return false;
+        }
+        // Read on past what is held; the transaction commits these positions.
+        self.positions = self.next_positions.clone();
+        let due = self
+            .holding_since
+            .is_some_and(|t| ctx.now >= t.saturating_add(interval));
+        if due {
+            self.batch = std::mem::take(&mut self.held);
+            self.holding_since = None;
+            self.transact(ctx);
+        } else {
+            ctx.set_timer(
+                self.settings.poll_interval,
+                Timer::Processor(ProcessorTimer::Poll),
+            );
+        }
+        true
     }
 
     fn outputs(&self) -> Vec<Unconfirmed> {
@@ -482,7 +546,21 @@ impl Processor {
     fn advance(&mut self, ctx: &mut Ctx) {
         match self.phase {
             Phase::Producing if self.producer.is_idle() => match self.settings.guarantee {
-                Guarantee::AtLeastOnce => self.commit(ctx),
+                // With a commit interval the offsets wait for it; reading goes on.
+                Guarantee::AtLeastOnce
+                    if self
+                        .settings
+                        .commit_interval
+                        .is_some_and(|i| ctx.now < self.last_commit.saturating_add(i)) =>
+                {
+                    self.positions = self.next_positions.clone();
+                    self.phase = Phase::Polling;
+                    self.poll(ctx);
+                }
+                Guarantee::AtLeastOnce => {
+                    self.last_commit = ctx.now;
+                    self.commit(ctx)
+                }
                 _ => {
                     self.phase = Phase::Polling;
                     self.poll(ctx);
@@ -529,6 +607,8 @@ impl Processor {
         self.next_positions.clear();
         self.in_flight.clear();
         self.batch.clear();
+        self.held.clear();
+        self.holding_since = None;
         self.empty_polls = 0;
     }
 

@@ -27,6 +27,8 @@ builtin!(
     "flink-at-least-once",
     "flink-unaligned",
     "flink-two-phase-commit",
+    "alo-idempotent-consumer",
+    "where-exactly-once-ends",
 );
 
 pub fn ids() -> Vec<String> {

@@ -58,6 +58,7 @@ pub struct LessonStep {
     pub spotlight: Option<String>,
     pub question: Option<Question>,
     pub try_it: Vec<TryIt>,
+    pub chart: Option<schema::ChartSpec>,
 }
 
 /// A lesson that parsed and validated: every name resolves and both languages are there.
@@ -414,7 +415,46 @@ fn step(
         spotlight: s.spotlight.clone(),
         question: q.flatten(),
         try_it: tries.into_iter().flatten().collect(),
+        chart: s.chart.clone(),
     })
+}
+
+/// A step's chart: a kind it knows, a built-in scenario it can measure, values it accepts.
+fn chart(
+    c: &schema::ChartSpec,
+    field: &str,
+    builtin: &dyn Fn(&str) -> Result<Scenario, ScenarioError>,
+    errors: &mut Vec<FieldError>,
+) {
+    let mut err = |sub: &str, message: String| {
+        errors.push(FieldError {
+            field: format!("{field}.{sub}"),
+            message,
+        })
+    };
+    if c.kind != "cost" {
+        err(
+            "kind",
+            format!("{:?} is not a chart (allowed: cost)", c.kind),
+        );
+    }
+    match builtin(&c.scenario) {
+        Ok(s) if s.file.processors.is_empty() => err(
+            "scenario",
+            format!(
+                "\"{}\" has no read-process-write stage to measure",
+                c.scenario
+            ),
+        ),
+        Ok(_) => {}
+        Err(_) => err(
+            "scenario",
+            format!("\"{}\" is not a built-in scenario", c.scenario),
+        ),
+    }
+    if let Err(e) = crate::cost::check_values(&c.commit_intervals_ms) {
+        err("commit_intervals_ms", e.to_string());
+    }
 }
 
 impl Lesson {
@@ -501,6 +541,11 @@ impl Lesson {
             .enumerate()
             .map(|(i, s)| step(s, i, &scenario, &sim, &spotlights, &mut errors))
             .collect();
+        for (i, s) in file.steps.iter().enumerate() {
+            if let Some(c) = &s.chart {
+                chart(c, &format!("steps[{i}].chart"), builtin, &mut errors);
+            }
+        }
         if !errors.is_empty() {
             return Err(LessonError::Invalid(errors));
         }

@@ -28,6 +28,10 @@ pub const PROBES: &[(&str, &str)] = &[
         "records a consumer has returned so far (re-reads count)",
     ),
     (
+        "keys_read",
+        "distinct keys among them: what an idempotent consumer (an upsert by key) keeps",
+    ),
+    (
         "partition_records",
         "data records in a partition's leader log (markers not counted)",
     ),
@@ -101,7 +105,7 @@ pub const PROBES: &[(&str, &str)] = &[
 
 fn arg_of(name: &str) -> Option<Arg> {
     Some(match name {
-        "records_read" => Arg::Consumer,
+        "records_read" | "keys_read" => Arg::Consumer,
         "partition_records" | "markers" | "high_watermark" | "last_stable_offset"
         | "log_end_offset" => Arg::Partition,
         "duplicates" | "lost_writes" | "aborted_reads" | "visible_outputs"
@@ -309,10 +313,15 @@ impl Probe {
         let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         let big = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         match &self.target {
-            Target::Consumer(i) => sim
-                .consumers
-                .get(usize::from(*i))
-                .map_or(0, |c| count(c.reads.len())),
+            Target::Consumer(i) => sim.consumers.get(usize::from(*i)).map_or(0, |c| {
+                if self.name == "keys_read" {
+                    let keys: std::collections::BTreeSet<_> =
+                        c.reads.iter().map(|r| r.key).collect();
+                    count(keys.len())
+                } else {
+                    count(c.reads.len())
+                }
+            }),
             Target::Producer(i) => sim.producers.get(usize::from(*i)).map_or(-1, |p| {
                 if self.name == "producer_epoch" {
                     i64::from(p.epoch)

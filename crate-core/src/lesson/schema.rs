@@ -74,6 +74,20 @@ pub struct StepSpec {
     pub question: Option<QuestionSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub try_it: Vec<TryItSpec>,
+    /// A chart shown with the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<ChartSpec>,
+}
+
+/// `chart = { kind = "cost", scenario = "rpw-cost", commit_intervals_ms = [10, 50, 200] }`:
+/// the cost of each guarantee across commit intervals (`eos-sim cost`), computed when shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChartSpec {
+    pub kind: String,
+    /// A built-in scenario with a read-process-write stage.
+    pub scenario: String,
+    pub commit_intervals_ms: Vec<u64>,
 }
 
 /// `until = "end"` or `until = { notable = "retry" }` (one key of the table).

@@ -705,6 +705,9 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 TRANSACTION_MAX_TIMEOUT_MS,
             );
         }
+        if let Some(t) = s.commit_interval_ms {
+            c.range(&format!("{f}.commit_interval_ms"), t, 1, MAX_TIMEOUT_MS);
+        }
         let wanted: Vec<u16> = s
             .partitions
             .clone()
@@ -777,6 +780,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 start_at: ms(s.start_ms.min(MAX_TIME_MS)),
                 poll_interval: ms(s.poll_interval_ms.max(1)),
                 max_empty_polls: s.max_empty_polls.max(1),
+                commit_interval: s.commit_interval_ms.map(|t| ms(t.clamp(1, MAX_TIMEOUT_MS))),
                 output_base,
             },
             producer,

@@ -32,6 +32,7 @@ builtin!(
     "rpw-crash-exactly-once",
     "rpw-crash-at-least-once",
     "rpw-crash-at-most-once",
+    "rpw-cost",
     "zombie-fencing",
     "txn-timeout-abort",
     "txn-producer-crash-stalls-readers",

@@ -305,6 +305,9 @@ pub struct ProcessorSpec {
     pub request_timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction_timeout_ms: Option<u64>,
+    /// Kafka Streams' `commit.interval.ms`: unset, every poll's batch is committed at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit_interval_ms: Option<u64>,
 }
 
 fn default_processor_empty_polls() -> u32 {

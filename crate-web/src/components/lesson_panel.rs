@@ -124,6 +124,12 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <div id="lesson-text" class="narration">{ markdown::render(&vm.text) }</div>
                 { question.unwrap_or_default() }
             </div>
+            if let Some(chart) = &vm.chart {
+                if let Ok(scenario) = crate::builtins::get(&chart.scenario) {
+                    <crate::components::cost_chart::CostChart scenario={std::rc::Rc::new(scenario)}
+                        intervals={chart.commit_intervals_ms.clone()} />
+                }
+            }
             if !vm.try_its.is_empty() {
                 <div class="try-its">
                     <h3>{ i18n.t(S::TryIt) }</h3>

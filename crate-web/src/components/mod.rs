@@ -3,6 +3,7 @@
 pub mod compare_panel;
 pub mod consumer_card;
 pub mod controls;
+pub mod cost_chart;
 pub mod embed_bar;
 pub mod event_log;
 pub mod fault_panel;

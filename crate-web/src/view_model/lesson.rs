@@ -40,6 +40,8 @@ pub struct StepVm {
     pub text: String,
     pub question: Option<QuestionVm>,
     pub try_its: Vec<String>,
+    /// A chart to show with the step (shown once its question, if any, is answered).
+    pub chart: Option<eos_core::lesson::schema::ChartSpec>,
     pub can_prev: bool,
     pub can_next: bool,
     /// The summary is shown with the first step only, to keep the stage in view.
@@ -114,6 +116,7 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                 .map(|t| t.text.get(lang).to_string())
                 .collect()
         },
+        chart: s.chart.clone().filter(|_| !is_asking),
         can_prev: i > 0,
         first: i == 0,
         can_next: i + 1 < lesson.steps.len() && !is_asking,

@@ -1,0 +1,183 @@
+//! The cost of each delivery guarantee, measured by running a read-process-write scenario
+//! headless under the three guarantees across a swept commit interval (Kafka Streams'
+//! `commit.interval.ms`: how long exactly-once holds its outputs in one transaction, and how
+//! often at-least-once commits its input offsets).
+//!
+//! Per point: the end-to-end latency (an input record handed to its producer → its output
+//! first read downstream), the network messages per input record (the protocol's overhead:
+//! exactly-once adds AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn and the
+//! markers to every transaction), and the duplicates and losses readers see.
+
+use crate::compare::with_guarantee;
+use crate::ids::RecordId;
+use crate::kafka::processor::Guarantee;
+use crate::kafka::protocol::MessageKind;
+use crate::report::Report;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::sim::simulation::StepKind;
+use crate::time::SimTime;
+use crate::RunLimit;
+use serde::{Deserialize, Serialize};
+
+/// The most values one sweep may take.
+pub const MAX_POINTS: usize = 12;
+/// The range a swept commit interval may take, in ms.
+pub const INTERVAL_RANGE_MS: (u64, u64) = (1, 60_000);
+
+/// One guarantee at one value of the swept parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostPoint {
+    pub guarantee: String,
+    /// The processors' commit interval, in ms.
+    pub commit_interval_ms: u64,
+    /// Inputs whose output some reader saw.
+    pub measured: u64,
+    /// Mean and 95th percentile of the end-to-end latency, in µs (integers: the same on
+    /// every machine).
+    pub mean_latency_us: u64,
+    pub p95_latency_us: u64,
+    /// Write-path messages (all but fetches and their answers) per input record, in
+    /// thousandths.
+    pub messages_per_record_milli: u64,
+    pub duplicates: u64,
+    pub lost: u64,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum CostError {
+    NoProcessor { scenario: String },
+    TooManyPoints { count: usize },
+    NoPoints,
+    OutOfRange { value: u64 },
+    Scenario(ScenarioError),
+}
+
+impl std::fmt::Display for CostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CostError::NoProcessor { scenario } => write!(
+                f,
+                "scenario \"{scenario}\" has no read-process-write stage ([[processors]]) to measure"
+            ),
+            CostError::TooManyPoints { count } => {
+                write!(f, "{count} values to sweep; the limit is {MAX_POINTS}")
+            }
+            CostError::NoPoints => write!(f, "no values to sweep"),
+            CostError::OutOfRange { value } => write!(
+                f,
+                "commit interval {value} ms is out of range ({} to {} ms)",
+                INTERVAL_RANGE_MS.0, INTERVAL_RANGE_MS.1
+            ),
+            CostError::Scenario(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CostError {}
+
+/// Checks the values a sweep would take.
+pub fn check_values(values: &[u64]) -> Result<(), CostError> {
+    if values.is_empty() {
+        return Err(CostError::NoPoints);
+    }
+    if values.len() > MAX_POINTS {
+        return Err(CostError::TooManyPoints {
+            count: values.len(),
+        });
+    }
+    match values
+        .iter()
+        .find(|v| !(INTERVAL_RANGE_MS.0..=INTERVAL_RANGE_MS.1).contains(*v))
+    {
+        Some(v) => Err(CostError::OutOfRange { value: *v }),
+        None => Ok(()),
+    }
+}
+
+/// Runs `scenario` under every guarantee at every commit interval in `values` (in that
+/// order: guarantees outer, values inner).
+pub fn sweep_commit_interval(
+    scenario: &Scenario,
+    values: &[u64],
+    seed: Option<u64>,
+) -> Result<Vec<CostPoint>, CostError> {
+    if scenario.file.processors.is_empty() {
+        return Err(CostError::NoProcessor {
+            scenario: scenario.name().to_string(),
+        });
+    }
+    check_values(values)?;
+    let mut points = Vec::new();
+    for g in Guarantee::ALL {
+        for &interval in values {
+            let mut file = with_guarantee(scenario, g)
+                .map_err(CostError::Scenario)?
+                .file;
+            for p in &mut file.processors {
+                p.commit_interval_ms = Some(interval);
+            }
+            let s = Scenario::from_file(file).map_err(CostError::Scenario)?;
+            points.push(measure(&s, g, interval, seed));
+        }
+    }
+    Ok(points)
+}
+
+fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> CostPoint {
+    let mut sim = s.simulation(seed);
+    sim.run(RunLimit::Completion);
+    let trace = sim.trace();
+    let time_of = |step: u64| -> Option<SimTime> {
+        let i = usize::try_from(step.checked_sub(1)?).ok()?;
+        trace.get(i).map(|r| r.time)
+    };
+    let report = Report::of(s.name(), &sim);
+    let processing = report.processing.clone().unwrap_or_default();
+    let mut latencies: Vec<u64> = Vec::new();
+    if let Some(p) = sim.processors.first() {
+        for input in processing.ledger.keys() {
+            let Some(id) = input.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let accepted = sim.ledger.get(RecordId(id)).and_then(|e| e.accepted_at);
+            let output = RecordId(p.settings.output_base.saturating_add(id));
+            let first_read = sim
+                .ledger
+                .get(output)
+                .and_then(|e| e.reads.iter().filter_map(|r| time_of(r.step)).min());
+            if let (Some(a), Some(r)) = (accepted, first_read) {
+                latencies.push(r.saturating_sub(a));
+            }
+        }
+    }
+    latencies.sort_unstable();
+    let n = latencies.len() as u64;
+    let mean = latencies.iter().sum::<u64>().checked_div(n).unwrap_or(0);
+    let p95 = latencies
+        .get((latencies.len() * 95).div_ceil(100).saturating_sub(1))
+        .copied()
+        .unwrap_or(0);
+    // The write path's protocol: produces, offset commits, the transaction protocol and its
+    // markers, and their answers; not the polling (fetches), which every guarantee shares.
+    let messages = trace
+        .iter()
+        .filter(|r| match &r.what {
+            StepKind::Deliver { kind, .. } => {
+                !matches!(kind, MessageKind::Fetch | MessageKind::FetchResponse)
+            }
+            _ => false,
+        })
+        .count() as u64;
+    CostPoint {
+        guarantee: g.name().to_string(),
+        commit_interval_ms: interval,
+        measured: n,
+        mean_latency_us: mean,
+        p95_latency_us: p95,
+        messages_per_record_milli: (messages * 1000)
+            .checked_div(processing.inputs)
+            .unwrap_or(0),
+        duplicates: processing.duplicates,
+        lost: processing.lost,
+    }
+}

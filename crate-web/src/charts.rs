@@ -1,0 +1,183 @@
+//! Line charts drawn with plotters into SVG text: pure, so they are tested natively and
+//! exported as they are. Colours are the page's (CSS variables, one per guarantee), so a
+//! chart follows the dark and light themes: plotters draws with placeholder colours, which
+//! become `style="stroke: var(--…)"` afterwards.
+
+use plotters::prelude::*;
+
+/// One line: its label, its CSS colour variable, its points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    /// A CSS custom property, like `--g-eos`.
+    pub colour: &'static str,
+    pub points: Vec<(f64, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+}
+
+pub const WIDTH: u32 = 520;
+pub const HEIGHT: u32 = 320;
+
+/// Placeholder colours: the axes and labels, then one per series (at most 8).
+const INK: RGBColor = RGBColor(1, 2, 3);
+fn placeholder(i: usize) -> RGBColor {
+    RGBColor(1, 2, 10 + i as u8)
+}
+fn hex(c: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// The chart as SVG text.
+pub fn svg(chart: &LineChart) -> Result<String, String> {
+    let points = chart.series.iter().flat_map(|s| s.points.iter());
+    let (mut x_max, mut y_max) = (0f64, 0f64);
+    let mut x_min = f64::MAX;
+    for &(x, y) in points {
+        x_min = x_min.min(x);
+        x_max = x_max.max(x);
+        y_max = y_max.max(y);
+    }
+    if x_min > x_max {
+        return Err("nothing to draw".into());
+    }
+    if x_max <= x_min {
+        x_max = x_min + 1.0;
+    }
+    // Headroom above the lines for the legend.
+    let y_top = if y_max > 0.0 { y_max * 1.4 } else { 1.0 };
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let mut c = ChartBuilder::on(&root)
+            .caption(&chart.title, ("sans-serif", 17).into_font().color(&INK))
+            .margin(12)
+            .margin_right(28)
+            .x_label_area_size(42)
+            .y_label_area_size(54)
+            .build_cartesian_2d(x_min..x_max, 0f64..y_top)
+            .map_err(e)?;
+        c.configure_mesh()
+            .x_desc(&chart.x_label)
+            .y_desc(&chart.y_label)
+            .axis_style(INK)
+            .light_line_style(INK.mix(0.08))
+            .bold_line_style(INK.mix(0.16))
+            .label_style(("sans-serif", 13).into_font().color(&INK))
+            .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
+            .x_labels(6)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_labels(6)
+            .draw()
+            .map_err(e)?;
+        for (i, s) in chart.series.iter().enumerate().take(8) {
+            let colour = placeholder(i);
+            c.draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                colour.stroke_width(3),
+            ))
+            .map_err(e)?
+            .label(&s.label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
+            });
+            c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                .map_err(e)?;
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(INK.mix(0.0))
+            .border_style(INK.mix(0.0))
+            .label_font(("sans-serif", 14).into_font().color(&INK))
+            .draw()
+            .map_err(e)?;
+        root.present().map_err(e)?;
+    }
+    Ok(themed(&out, chart))
+}
+
+/// Placeholder colours → the page's CSS variables.
+fn themed(svg: &str, chart: &LineChart) -> String {
+    let mut out = svg.to_string();
+    let mut swap = |hex: &str, var: &str| {
+        for attr in ["stroke", "fill"] {
+            out = out.replace(
+                &format!("{attr}=\"{hex}\""),
+                &format!("style=\"{attr}: var({var})\""),
+            );
+        }
+    };
+    swap(&hex(INK), "--muted");
+    for (i, s) in chart.series.iter().enumerate().take(8) {
+        swap(&hex(placeholder(i)), s.colour);
+    }
+    out.replacen("<svg ", "<svg class=\"chart\" role=\"img\" ", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart() -> LineChart {
+        LineChart {
+            title: "Latency".into(),
+            x_label: "commit interval (ms)".into(),
+            y_label: "ms".into(),
+            series: vec![
+                Series {
+                    label: "exactly-once".into(),
+                    colour: "--g-eos",
+                    points: vec![(10.0, 28.0), (50.0, 53.0), (200.0, 137.0)],
+                },
+                Series {
+                    label: "at-least-once".into(),
+                    colour: "--g-alo",
+                    points: vec![(10.0, 9.0), (50.0, 8.8), (200.0, 9.6)],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_chart_is_svg_in_the_page_colours_with_its_labels() {
+        let svg = svg(&chart()).expect("draws");
+        assert!(svg.starts_with("<svg class=\"chart\""), "{}", &svg[..80]);
+        for text in [
+            "Latency",
+            "commit interval (ms)",
+            "exactly-once",
+            "at-least-once",
+        ] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(svg.contains("var(--g-eos)") && svg.contains("var(--g-alo)"));
+        assert!(svg.contains("var(--muted)"));
+        assert!(!svg.contains("#01020"), "no placeholder colour left");
+        assert!(svg.contains("<polyline") || svg.contains("<path"));
+    }
+
+    #[test]
+    fn nothing_to_draw_is_an_error_not_a_panic() {
+        let empty = LineChart {
+            series: vec![],
+            ..chart()
+        };
+        assert!(svg(&empty).is_err());
+        let one_point = LineChart {
+            series: vec![Series {
+                label: "x".into(),
+                colour: "--g-eos",
+                points: vec![(5.0, 0.0)],
+            }],
+            ..chart()
+        };
+        assert!(svg(&one_point).is_ok());
+    }
+}

@@ -1,0 +1,107 @@
+//! The cost chart's view: the sweep's points (`eos_core::cost`) as two line charts, one
+//! line per guarantee in the guarantee's colour, and the rows of the table under them.
+
+use crate::charts::{LineChart, Series};
+use crate::i18n::Lang;
+use eos_core::cost::CostPoint;
+
+/// The guarantees in the order and colours the page uses everywhere.
+pub const GUARANTEES: [(&str, &str); 3] = [
+    ("at-most-once", "--g-amo"),
+    ("at-least-once", "--g-alo"),
+    ("exactly-once", "--g-eos"),
+];
+
+fn series(points: &[CostPoint], y: impl Fn(&CostPoint) -> f64) -> Vec<Series> {
+    GUARANTEES
+        .iter()
+        .map(|(g, colour)| Series {
+            label: (*g).to_string(),
+            colour,
+            points: points
+                .iter()
+                .filter(|p| p.guarantee == *g)
+                .map(|p| (p.commit_interval_ms as f64, y(p)))
+                .collect(),
+        })
+        .filter(|s| !s.points.is_empty())
+        .collect()
+}
+
+/// (latency chart, messages chart).
+pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
+    let (latency, messages, x, ms, per) = match lang {
+        Lang::En => (
+            "End-to-end latency (mean)",
+            "Write-path messages per record",
+            "commit interval, ms",
+            "ms",
+            "messages",
+        ),
+        Lang::Ru => (
+            "Сквозная задержка (среднее)",
+            "Сообщений записи на запись",
+            "интервал фиксации, мс",
+            "мс",
+            "сообщений",
+        ),
+    };
+    (
+        LineChart {
+            title: latency.into(),
+            x_label: x.into(),
+            y_label: ms.into(),
+            series: series(points, |p| p.mean_latency_us as f64 / 1000.0),
+        },
+        LineChart {
+            title: messages.into(),
+            x_label: x.into(),
+            y_label: per.into(),
+            series: series(points, |p| p.messages_per_record_milli as f64 / 1000.0),
+        },
+    )
+}
+
+/// One table row: guarantee, interval, mean and p95 latency, messages per record, duplicates.
+pub fn rows(points: &[CostPoint]) -> Vec<[String; 6]> {
+    points
+        .iter()
+        .map(|p| {
+            [
+                p.guarantee.clone(),
+                p.commit_interval_ms.to_string(),
+                format!("{:.1}", p.mean_latency_us as f64 / 1000.0),
+                format!("{:.1}", p.p95_latency_us as f64 / 1000.0),
+                format!("{:.2}", p.messages_per_record_milli as f64 / 1000.0),
+                p.duplicates.to_string(),
+            ]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cost_of_rpw_cost_draws_three_lines_per_chart_in_the_guarantee_colours() {
+        let scenario = crate::builtins::get("rpw-cost").expect("built-in");
+        let points =
+            eos_core::cost::sweep_commit_interval(&scenario, &[10, 100], None).expect("sweeps");
+        let (latency, messages) = charts(&points, Lang::En);
+        assert_eq!(latency.series.len(), 3);
+        assert_eq!(messages.series.len(), 3);
+        let eos = &latency.series[2];
+        assert_eq!(
+            (eos.label.as_str(), eos.colour),
+            ("exactly-once", "--g-eos")
+        );
+        assert_eq!(eos.points.len(), 2);
+        assert!(eos.points[1].1 > eos.points[0].1, "latency grows: {eos:?}");
+        assert_eq!(rows(&points).len(), 6);
+        let (ru, _) = charts(&points, Lang::Ru);
+        assert_ne!(ru.title, latency.title);
+        let svg = crate::charts::svg(&latency).expect("draws");
+        assert!(svg.contains("var(--g-eos)"));
+    }
+}
