@@ -523,6 +523,30 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   await page.screenshot({ path: join(artifacts, '27-russian.png'), fullPage: false });
   await page.click('#leave-lesson');
   assert((await page.locator('#back-to-lesson').innerText()).includes('Вернуться к уроку'), 'back button in Russian');
+  // The playground's chrome is Russian too; the simulation's own sentences stay English.
+  // (Headings are upper-cased by CSS: read the text, not the rendering.)
+  assert((await page.locator('.faults h2').textContent()) === 'Внедрить сбой', 'fault panel heading in Russian');
+  assert((await page.locator('#fault-crash').innerText()) === 'Уронить', 'crash button in Russian');
+  assert((await page.locator('#fault-freeze').innerText()) === 'Заморозить на 2 с', 'freeze button in Russian');
+  assert((await page.locator('.events h2').textContent()) === 'Что произошло', 'event log heading in Russian');
+  const picked = await page.locator('#scenario-picker option:checked').innerText();
+  assert(picked === 'Замёрзший брокер, идемпотентный повтор', `scenario title in Russian: ${picked}`);
+  assert(/[а-я]/.test(await page.locator('.header .summary').innerText()), 'scenario summary in Russian');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  if (await page.locator('#reset').isEnabled()) await page.click('#reset');
+  for (let i = 0; i < 6; i++) await page.click('#step');
+  assert((await page.locator('#clock').innerText()).startsWith('шаг 6'), 'the clock in Russian');
+  const wire = page.locator('#space-time g.arrow.wire');
+  await wire.scrollIntoViewIfNeeded();
+  await wire.click();
+  await page.locator('#inspector').waitFor();
+  assert((await page.locator('#inspector-title').innerText()).startsWith('Сообщение #'), 'inspector title in Russian');
+  assert((await page.locator('#msg-drop').innerText()) === 'Отбросить', 'message fault button in Russian');
+  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(over <= 0, `no horizontal page scroll at 1280 px in Russian (${over})`);
+  await page.locator('.faults').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(artifacts, '27b-russian-playground.png'), fullPage: false });
+  await page.screenshot({ path: join(artifacts, '27c-russian-playground-full.png'), fullPage: true });
   await page.click('#lang-en');
   assert((await page.locator('#back-to-lesson').innerText()).includes('Back to the lesson'), 'English again');
 }, { lesson: true });

@@ -24,8 +24,11 @@ pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
     // Where the reader is in the lessons (told by lesson mode), for the page's link.
     let place = use_state_eq(|| None::<crate::permalink::LessonPlace>);
+    // The language of the chrome and the lessons (i18n.rs), shared by context.
+    let i18n = crate::i18n_hook::use_i18n();
+    let lang = i18n.lang;
     // Permalinks, import/export and embed mode (see share.rs).
-    let sharing = crate::share::use_sharing(&state, (*place).clone());
+    let sharing = crate::share::use_sharing(&state, (*place).clone(), lang);
     let on_place = {
         let place = place.clone();
         Callback::from(move |p| place.set(p))
@@ -36,8 +39,6 @@ pub fn app() -> Html {
     let scenarios = use_memo((), |_| crate::builtins::list());
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
-    // Lessons: the language of the chrome and the lessons (i18n.rs), shared by context.
-    let i18n = crate::i18n_hook::use_i18n();
 
     // Playback: an interval owned by this effect, dropped when playing stops or the speed
     // changes.
@@ -136,24 +137,24 @@ pub fn app() -> Html {
     };
 
     let sim = state.sim.borrow();
-    let partitions = view_model::partitions(&sim);
-    let producers = view_model::producers(&sim);
-    let consumers = view_model::consumers(&sim);
-    let processors = view_model::processors(&sim);
-    let transactions = view_model::transactions(&sim);
-    let flights = view_model::in_flight(&sim);
-    let flink = crate::flink_view::flink(&sim);
+    let partitions = view_model::partitions(&sim, lang);
+    let producers = view_model::producers(&sim, lang);
+    let consumers = view_model::consumers(&sim, lang);
+    let processors = view_model::processors(&sim, lang);
+    let transactions = view_model::transactions(&sim, lang);
+    let flights = view_model::in_flight(&sim, lang);
+    let flink = crate::flink_view::flink(&sim, lang);
     let only = view_model::parse_component(&event_filter);
-    let events = view_model::events(&sim, EVENTS_SHOWN, only);
-    let components = view_model::components(&sim);
-    let diagram = view_model::diagram::diagram(&sim, view_model::diagram::WINDOW_COLUMNS);
+    let events = view_model::events(&sim, EVENTS_SHOWN, only, lang);
+    let components = view_model::components(&sim, lang);
+    let diagram = view_model::diagram::diagram(&sim, view_model::diagram::WINDOW_COLUMNS, lang);
     let selected = state.selection;
-    let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s));
-    let clock = view_model::clock(&sim);
+    let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s, lang));
+    let clock = view_model::clock(&sim, lang);
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
-    let schedule = view_model::fault_schedule(&sim);
+    let schedule = view_model::fault_schedule(&sim, lang);
     let compare = view_model::comparison(&state.comparison);
     let seed = sim.seed;
     let step = sim.steps();
@@ -166,13 +167,14 @@ pub fn app() -> Html {
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
                     on_action: on_action.clone(), playing: state.playing, finished, at_start,
-                    clock: clock.clone(), title: state.scenario.file.title.clone(), full_link: sharing.full_link }) }
+                    clock: clock.clone(), title: state.scenario.file.title_in(lang).to_string(),
+                    full_link: sharing.full_link, lang }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
                 { sharing.menu }
             }
             if let Some(err) = &state.error {
-                <div class="error" role="alert">{ err }</div>
+                <div class="error" role="alert">{ err.text(lang) }</div>
             }
             { sharing.import_errors }
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}

@@ -49,6 +49,8 @@ pub fn list() -> Vec<BuiltinInfo> {
             title: f.title,
             summary: f.summary,
             group: f.group,
+            title_ru: f.title_ru,
+            summary_ru: f.summary_ru,
         })
         .collect()
 }

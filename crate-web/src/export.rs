@@ -2,6 +2,7 @@
 //! SVG on the page). Pure: the same cells the page shows, drawn as rows of boxes; colours
 //! come from classes that `share.js` turns into inline styles with the page's theme.
 
+use crate::i18n::{Lang, S};
 use crate::view_model::PartitionVm;
 use std::fmt::Write as _;
 
@@ -14,7 +15,7 @@ const PAD: u32 = 14;
 /// Cells drawn per partition; a longer log ends with "+N more".
 pub const MAX_CELLS: usize = 16;
 
-pub fn logs_svg(partitions: &[PartitionVm]) -> String {
+pub fn logs_svg(partitions: &[PartitionVm], lang: Lang) -> String {
     let widest = partitions
         .iter()
         .map(|p| p.cells.len().min(MAX_CELLS + 1))
@@ -44,9 +45,10 @@ pub fn logs_svg(partitions: &[PartitionVm]) -> String {
         if p.cells.is_empty() {
             let _ = write!(
                 out,
-                r#"<text class="x-meta" x="{}" y="{}">empty</text>"#,
+                r#"<text class="x-meta" x="{}" y="{}">{}</text>"#,
                 PAD + LABEL_W,
-                y + 28
+                y + 28,
+                S::Empty.get(lang)
             );
         }
         for (i, c) in p.cells.iter().take(MAX_CELLS).enumerate() {
@@ -74,10 +76,10 @@ pub fn logs_svg(partitions: &[PartitionVm]) -> String {
             let x = PAD + LABEL_W + MAX_CELLS as u32 * (CELL_W + GAP);
             let _ = write!(
                 out,
-                r#"<text class="x-meta" x="{}" y="{}">+{} more</text>"#,
+                r#"<text class="x-meta" x="{}" y="{}">{}</text>"#,
                 x + 4,
                 y + 30,
-                p.cells.len() - MAX_CELLS
+                S::MoreN.f(lang, &[&(p.cells.len() - MAX_CELLS)])
             );
         }
     }
@@ -119,8 +121,8 @@ mod tests {
         let scenario = crate::builtins::get("lost-ack-idempotence-off").expect("built-in");
         let mut sim = scenario.simulation(None);
         sim.run(RunLimit::Completion);
-        let partitions = crate::view_model::partitions(&sim);
-        let svg = logs_svg(&partitions);
+        let partitions = crate::view_model::partitions(&sim, Lang::En);
+        let svg = logs_svg(&partitions, Lang::En);
         let cells: usize = partitions
             .iter()
             .map(|p| p.cells.len().min(MAX_CELLS))
@@ -130,6 +132,6 @@ mod tests {
         assert!(svg.contains("x-dup"), "the duplicate is marked");
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
-        assert!(logs_svg(&[]).contains("viewBox"));
+        assert!(logs_svg(&[], Lang::En).contains("viewBox"));
     }
 }

@@ -8,6 +8,8 @@ use eos_core::flink::CheckpointMode;
 use eos_core::ids::NodeId;
 use eos_core::sim::Simulation;
 
+use crate::i18n::{duration, Lang, S};
+
 /// Items shown per channel; the rest is counted.
 pub const ITEMS_SHOWN: usize = 16;
 /// Checkpoints shown on the timeline (the latest ones).
@@ -64,12 +66,50 @@ pub struct FlinkVm {
     pub summary: String,
 }
 
-fn ms(t: u64) -> String {
-    eos_core::time::format_duration(t)
+/// The job's phase (`FlinkVm::phase`) in the page's language.
+pub fn phase_word(phase: &str, lang: Lang) -> &'static str {
+    match phase {
+        "restarting" => S::Restarting.get(lang),
+        "finished" => S::Finished.get(lang),
+        _ => S::Running.get(lang),
+    }
 }
 
-pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
+/// A subtask's status (`TaskVm::status`) in the page's language.
+pub fn status_word(status: &str, lang: Lang) -> &'static str {
+    match status {
+        "crashed" => S::TaskCrashed.get(lang),
+        "restarting" => S::Restarting.get(lang),
+        "finished" => S::TaskFinished.get(lang),
+        _ => S::Running.get(lang),
+    }
+}
+
+/// A checkpoint's outcome (`CheckpointVm::outcome`) in the page's language.
+pub fn outcome_word(outcome: &str, lang: Lang) -> &'static str {
+    match outcome {
+        "completed" => S::CpCompleted.get(lang),
+        "expired" => S::CpExpired.get(lang),
+        "aborted" => S::CpAborted.get(lang),
+        _ => S::CpPending.get(lang),
+    }
+}
+
+/// An operator kind (`TaskVm::kind`) in the page's language; Flink's own operator names
+/// (`map`, `count`, `iterate`) stay as they are.
+pub fn kind_word(kind: &'static str, lang: Lang) -> &'static str {
+    match kind {
+        "source" => S::OpSource.get(lang),
+        "2pc sink" => S::Op2pcSink.get(lang),
+        "upsert sink" => S::OpUpsertSink.get(lang),
+        "append sink" => S::OpAppendSink.get(lang),
+        other => other,
+    }
+}
+
+pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
     let job = sim.flink.as_ref()?;
+    let ms = |t: u64| duration(t, lang);
     let names = job.task_names();
     let name = |t: u8| names.get(usize::from(t)).cloned().unwrap_or_default();
     let phase = match job.phase {
@@ -108,28 +148,30 @@ pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
                     .collect();
                 Some(pos.join(", "))
             } else if let Some(sink) = &t.sink {
-                let open = sink.current.as_ref().map_or("none".to_string(), |c| {
-                    format!("{} ({} written)", c.transactional_id, c.written.len())
-                });
+                let open = sink
+                    .current
+                    .as_ref()
+                    .map_or(S::NoneAtAll.get(lang).to_string(), |c| {
+                        S::SinkWritten.f(lang, &[&c.transactional_id, &c.written.len()])
+                    });
                 let pending: Vec<String> = sink
                     .pending
                     .iter()
-                    .map(|c| format!("cp {}", c.checkpoint))
+                    .map(|c| S::CpN.f(lang, &[&c.checkpoint]))
                     .collect();
                 Some(if pending.is_empty() {
-                    format!("open: {open}")
+                    S::SinkOpen.f(lang, &[&open])
                 } else {
-                    format!("open: {open} · pending: {}", pending.join(", "))
+                    S::SinkOpenPending.f(lang, &[&open, &pending.join(", ")])
                 })
             } else {
                 t.align.as_ref().map(|a| {
-                    format!(
-                        "{} cp {} ({}/{} inputs)",
-                        if a.unaligned { "unaligned" } else { "aligning" },
-                        a.id,
-                        a.received.len(),
-                        def.inputs.len()
-                    )
+                    let which = if a.unaligned {
+                        S::Unaligned
+                    } else {
+                        S::Aligning
+                    };
+                    which.f(lang, &[&a.id, &a.received.len(), &def.inputs.len()])
                 })
             };
             let status = if crashed {
@@ -208,20 +250,18 @@ pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
             },
             acks: format!("{}/{total}", s.acks.len()),
             timing: match s.duration() {
-                Some(d) if s.alignment > 0 => {
-                    format!("{} · align {}", ms(d), ms(s.alignment))
-                }
+                Some(d) if s.alignment > 0 => S::AlignN.f(lang, &[&ms(d), &ms(s.alignment)]),
                 Some(d) => ms(d),
-                None => format!("since {}", ms(s.triggered_at)),
+                None => S::SinceN.f(lang, &[&ms(s.triggered_at)]),
             },
         })
         .collect();
     let mode = match (job.config.mode, job.config.unaligned) {
-        (CheckpointMode::AtLeastOnce, _) => "AT_LEAST_ONCE checkpoints".to_string(),
-        (CheckpointMode::ExactlyOnce, true) => "EXACTLY_ONCE, unaligned".to_string(),
+        (CheckpointMode::AtLeastOnce, _) => S::ModeAtLeastOnce.get(lang).to_string(),
+        (CheckpointMode::ExactlyOnce, true) => S::ModeUnaligned.get(lang).to_string(),
         (CheckpointMode::ExactlyOnce, false) => match job.config.aligned_timeout {
-            Some(t) => format!("EXACTLY_ONCE, aligned (unaligned after {})", ms(t)),
-            None => "EXACTLY_ONCE, aligned".to_string(),
+            Some(t) => S::ModeAlignedTimeout.f(lang, &[&ms(t)]),
+            None => S::ModeAligned.get(lang).to_string(),
         },
     };
     let completed = h
@@ -229,10 +269,9 @@ pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
         .filter(|s| s.outcome == CheckpointOutcome::Completed)
         .count();
     Some(FlinkVm {
-        summary: format!(
-            "every {} · {completed} checkpoints completed · {} failovers",
-            ms(job.config.interval),
-            job.failovers
+        summary: S::FlinkSummary.f(
+            lang,
+            &[&ms(job.config.interval), &completed, &job.failovers],
         ),
         mode,
         phase,
@@ -244,51 +283,59 @@ pub fn flink(sim: &Simulation) -> Option<FlinkVm> {
 }
 
 /// The inspector's view of a Flink task or of the JobManager.
-pub fn inspect(sim: &Simulation, node: NodeId) -> crate::view_model::inspector::InspectorVm {
+pub fn inspect(
+    sim: &Simulation,
+    node: NodeId,
+    lang: Lang,
+) -> crate::view_model::inspector::InspectorVm {
     let title = sim.names.node(node);
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut notes = Vec::new();
-    let row = |k: &str, v: String| (k.to_string(), v);
-    match (node, flink(sim)) {
+    let row = |k: S, v: String| (k.get(lang).to_string(), v);
+    match (node, flink(sim, lang)) {
         (NodeId::Task(i), Some(vm)) => {
             if let Some(t) = vm.tasks.get(usize::from(i)) {
-                rows.push(row("operator", t.kind.to_string()));
-                rows.push(row("status", t.status.to_string()));
-                rows.push(row("processed", t.processed.to_string()));
-                rows.push(row("last snapshot", t.snapshot.to_string()));
+                rows.push(row(S::Operator, kind_word(t.kind, lang).to_string()));
+                rows.push(row(S::Status, status_word(t.status, lang).to_string()));
+                rows.push(row(S::Processed, t.processed.to_string()));
+                rows.push(row(S::LastSnapshot, t.snapshot.to_string()));
                 if !t.state.is_empty() {
-                    rows.push(row("state", t.state.clone()));
+                    rows.push(row(S::State, t.state.clone()));
                 }
                 if let Some(d) = &t.detail {
-                    rows.push(row("detail", d.clone()));
+                    rows.push(row(S::Detail, d.clone()));
                 }
                 for c in vm.channels.iter().filter(|c| c.to == t.name) {
-                    rows.push(row(
-                        &format!("input from {}", c.from),
+                    rows.push((
+                        S::InputFrom.f(lang, &[&c.from]),
                         format!(
-                            "{}/{} records{}",
-                            c.records,
-                            c.capacity,
-                            if c.blocked { ", blocked" } else { "" }
+                            "{}{}",
+                            S::ChannelFill.f(lang, &[&c.records, &c.capacity]),
+                            if c.blocked {
+                                S::CommaBlocked.get(lang)
+                            } else {
+                                ""
+                            }
                         ),
                     ));
                 }
             } else {
-                notes.push("No such task.".to_string());
+                notes.push(S::NoTask.get(lang).to_string());
             }
         }
         (NodeId::JobManager, Some(vm)) => {
-            rows.push(row("checkpointing", vm.mode.clone()));
-            rows.push(row("job", vm.phase.to_string()));
-            rows.push(row("summary", vm.summary.clone()));
+            rows.push(row(S::Checkpointing, vm.mode.clone()));
+            rows.push(row(S::Job, phase_word(vm.phase, lang).to_string()));
+            rows.push(row(S::Summary, vm.summary.clone()));
             for c in &vm.checkpoints {
-                rows.push(row(
-                    &format!("checkpoint {}", c.id),
-                    format!("{} · acks {} · {}", c.outcome, c.acks, c.timing),
+                rows.push((
+                    S::Checkpoint.f(lang, &[&c.id]),
+                    S::CheckpointLine
+                        .f(lang, &[&outcome_word(c.outcome, lang), &c.acks, &c.timing]),
                 ));
             }
         }
-        _ => notes.push("This scenario has no Flink job.".to_string()),
+        _ => notes.push(S::NoFlinkJob.get(lang).to_string()),
     }
     crate::view_model::inspector::InspectorVm {
         kind: "task",
@@ -312,7 +359,7 @@ mod tests {
 
     #[test]
     fn kafka_only_scenarios_have_no_flink_stage() {
-        assert!(flink(&sim("seed-frozen-broker")).is_none());
+        assert!(flink(&sim("seed-frozen-broker"), Lang::En).is_none());
     }
 
     #[test]
@@ -320,14 +367,14 @@ mod tests {
         let mut s = sim("flink-barrier-walkthrough");
         let mut saw_barrier = false;
         while s.step() == eos_core::sim::StepOutcome::Stepped {
-            let vm = flink(&s).expect("a job");
+            let vm = flink(&s, Lang::En).expect("a job");
             saw_barrier |= vm
                 .channels
                 .iter()
                 .any(|c| c.items.iter().any(|i| i.barrier));
         }
         assert!(saw_barrier, "a barrier never appeared in a channel");
-        let vm = flink(&s).expect("a job");
+        let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "finished");
         assert_eq!(vm.tasks.len(), 3);
         assert!(vm.checkpoints.iter().all(|c| c.outcome == "completed"));
@@ -341,13 +388,37 @@ mod tests {
     fn a_crash_shows_as_restarting_then_running() {
         let mut s = sim("flink-2pc-crash-recovery");
         s.run(RunLimit::Until(eos_core::time::ms(460)));
-        let vm = flink(&s).expect("a job");
+        let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "restarting");
         assert!(vm.tasks.iter().any(|t| t.status == "crashed"));
         s.run(RunLimit::Until(eos_core::time::ms(1_000)));
-        let vm = flink(&s).expect("a job");
+        let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "running");
         assert_eq!(vm.failovers, 1);
         assert!(vm.tasks.iter().all(|t| t.status == "running"));
+    }
+
+    #[test]
+    fn the_russian_stage_has_the_same_shape_and_russian_words() {
+        let mut s = sim("flink-barrier-walkthrough");
+        s.run(RunLimit::Completion);
+        let (en, ru) = (
+            flink(&s, Lang::En).expect("a job"),
+            flink(&s, Lang::Ru).expect("a job"),
+        );
+        assert_eq!((en.phase, en.tasks.len()), (ru.phase, ru.tasks.len()));
+        assert_ne!(en.summary, ru.summary);
+        assert!(ru.summary.starts_with("каждые "), "{}", ru.summary);
+        assert_eq!(phase_word(ru.phase, Lang::Ru), "завершено");
+        assert_eq!(
+            outcome_word(ru.checkpoints[0].outcome, Lang::Ru),
+            "завершён"
+        );
+        let jm = inspect(&s, NodeId::JobManager, Lang::Ru);
+        assert!(
+            jm.rows.iter().any(|(k, _)| k == "чекпоинты"),
+            "{:?}",
+            jm.rows
+        );
     }
 }

@@ -1,7 +1,13 @@
-//! Every string of the page's chrome, in English and Russian, in one table. Lessons carry
-//! their own two languages; the simulation's narration (event log, inspector) stays English.
+//! Every string of the page's chrome, in English and Russian, in one table. Lessons and
+//! scenario titles carry their own two languages; the simulation's narration (the event
+//! log's sentences, the core's notes in the inspector, the fault schedule) stays English.
+//!
+//! A string with `{0}`, `{1}`, ... is a template: `S::f` fills it in, and each language may
+//! put the values in its own order.
 
 pub use eos_core::lesson::Lang;
+use eos_core::time::{format_duration, SimTime};
+use std::fmt::{Display, Write as _};
 use yew::Callback;
 
 /// The language and a way to change it, shared with every component through a context.
@@ -23,6 +29,81 @@ impl Default for I18n {
 impl I18n {
     pub fn t(&self, s: S) -> &'static str {
         s.get(self.lang)
+    }
+
+    pub fn f(&self, s: S, args: &[&dyn Display]) -> String {
+        s.f(self.lang, args)
+    }
+}
+
+impl S {
+    /// The template in `lang` with `{N}` replaced by `args[N]` (left as is if there is no
+    /// such argument).
+    pub fn f(self, lang: Lang, args: &[&dyn Display]) -> String {
+        fill(self.get(lang), args)
+    }
+}
+
+fn fill(template: &str, args: &[&dyn Display]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let hole = after
+            .find('}')
+            .and_then(|close| Some((close, after[..close].parse::<usize>().ok()?)))
+            .and_then(|(close, n)| Some((close, args.get(n)?)));
+        match hole {
+            Some((close, value)) => {
+                let _ = write!(out, "{value}");
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A simulated duration as the chrome shows it: `6.005 s` / `6,005 с`, `250 ms` / `250 мс`.
+pub fn duration(t: SimTime, lang: Lang) -> String {
+    let en = format_duration(t);
+    match lang {
+        Lang::En => en,
+        Lang::Ru => match en.strip_suffix(" ms") {
+            Some(n) => format!("{} мс", n.replace('.', ",")),
+            None => match en.strip_suffix(" s") {
+                Some(n) => format!("{} с", n.replace('.', ",")),
+                None => en,
+            },
+        },
+    }
+}
+
+/// A picker group of the built-in scenarios in `lang` (an unknown group as it is written).
+pub fn group(name: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return name;
+    }
+    match name {
+        "Idempotent producer" => "Идемпотентный продюсер",
+        "Replication" => "Репликация",
+        "Consumers" => "Консьюмеры",
+        "Transactions" => "Транзакции",
+        other => other,
+    }
+}
+
+/// `yes`/`no`, `on`/`off` and the like: one of two strings by a flag.
+pub fn either(flag: bool, yes: S, no: S, lang: Lang) -> &'static str {
+    if flag {
+        yes.get(lang)
+    } else {
+        no.get(lang)
     }
 }
 
@@ -84,8 +165,8 @@ strings! {
     PartitionLogs => "Partition logs", "Логи партиций";
     Footer => "Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · PageDown/PageUp next/previous lesson step · Tab to a record, message or process and Enter to inspect it, Esc to close. Follows Apache Kafka 4.x.",
         "Клавиши: → шаг · ← назад · Shift+→/← следующее/предыдущее событие · Пробел пуск/пауза · Home сброс · End до конца · PageDown/PageUp следующий/предыдущий шаг урока · Tab к записи, сообщению или процессу и Enter — открыть, Esc — закрыть. Следует Apache Kafka 4.x.";
-    NarrationNote => "The simulation's event log and inspector speak English; lessons and controls are translated.",
-        "Журнал событий и инспектор симуляции — на английском; уроки и элементы управления переведены.";
+    NarrationNote => "The simulation's own sentences (the event log, the core's notes in the inspector, the fault schedule) are in English; everything else is translated.",
+        "Собственные фразы симуляции (журнал событий, заметки ядра в инспекторе, расписание сбоев) — на английском; всё остальное переведено.";
     Language => "Language", "Язык";
     Lessons => "Lessons", "Уроки";
     Lesson => "Lesson", "Урок";
@@ -114,6 +195,342 @@ strings! {
     Seen => "steps seen", "шагов пройдено";
     Right => "right answers", "верных ответов";
     Done => "done", "пройден";
+    // Controls and embed bar.
+    Playback => "Playback", "Воспроизведение";
+    PlaybackSpeed => "Playback speed", "Скорость воспроизведения";
+    Scrub => "Scrub through the run", "Перемотка прогона";
+    TraceHashTip => "Trace hash: the same scenario and seed give the same hash on every machine, in the browser and in eos-sim",
+        "Хеш трассы: тот же сценарий и сид дают тот же хеш на любой машине, в браузере и в eos-sim";
+    OpenInPlayground => "Open in the playground ↗", "Открыть в песочнице ↗";
+    ClockStep => "step {0} · {1}", "шаг {0} · {1}";
+    ClockFinished => " · finished", " · завершён";
+    StepLimit => "This run stops at step {0}, its step limit here (limits.max_steps, at most {1} in the page): it has not ended there.",
+        "Прогон останавливается на шаге {0} — здесь это предел шагов (limits.max_steps, в странице не больше {1}), а не конец прогона.";
+    // Fault panel.
+    Faults => "Faults", "Сбои";
+    InjectFault => "Inject a fault", "Внедрить сбой";
+    Process => "Process", "Процесс";
+    For => "for", "на";
+    FreezeSeconds => "Freeze length in seconds", "Длительность заморозки в секундах";
+    FreezeLength => "Freeze length", "Длительность заморозки";
+    SecondsUnit => "s", "с";
+    SecondsN => "{0} s", "{0} с";
+    Freeze => "Freeze", "Заморозить";
+    FreezeN => "Freeze {0} s", "Заморозить на {0} с";
+    Crash => "Crash", "Уронить";
+    CrashTip => "Crash the process: it stays down until restarted", "Аварийно остановить процесс: он не работает до перезапуска";
+    Restart => "Restart", "Перезапустить";
+    FaultSchedule => "Fault schedule", "Расписание сбоев";
+    ByClick => " (+{0} by click)", " (+{0} вручную)";
+    NoFaults => "no faults", "сбоев нет";
+    ScheduleAt => "at {0}: {1}", "{0}: {1}";
+    FreezeOutOfRange => "A freeze of {0} s is out of range: choose 1 to {1} seconds.",
+        "Заморозка на {0} с вне диапазона: выберите от 1 до {1} секунд.";
+    FreezeEmpty => "Type how many seconds the freeze lasts (1 to {0}).",
+        "Введите, сколько секунд длится заморозка (от 1 до {0}).";
+    FreezeNotNumber => "\"{0}\" is not a number of seconds: type a whole number from 1 to {1}.",
+        "«{0}» — не число секунд: введите целое число от 1 до {1}.";
+    // Inspector.
+    ThisMessage => "This message", "Это сообщение";
+    DropIt => "Drop it", "Отбросить";
+    DropItTip => "Lose this message on the wire (the first of its kind on this link)",
+        "Потерять это сообщение в пути (первое такого типа на этой связи)";
+    DelayMs => "Delay in milliseconds", "Задержка в миллисекундах";
+    MsUnit => "ms", "мс";
+    DelayIt => "Delay it", "Задержать";
+    DelayItN => "Delay it {0} ms", "Задержать на {0} мс";
+    DelayItTip => "Deliver it later; later messages on the link may overtake it",
+        "Доставить позже; более поздние сообщения по этой связи могут его обогнать";
+    LoseAck => "Lose the ack after the append", "Потерять ответ после записи";
+    LoseAckTip => "The batch is appended; the producer never hears so",
+        "Батч записан, но продюсер так об этом и не узнает";
+    TheLink => "The link {0}", "Связь {0}";
+    DropNext => "Drop the next {0}", "Отбросить следующий {0}";
+    DropNextTip => "Lose the next message of this kind sent on this link",
+        "Потерять следующее сообщение этого типа на этой связи";
+    CutLink => "Cut the link", "Разорвать связь";
+    CutLinkTip => "Cut the link both ways until healed", "Разорвать связь в обе стороны до восстановления";
+    Close => "Close (Esc)", "Закрыть (Esc)";
+    CloseInspector => "Close the inspector (Esc)", "Закрыть инспектор (Esc)";
+    DelayOutOfRange => "A delay of {0} ms is out of range: choose {1} to {2} ms.",
+        "Задержка {0} мс вне диапазона: выберите от {1} до {2} мс.";
+    DelayNotNumber => "\"{0}\" is not a delay: type a whole number of milliseconds, {1} to {2}.",
+        "«{0}» — не задержка: введите целое число миллисекунд, от {1} до {2}.";
+    // Inspector rows and titles.
+    MessageTitle => "Message #{0}: {1}", "Сообщение #{0}: {1}";
+    MessageN => "Message #{0}", "Сообщение #{0}";
+    Kind => "kind", "тип";
+    Content => "content", "содержимое";
+    From => "from", "от";
+    To => "to", "кому";
+    Sent => "sent", "отправлено";
+    Arrives => "arrives", "прибудет";
+    ArrivesIn => "{0} (in {1})", "{0} (через {1})";
+    Arrived => "arrived", "прибыло";
+    AtStep => "{0} (step {1})", "{0} (шаг {1})";
+    Status => "status", "статус";
+    OnTheWireValue => "on the wire", "в пути";
+    Delivered => "delivered", "доставлено";
+    PartitionRow => "partition", "партиция";
+    TooLateToHit => "It arrives before the next millisecond, when a fault injected now would act: step once and choose a later message.",
+        "Оно прибудет раньше следующей миллисекунды, когда сработал бы внедрённый сейчас сбой: сделайте шаг и выберите более позднее сообщение.";
+    NotOnTheWire => "Not on the wire at this step: not sent yet, or lost on the way.",
+        "На этом шаге его нет в пути: ещё не отправлено или потеряно по дороге.";
+    RecordAt => "{0} offset {1} on broker {2}", "{0}, смещение {1} на брокере {2}";
+    RecordTitle => "Record {0} · {1}", "Запись {0} · {1}";
+    NoReplica => "No such replica.", "Такой реплики нет.";
+    Marker => "marker", "маркер";
+    ProducerId => "producer id", "id продюсера";
+    Epoch => "epoch", "эпоха";
+    MarkerNote => "A transaction marker: it ends the producer's transaction on this partition and is never given to applications.",
+        "Маркер транзакции: он завершает транзакцию продюсера в этой партиции и никогда не выдаётся приложениям.";
+    NotInLog => "Not in this log at this step (not appended yet, or truncated).",
+        "На этом шаге этой записи нет в логе (ещё не записана или усечена).";
+    Value => "value", "значение";
+    Key => "key", "ключ";
+    PidEpochSeq => "producer id · epoch · seq", "id продюсера · эпоха · seq";
+    Transactional => "transactional", "транзакционная";
+    Yes => "yes", "да";
+    No => "no", "нет";
+    LedgerStatus => "ledger status", "статус доставки";
+    DeliveryPending => "pending", "ожидает";
+    DeliveryDelivered => "delivered", "доставлена";
+    DeliveryFailed => "failed", "не доставлена";
+    DeliveryIndeterminate => "indeterminate", "исход неизвестен";
+    SentBy => "sent by", "отправитель";
+    SendAttempts => "send attempts", "попыток отправки";
+    HandedOverAt => "handed over at", "передана в";
+    Appends => "appends", "записана в лог";
+    NoneAtAll => "none", "нет";
+    Acknowledged => "acknowledged", "подтверждена";
+    OffsetAt => "offset {0} at {1}", "смещение {0} в {1}";
+    OffsetN => "offset {0}", "смещение {0}";
+    NotYet => "not yet", "пока нет";
+    Reads => "reads", "прочтения";
+    Transaction => "transaction", "транзакция";
+    TxnOpen => "open", "открыта";
+    TxnCommitted => "committed", "зафиксирована";
+    TxnAborted => "aborted", "отменена";
+    Error => "error", "ошибка";
+    Story => "story (steps)", "история (шаги)";
+    Anomaly => "Anomaly {0}: {1}", "Аномалия {0}: {1}";
+    NoAnomaly => "No anomaly names this record.", "Ни одна аномалия не касается этой записи.";
+    PartitionTitle => "Partition {0} on broker {1}", "Партиция {0} на брокере {1}";
+    Role => "role", "роль";
+    Leader => "leader", "лидер";
+    Follower => "follower", "фолловер";
+    FollowerOf => "follower of broker {0}", "фолловер брокера {0}";
+    NoLeader => "no leader: offline", "нет лидера: офлайн";
+    LeaderEpoch => "leader epoch", "эпоха лидера";
+    Replicas => "replicas", "реплики";
+    Isr => "in-sync replicas", "синхронные реплики (ISR)";
+    LogEndOffset => "log end offset", "log end offset";
+    HighWatermark => "high watermark", "high watermark";
+    LastStableOffset => "last stable offset", "last stable offset";
+    AcksWaiting => "acks waiting", "ждут подтверждения";
+    Crashed => "crashed", "упал";
+    FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
+    Up => "up", "работает";
+    Unknown => "unknown", "неизвестно";
+    ProducerTitle => "Producer {0}", "Продюсер {0}";
+    NoProducer => "No such producer.", "Такого продюсера нет.";
+    State => "state", "состояние";
+    Ready => "ready", "готов";
+    Idle => "idle", "простаивает";
+    AskingForPid => "asking broker {0} for a producer id", "запрашивает producer id у брокера {0}";
+    IdempotenceAcks => "idempotence · acks", "идемпотентность · acks";
+    On => "on", "вкл.";
+    Off => "off", "выкл.";
+    NextSequences => "next sequences", "следующие номера seq";
+    NoneYet => "none yet", "пока нет";
+    AwaitingAnswer => "records awaiting an answer", "записей ждут ответа";
+    BatchDetail => "batch {0} to broker {1} for {2}: {3} record(s), base seq {4}, attempt {5}, sent {6}",
+        "батч {0} брокеру {1} для {2}: записей {3}, base seq {4}, попытка {5}, отправлен {6}";
+    BatchTo => "batch {0} to broker {1}", "батч {0} брокеру {1}";
+    InFlightBatches => "in-flight batches", "батчей в полёте";
+    ConsumerTitle => "Consumer {0}", "Консьюмер {0}";
+    NoConsumer => "No such consumer.", "Такого консьюмера нет.";
+    Isolation => "isolation", "изоляция";
+    Positions => "positions", "позиции";
+    RecordsRead => "records read", "прочитано записей";
+    LastReads => "last reads", "последние чтения";
+    Group => "group", "группа";
+    Committed => "committed", "зафиксировано";
+    ProcessorTitle => "Processor {0}", "Обработчик {0}";
+    NoProcessor => "No such processor.", "Такого обработчика нет.";
+    Guarantee => "guarantee", "гарантия";
+    Phase => "phase", "фаза";
+    Processed => "processed", "обработано";
+    InputPositions => "input positions", "позиции во входе";
+    OutputClient => "output client", "выходной клиент";
+    PidEpoch => "pid {0} · epoch {1}", "pid {0} · эпоха {1}";
+    BatchInWork => "batch being processed", "в обработке";
+    BrokerTitle => "Broker {0}", "Брокер {0}";
+    BrokerN => "broker {0}", "брокер {0}";
+    NoBroker => "No such broker.", "Такого брокера нет.";
+    ReplicaLine => "{0} ({1}, LEO {2}, HW {3})", "{0} ({1}, LEO {2}, HW {3})";
+    TxnsCoordinated => "transactions coordinated", "транзакций координирует";
+    // Cards.
+    InspectProducer => "Inspect producer {0} (Enter)", "Открыть продюсер {0} в инспекторе (Enter)";
+    InspectConsumer => "Inspect consumer {0} (Enter)", "Открыть консьюмер {0} в инспекторе (Enter)";
+    InspectProcessor => "Inspect processor {0} (Enter)", "Открыть обработчик {0} в инспекторе (Enter)";
+    InspectThing => "Inspect {0} (Enter)", "Открыть {0} в инспекторе (Enter)";
+    Inspect => "Inspect {0}", "Открыть {0}";
+    ProducerCounts => "{0} in flight · {1} awaiting an answer", "в полёте {0} · ждут ответа {1}";
+    ProducerSettings => "{0} · idempotence {1} · acks={2} · request.timeout {3} ms",
+        "{0} · идемпотентность {1} · acks={2} · request.timeout {3} мс";
+    IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
+    NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
+    WaitingForPid => "waiting for a producer id", "ждёт producer id";
+    GroupNothing => "group {0} · nothing committed", "группа {0} · ничего не зафиксировано";
+    GroupCommitted => "group {0} · committed {1}", "группа {0} · зафиксировано {1}";
+    NothingRead => "nothing read yet", "пока ничего не прочитано";
+    ReadN => "{0} read: {1}", "прочитано {0}: {1}";
+    PhaseN => "phase: {0}", "фаза: {0}";
+    ProcessedInput => "{0} processed · input {1}", "обработано {0} · вход {1}";
+    NotStarted => "not started", "не начат";
+    OutputNoPid => "output client: no producer id", "выходной клиент: нет producer id";
+    OutputPid => "output client: pid {0} · epoch {1}", "выходной клиент: pid {0} · эпоха {1}";
+    // On the wire.
+    OnTheWire => "On the wire", "В пути";
+    NothingInFlight => "nothing in flight", "в пути ничего нет";
+    InspectMessageTip => "Inspect this message (Enter): drop it, delay it, lose its ack",
+        "Открыть сообщение (Enter): отбросить, задержать, потерять ответ";
+    InN => "in {0}", "через {0}";
+    // Event log.
+    WhatHappened => "What happened", "Что произошло";
+    Show => "Show", "Показать";
+    ShowEventsOf => "Show the events of", "Показать события";
+    EveryProcess => "every process", "все процессы";
+    PressStep => "Press Step (→) to run the first event.", "Нажмите «Шаг» (→), чтобы выполнить первое событие.";
+    NothingForProcess => "Nothing yet for this process.", "У этого процесса пока ничего нет.";
+    // Transactions.
+    TxnCoordinator => "Transaction coordinator", "Координатор транзакций";
+    TxnDetail => "coordinator broker {0} · pid {1} · epoch {2}", "координатор — брокер {0} · pid {1} · эпоха {2}";
+    // Partition logs.
+    InspectPartition => "Inspect partition {0} on broker {1}", "Открыть партицию {0} на брокере {1}";
+    InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
+    Frozen => "frozen", "заморожен";
+    LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
+    EmptyLog => "empty log", "лог пуст";
+    BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
+    BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
+    BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
+    NoPid => "no pid", "нет pid";
+    MarkerCellTip => "offset {0}: a {1} marker for producer {2} (epoch {3}); never given to applications",
+        "смещение {0}: маркер {1} продюсера {2} (эпоха {3}); приложениям не выдаётся";
+    RecordCellTip => "offset {0}: record {1} key {2} ({3}, epoch {4}){5}{6}",
+        "смещение {0}: запись {1}, ключ {2} ({3}, эпоха {4}){5}{6}";
+    InTransaction => ", transaction {0}", ", транзакция {0}";
+    ADuplicate => " — a DUPLICATE copy", " — ДУБЛИКАТ";
+    // Compare panel.
+    Compared => "The three guarantees compared", "Три гарантии в сравнении";
+    CompareHeading => "The same faults under the three guarantees", "Те же сбои при трёх гарантиях";
+    CompareNote => "Visible output copies per input record, read with read_committed after the run.",
+        "Сколько копий результата каждой входной записи видно с read_committed после прогона.";
+    Input => "input", "вход";
+    Lost0 => "0 · lost", "0 · потеряна";
+    DuplicateN => "{0} · duplicate", "{0} · дубликат";
+    Totals => "totals", "итого";
+    TotalsLine => "{0} visible · {1} dup · {2} lost ({3} processed)", "видно {0} · дублей {1} · потеряно {2} (обработано {3})";
+    // Flink.
+    FlinkJob => "Flink job", "Задание Flink";
+    InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";
+    TaskProcessed => "{0} · {1} processed", "{0} · обработано {1}";
+    SnapshotTip => "the last checkpoint this task snapshotted", "последний чекпоинт, в который задача сделала снимок";
+    SnapshotN => "snapshot {0}", "снимок {0}";
+    StateN => "state: {0}", "состояние: {0}";
+    Blocked => " blocked", " заблокирован";
+    LoopEdge => " loop edge", " обратное ребро";
+    Checkpoints => "Checkpoints", "Чекпоинты";
+    CpN => "cp {0}", "№{0}";
+    AcksN => "acks {0}", "подтв. {0}";
+    Running => "running", "работает";
+    Restarting => "restarting", "перезапуск";
+    Finished => "finished", "завершено";
+    TaskCrashed => "crashed", "упала";
+    TaskFinished => "finished", "завершена";
+    CpPending => "pending", "идёт";
+    CpCompleted => "completed", "завершён";
+    CpExpired => "expired", "истёк";
+    CpAborted => "aborted", "прерван";
+    OpSource => "source", "источник";
+    Op2pcSink => "2pc sink", "приёмник 2PC";
+    OpUpsertSink => "upsert sink", "upsert-приёмник";
+    OpAppendSink => "append sink", "append-приёмник";
+    SinkOpen => "open: {0}", "открыта: {0}";
+    SinkOpenPending => "open: {0} · pending: {1}", "открыта: {0} · ждут: {1}";
+    SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
+    Checkpoint => "checkpoint {0}", "чекпоинт {0}";
+    Aligning => "aligning cp {0} ({1}/{2} inputs)", "выравнивание чекпоинта {0} (входов {1}/{2})";
+    Unaligned => "unaligned cp {0} ({1}/{2} inputs)", "невыровненный чекпоинт {0} (входов {1}/{2})";
+    AlignN => "{0} · align {1}", "{0} · выравнивание {1}";
+    SinceN => "since {0}", "с {0}";
+    ModeAtLeastOnce => "AT_LEAST_ONCE checkpoints", "чекпоинты AT_LEAST_ONCE";
+    ModeUnaligned => "EXACTLY_ONCE, unaligned", "EXACTLY_ONCE, невыровненные";
+    ModeAlignedTimeout => "EXACTLY_ONCE, aligned (unaligned after {0})", "EXACTLY_ONCE, выровненные (невыровненные после {0})";
+    ModeAligned => "EXACTLY_ONCE, aligned", "EXACTLY_ONCE, выровненные";
+    FlinkSummary => "every {0} · {1} checkpoints completed · {2} failovers",
+        "каждые {0} · завершено чекпоинтов: {1} · перезапусков: {2}";
+    Operator => "operator", "оператор";
+    LastSnapshot => "last snapshot", "последний снимок";
+    Detail => "detail", "подробности";
+    InputFrom => "input from {0}", "вход от {0}";
+    ChannelFill => "{0}/{1} records", "записей {0}/{1}";
+    CommaBlocked => ", blocked", ", заблокирован";
+    NoTask => "No such task.", "Такой задачи нет.";
+    Checkpointing => "checkpointing", "чекпоинты";
+    Job => "job", "задание";
+    Summary => "summary", "сводка";
+    CheckpointLine => "{0} · acks {1} · {2}", "{0} · подтв. {1} · {2}";
+    NoFlinkJob => "This scenario has no Flink job.", "В этом сценарии нет задания Flink.";
+    // Space-time diagram.
+    SpaceTime => "Space-time diagram", "Пространственно-временная диаграмма";
+    MessagesOverTime => "Messages over time", "Сообщения во времени";
+    SpaceTimeNote => "One lane per process; time runs right, one column per moment something happened. Click an arrow to inspect it.",
+        "По дорожке на процесс; время идёт вправо, по столбцу на каждый момент, когда что-то произошло. Нажмите на стрелку, чтобы открыть её в инспекторе.";
+    EarlierHidden => " Earlier moments scrolled off to the left.", " Более ранние моменты ушли за левый край.";
+    SpaceTimeSvg => "Messages between processes over time", "Сообщения между процессами во времени";
+    WireZone => "on the wire", "в пути";
+    InspectMessage => "Inspect message {0}: {1}", "Открыть сообщение {0}: {1}";
+    ArrowTip => "{0} {1} → {2}: sent {3}, arrived {4} (step {5}). {6}",
+        "{0} {1} → {2}: отправлено {3}, прибыло {4} (шаг {5}). {6}";
+    WireArrowTip => "on the wire: {0} ({1} → {2}), sent {3}, arrives {4} (in {5})",
+        "в пути: {0} ({1} → {2}), отправлено {3}, прибудет {4} (через {5})";
+    FrozenBand => "frozen at {0} for {1}", "заморожен в {0} на {1}";
+    StillFrozen => " (still frozen)", " (всё ещё заморожен)";
+    NowN => "now · {0}", "сейчас · {0}";
+    LaneProducer => "producer", "продюсер";
+    LaneConsumer => "consumer", "консьюмер";
+    LaneProcessor => "processor", "обработчик";
+    LaneTask => "task", "задача";
+    // Share menu, import errors.
+    ShareTip => "Share, import and export", "Поделиться, импорт и экспорт";
+    Share => "Share", "Поделиться";
+    LinkHere => "Link to this moment", "Ссылка на этот момент";
+    CopyLink => "Copy link", "Копировать ссылку";
+    Files => "Files", "Файлы";
+    DownloadScenario => "Download scenario (.toml)", "Скачать сценарий (.toml)";
+    DownloadTrace => "Download trace (.json)", "Скачать трассу (.json)";
+    ImportScenario => "Import scenario… (.toml or .json, or drop it on the page)",
+        "Импорт сценария… (.toml или .json, или перетащите файл на страницу)";
+    Images => "Images", "Изображения";
+    DiagramSvg => "Diagram SVG", "Диаграмма SVG";
+    DiagramPng => "Diagram PNG", "Диаграмма PNG";
+    LogsSvg => "Logs SVG", "Логи SVG";
+    LogsPng => "Logs PNG", "Логи PNG";
+    Reading => "Reading {0}…", "Читаю {0}…";
+    Imported => "Imported {0}", "Импортирован {0}";
+    PreparingScenario => "Preparing the scenario…", "Готовлю сценарий…";
+    PreparingTrace => "Preparing the trace…", "Готовлю трассу…";
+    Downloaded => "Downloaded {0}", "Скачан {0}";
+    CouldNotExport => "Could not export: {0}", "Не удалось экспортировать: {0}";
+    LinkCopied => "Link copied", "Ссылка скопирована";
+    CouldNotCopy => "Could not copy: select the link above and copy it", "Не удалось скопировать: выделите ссылку выше и скопируйте её";
+    NotImported => "{0} was not imported; nothing changed.", "{0} не импортирован; ничего не изменилось.";
+    Dismiss => "Dismiss", "Закрыть";
+    Empty => "empty", "пусто";
+    MoreN => "+{0} more", "ещё {0}";
 }
 
 #[cfg(test)]
@@ -126,8 +543,55 @@ mod tests {
             let (en, ru) = (s.get(Lang::En), s.get(Lang::Ru));
             assert!(!en.trim().is_empty() && !ru.trim().is_empty(), "{s:?}");
             let cyrillic = ru.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
-            assert!(cyrillic || en == ru, "{s:?}: {ru}");
+            let no_words = !ru.chars().any(char::is_alphabetic);
+            assert!(cyrillic || en == ru || no_words, "{s:?}: {ru}");
         }
+    }
+
+    fn holes(template: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = template
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}')?.0.parse().ok())
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn a_template_has_the_same_holes_in_both_languages() {
+        for s in S::ALL {
+            let en = holes(s.get(Lang::En));
+            assert_eq!(en, holes(s.get(Lang::Ru)), "{s:?}");
+            assert!(
+                en.iter().enumerate().all(|(i, n)| i == *n),
+                "{s:?}: holes 0, 1, ..."
+            );
+        }
+    }
+
+    #[test]
+    fn templates_fill_in_each_language_order() {
+        assert_eq!(S::FreezeN.f(Lang::En, &[&6]), "Freeze 6 s");
+        assert_eq!(S::FreezeN.f(Lang::Ru, &[&6]), "Заморозить на 6 с");
+        assert_eq!(
+            S::ProducerCounts.f(Lang::Ru, &[&1, &2]),
+            "в полёте 1 · ждут ответа 2"
+        );
+        assert_eq!(fill("{0} {x} {1} {9}", &[&"a"]), "a {x} {1} {9}");
+        assert_eq!(fill("{", &[]), "{");
+    }
+
+    #[test]
+    fn durations_take_the_language_units() {
+        let ms = eos_core::time::ms;
+        assert_eq!(duration(ms(6_005), Lang::En), "6.005 s");
+        assert_eq!(duration(ms(6_005), Lang::Ru), "6,005 с");
+        assert_eq!(duration(ms(250), Lang::Ru), "250 мс");
+        assert_eq!(duration(500, Lang::Ru), "0,500 мс");
+        assert_eq!(group("Transactions", Lang::Ru), "Транзакции");
+        assert_eq!(group("Flink", Lang::Ru), "Flink");
+        assert_eq!(group("Transactions", Lang::En), "Transactions");
     }
 
     #[test]

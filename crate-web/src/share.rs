@@ -302,16 +302,18 @@ mod tests {
         let s = fresh.clone().reduce(Action::Open(Box::new(opened)));
         assert_eq!(s.scenario_name, eos_core::builtin::DEFAULT);
         assert!(s
-            .error
-            .as_deref()
-            .unwrap_or("")
+            .error_text(crate::i18n::Lang::En)
+            .unwrap_or_default()
             .contains("no-such-scenario"));
         link = Link::builtin(eos_core::builtin::DEFAULT);
         link.step = 900_000;
         let opened = opened_from_link(&link, builtin_base(eos_core::builtin::DEFAULT));
         let s = fresh.reduce(Action::Open(Box::new(opened)));
         assert_eq!(s.sim.borrow().steps(), 0);
-        assert!(s.error.as_deref().unwrap_or("").contains("step 900000"));
+        assert!(s
+            .error_text(crate::i18n::Lang::En)
+            .unwrap_or_default()
+            .contains("step 900000"));
     }
 }
 
@@ -334,9 +336,11 @@ pub struct Sharing {
 pub fn use_sharing(
     state: &yew::UseReducerHandle<crate::state::Playground>,
     place: Option<LessonPlace>,
+    lang: crate::i18n::Lang,
 ) -> Sharing {
     use crate::components::import_errors::{import_errors, ImportErrorsProps};
     use crate::components::share_menu::{share_menu, Picture, ShareAction, ShareMenuProps};
+    use crate::i18n::S;
     use crate::state::Action;
     use yew::prelude::*;
 
@@ -431,7 +435,7 @@ pub fn use_sharing(
                         Ok(t) => t,
                         Err(e) => return import_error.set(Some((name, vec![e]))),
                     };
-                    status.set(Some(format!("Reading {name}…")));
+                    status.set(Some(S::Reading.f(lang, &[&name])));
                     ask(
                         "import",
                         &text,
@@ -443,7 +447,7 @@ pub fn use_sharing(
                             match opened {
                                 Ok(o) => {
                                     import_error.set(None);
-                                    status.set(Some(format!("Imported {name}")));
+                                    status.set(Some(S::Imported.f(lang, &[&name])));
                                     state.dispatch(Action::Open(Box::new(o)));
                                 }
                                 Err(lines) => {
@@ -467,30 +471,27 @@ pub fn use_sharing(
                 let status = status.clone();
                 move |text: String| status.set(Some(text))
             };
-            let download =
-                |command: &'static str, file: String, mime: &'static str, what: &'static str| {
-                    let done = done.clone();
-                    done(format!("Preparing the {what}…"));
-                    ask(
-                        command,
-                        &query,
-                        Box::new(move |answer| match answer {
-                            Answer::Ok(body) => {
-                                download_text(&file, mime, &body);
-                                done(format!("Downloaded {file}"));
-                            }
-                            Answer::Err(lines) => {
-                                done(format!("Could not export: {}", lines.join("; ")))
-                            }
-                        }),
-                    );
-                };
+            let download = |command: &'static str, file: String, mime: &'static str, what: S| {
+                let done = done.clone();
+                done(what.get(lang).to_string());
+                ask(
+                    command,
+                    &query,
+                    Box::new(move |answer| match answer {
+                        Answer::Ok(body) => {
+                            download_text(&file, mime, &body);
+                            done(S::Downloaded.f(lang, &[&file]));
+                        }
+                        Answer::Err(lines) => done(S::CouldNotExport.f(lang, &[&lines.join("; ")])),
+                    }),
+                );
+            };
             let picture = |which: Picture| match which {
                 Picture::Diagram => (svg_text("#space-time"), file_name(&name, "-diagram")),
                 Picture::Logs => {
-                    let partitions = crate::view_model::partitions(&sim.borrow());
+                    let partitions = crate::view_model::partitions(&sim.borrow(), lang);
                     (
-                        svg_from_markup(&crate::export::logs_svg(&partitions)),
+                        svg_from_markup(&crate::export::logs_svg(&partitions, lang)),
                         file_name(&name, "-logs"),
                     )
                 }
@@ -500,9 +501,9 @@ pub fn use_sharing(
                     &link_for(&shared),
                     Box::new(move |ok| {
                         done(if ok {
-                            "Link copied".to_string()
+                            S::LinkCopied.get(lang).to_string()
                         } else {
-                            "Could not copy: select the link above and copy it".to_string()
+                            S::CouldNotCopy.get(lang).to_string()
                         })
                     }),
                 ),
@@ -510,18 +511,18 @@ pub fn use_sharing(
                     "toml",
                     file_name(&name, ".toml"),
                     "application/toml",
-                    "scenario",
+                    S::PreparingScenario,
                 ),
                 ShareAction::DownloadTrace => download(
                     "trace",
                     file_name(&name, "-trace.json"),
                     "application/json",
-                    "trace",
+                    S::PreparingTrace,
                 ),
                 ShareAction::Svg(which) => {
                     let (svg, file) = picture(which);
                     download_svg_text(&format!("{file}.svg"), &svg);
-                    done(format!("Downloaded {file}.svg"));
+                    done(S::Downloaded.f(lang, &[&format!("{file}.svg")]));
                 }
                 ShareAction::Png(which) => {
                     let (svg, file) = picture(which);
@@ -532,9 +533,9 @@ pub fn use_sharing(
                         &svg,
                         Box::new(move |error| {
                             done(if error.is_empty() {
-                                format!("Downloaded {name}")
+                                S::Downloaded.f(lang, &[&name])
                             } else {
-                                format!("Could not export: {error}")
+                                S::CouldNotExport.f(lang, &[&error])
                             })
                         }),
                     );
@@ -563,6 +564,7 @@ pub fn use_sharing(
         lesson_start: lesson.0.clone(),
         full_link: link_for(&shared),
         menu: share_menu(&ShareMenuProps {
+            lang,
             link: link_for(&shared),
             status: (*status).clone(),
             on_action,
@@ -570,6 +572,7 @@ pub fn use_sharing(
         }),
         import_errors: match &*import_error {
             Some((file, problems)) => import_errors(&ImportErrorsProps {
+                lang,
                 file: file.clone(),
                 problems: problems.clone(),
                 on_close,

@@ -1,6 +1,7 @@
 //! Playback state as a reducer over the core: load a scenario, step, step back (from a
 //! snapshot plus replay), reset, run to the end. No simulation logic lives here.
 
+use crate::i18n::{Lang, S};
 pub use crate::view_model::inspector::Selection;
 use eos_core::scenario::schema::FaultSpec;
 #[cfg(test)]
@@ -66,6 +67,30 @@ pub fn process_fault(target: &str, action: &str, freeze_ms: u64) -> FaultSpec {
     }
 }
 
+/// What the page says above the stage: a sentence already written (a refused link, an
+/// unknown scenario, a refused fault), or one it writes in the reader's language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    Text(String),
+    /// The run reached its step limit at this step, not its end.
+    StepLimit(u64),
+}
+
+impl Notice {
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Notice::Text(t) => t.clone(),
+            Notice::StepLimit(steps) => S::StepLimit.f(lang, &[steps, &PAGE_MAX_STEPS]),
+        }
+    }
+}
+
+impl From<String> for Notice {
+    fn from(text: String) -> Notice {
+        Notice::Text(text)
+    }
+}
+
 /// Playback speeds offered, in quarters of the base rate.
 pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
@@ -120,7 +145,7 @@ pub struct Playground {
     pub version: u64,
     pub playing: bool,
     pub finished: bool,
-    pub error: Option<String>,
+    pub error: Option<Notice>,
     pub timeline: Rc<Timeline>,
     /// Quarters of the base playback rate (4 = 1×).
     pub speed: u32,
@@ -165,13 +190,10 @@ impl Playground {
         let scenario = scenario.with_step_cap(PAGE_MAX_STEPS);
         let sim = scenario.simulation(None);
         let timeline = Rc::new(Timeline::of(&scenario));
-        let error = error.or_else(|| {
-            timeline.cut.then(|| {
-                format!(
-                    "This run stops at step {}, its step limit here (limits.max_steps, at most {PAGE_MAX_STEPS} in the page): it has not ended there.",
-                    timeline.total_steps
-                )
-            })
+        let error = error.map(Notice::Text).or_else(|| {
+            timeline
+                .cut
+                .then_some(Notice::StepLimit(timeline.total_steps))
         });
         let comparison = Rc::new(eos_core::compare::compare(&scenario, None).unwrap_or_default());
         Playground {
@@ -214,6 +236,11 @@ impl Playground {
             source: self.source.clone(),
             added: self.added.clone(),
         }
+    }
+
+    /// The notice in `lang`, if there is one.
+    pub fn error_text(&self, lang: Lang) -> Option<String> {
+        self.error.as_ref().map(|e| e.text(lang))
     }
 
     fn step_once(&self) -> bool {
@@ -305,7 +332,7 @@ fn unreachable_default() -> Playground {
 fn open(current: &Playground, opened: Opened) -> Playground {
     let fallback = |error: String| {
         let mut default = Playground::new(builtin::DEFAULT);
-        default.error = Some(error);
+        default.error = Some(Notice::Text(error));
         default.speed = current.speed;
         default.version = current.version + 1;
         default
@@ -345,7 +372,7 @@ impl Reducible for Playground {
                 Ok(s) => Rc::new(Playground::with_scenario(&name, s, None)),
                 Err(e) => {
                     let mut same = self.bumped(self.finished, false);
-                    same.error = Some(e.to_string());
+                    same.error = Some(Notice::Text(e.to_string()));
                     Rc::new(same)
                 }
             },
@@ -450,7 +477,7 @@ impl Reducible for Playground {
                     }
                     Err(e) => {
                         let mut same = self.bumped(self.finished, false);
-                        same.error = Some(e.to_string());
+                        same.error = Some(Notice::Text(e.to_string()));
                         Rc::new(same)
                     }
                 }
@@ -510,9 +537,8 @@ mod tests {
         let s = act(s, Action::Load("no-such-scenario".into()));
         assert_eq!(s.scenario_name, builtin::DEFAULT);
         assert!(s
-            .error
-            .as_deref()
-            .unwrap_or("")
+            .error_text(Lang::En)
+            .unwrap_or_default()
             .contains("no-such-scenario"));
     }
 
@@ -526,8 +552,10 @@ mod tests {
         let s = Rc::new(Playground::with_scenario("cut", scenario, None));
         assert!(s.timeline.cut);
         assert_eq!(s.timeline.total_steps, 10);
-        let message = s.error.clone().unwrap_or_default();
+        let message = s.error_text(Lang::En).unwrap_or_default();
         assert!(message.contains("stops at step 10"), "{message}");
+        let russian = s.error_text(Lang::Ru).unwrap_or_default();
+        assert!(russian.contains("на шаге 10"), "{russian}");
         let s = act(s, Action::RunToEnd);
         assert_eq!(s.sim.borrow().steps(), 10);
         // A run that ends says nothing.
@@ -659,7 +687,10 @@ mod tests {
             s,
             Action::InjectFault(Box::new(process_fault("nobody", "crash", 0))),
         );
-        assert!(s.error.as_deref().unwrap_or("").contains("not a process"));
+        assert!(s
+            .error_text(Lang::En)
+            .unwrap_or_default()
+            .contains("not a process"));
         assert_eq!(s.sim.borrow().steps(), 1);
         assert_eq!(s.injected, 0);
     }
@@ -687,7 +718,7 @@ mod tests {
         }
         let id = s.sim.borrow().in_flight()[0].id;
         s = act(s, Action::Select(Some(Selection::Message(id))));
-        let vm = inspect(&s.sim.borrow(), &Selection::Message(id));
+        let vm = inspect(&s.sim.borrow(), &Selection::Message(id), Lang::En);
         let m = vm.message.expect("a message");
         let past = s.sim.borrow().trace().to_vec();
         s = act(

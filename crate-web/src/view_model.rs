@@ -6,6 +6,7 @@ pub mod diagram;
 pub mod inspector;
 pub mod lesson;
 
+use crate::i18n::{duration, either, Lang, S};
 use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::producer::ClientState;
 use eos_core::sim::narration::narrate;
@@ -13,7 +14,6 @@ use eos_core::sim::note::Notable;
 use eos_core::sim::observe::{partition_views, TxnCellState};
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
-use eos_core::time::format_duration;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellVm {
@@ -40,7 +40,7 @@ pub struct PartitionVm {
 }
 
 #[inline(never)] // called by the stage and by the logs export: one copy
-pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
+pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
     partition_views(sim)
         .into_iter()
         .map(|p| {
@@ -51,75 +51,77 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
             } else {
                 "up"
             };
-            let cells = p
-                .cells
-                .iter()
-                .map(|c| {
-                    let mut classes = vec!["cell"];
-                    if c.duplicate {
-                        classes.push("dup");
-                    }
-                    if c.offset >= p.high_watermark {
-                        classes.push("uncommitted");
-                    }
-                    match c.txn {
-                        Some(TxnCellState::Open) => classes.push("txn-open"),
-                        Some(TxnCellState::Committed) => classes.push("txn-committed"),
-                        Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
-                        None => {}
-                    }
-                    if let Some(m) = &c.marker {
-                        classes.push("marker");
-                        classes.push(if m == "COMMIT" {
-                            "marker-commit"
+            let cells =
+                p.cells
+                    .iter()
+                    .map(|c| {
+                        let mut classes = vec!["cell"];
+                        if c.duplicate {
+                            classes.push("dup");
+                        }
+                        if c.offset >= p.high_watermark {
+                            classes.push("uncommitted");
+                        }
+                        match c.txn {
+                            Some(TxnCellState::Open) => classes.push("txn-open"),
+                            Some(TxnCellState::Committed) => classes.push("txn-committed"),
+                            Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
+                            None => {}
+                        }
+                        if let Some(m) = &c.marker {
+                            classes.push("marker");
+                            classes.push(if m == "COMMIT" {
+                                "marker-commit"
+                            } else {
+                                "marker-abort"
+                            });
+                        }
+                        let meta = if c.marker.is_some() {
+                            format!("pid {} · e{}", c.producer_id, c.epoch)
+                        } else if c.producer_id < 0 {
+                            S::NoPid.get(lang).to_string()
                         } else {
-                            "marker-abort"
-                        });
-                    }
-                    let meta = if c.marker.is_some() {
-                        format!("pid {} · e{}", c.producer_id, c.epoch)
-                    } else if c.producer_id < 0 {
-                        "no pid".to_string()
-                    } else {
-                        format!("pid {} · seq {}", c.producer_id, c.sequence)
-                    };
-                    let key = if c.marker.is_some() {
-                        "marker".to_string()
-                    } else {
-                        c.key.clone().unwrap_or_else(|| "null".into())
-                    };
-                    let txn = c
-                        .txn
-                        .map(|t| format!(", transaction {}", t.name()))
-                        .unwrap_or_default();
-                    let dup = if c.duplicate { " — a DUPLICATE copy" } else { "" };
-                    CellVm {
-                        offset: c.offset,
-                        title: match &c.marker {
-                            Some(m) => format!(
-                                "offset {}: a {m} marker for producer {} (epoch {}); never given to applications",
-                                c.offset, c.producer_id, c.epoch
-                            ),
-                            None => format!(
-                                "offset {}: record {} key {} ({}, epoch {}){txn}{dup}",
-                                c.offset, c.value, key, meta, c.epoch
-                            ),
-                        },
-                        key,
-                        value: c.value.clone(),
-                        meta,
-                        classes: classes.join(" "),
-                    }
-                })
-                .collect();
+                            format!("pid {} · seq {}", c.producer_id, c.sequence)
+                        };
+                        let key = if c.marker.is_some() {
+                            S::Marker.get(lang).to_string()
+                        } else {
+                            c.key.clone().unwrap_or_else(|| "null".into())
+                        };
+                        let txn = c
+                            .txn
+                            .map(|t| S::InTransaction.f(lang, &[&txn_word(t, lang)]))
+                            .unwrap_or_default();
+                        let dup = if c.duplicate {
+                            S::ADuplicate.get(lang)
+                        } else {
+                            ""
+                        };
+                        CellVm {
+                            offset: c.offset,
+                            title: match &c.marker {
+                                Some(m) => S::MarkerCellTip
+                                    .f(lang, &[&c.offset, m, &c.producer_id, &c.epoch]),
+                                None => S::RecordCellTip.f(
+                                    lang,
+                                    &[&c.offset, &c.value, &key, &meta, &c.epoch, &txn, &dup],
+                                ),
+                            },
+                            key,
+                            value: c.value.clone(),
+                            meta,
+                            classes: classes.join(" "),
+                        }
+                    })
+                    .collect();
             PartitionVm {
                 tp: p.tp,
                 broker: p.broker,
                 title: p.name.clone(),
                 role: match (p.is_leader, p.leader) {
-                    (true, _) => format!("broker {} · leader", p.broker),
-                    (false, Some(l)) => format!("broker {} · follower of broker {l}", p.broker),
-                    (false, None) => format!("broker {} · no leader: offline", p.broker),
+                    (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
+                    (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
+                    (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),
                 },
                 status,
                 cells,
@@ -129,6 +131,32 @@ pub fn partitions(sim: &Simulation) -> Vec<PartitionVm> {
             }
         })
         .collect()
+}
+
+fn txn_word(t: TxnCellState, lang: Lang) -> &'static str {
+    match t {
+        TxnCellState::Open => S::TxnOpen.get(lang),
+        TxnCellState::Committed => S::TxnCommitted.get(lang),
+        TxnCellState::Aborted => S::TxnAborted.get(lang),
+    }
+}
+
+/// A process as the chrome names it: brokers by number in the page's language, the
+/// scenario's clients and Flink's processes by their own names.
+pub fn node_name(sim: &Simulation, node: NodeId, lang: Lang) -> String {
+    match node {
+        NodeId::Broker(i) => S::BrokerN.f(lang, &[&i]),
+        other => sim.names.node(other),
+    }
+}
+
+/// A process's status word (`crashed`, `up`) in the page's language.
+pub fn status_word(status: &str, lang: Lang) -> &'static str {
+    match status {
+        "crashed" => S::Crashed.get(lang),
+        "frozen" => S::Frozen.get(lang),
+        _ => S::Up.get(lang),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -158,7 +186,7 @@ fn tone(n: Option<Notable>) -> &'static str {
 
 /// The last `limit` narrated lines, newest last; the lines of the current step are marked.
 /// With `only`, just the steps that process ran or that delivered a message it sent.
-pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>) -> Vec<EventVm> {
+pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>, lang: Lang) -> Vec<EventVm> {
     let current = sim.steps();
     let mut out: Vec<EventVm> = Vec::new();
     for rec in sim.trace().iter().rev() {
@@ -171,7 +199,7 @@ pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>) -> Vec<Event
         for note in rec.notes.iter().rev() {
             out.push(EventVm {
                 step: rec.step,
-                time: format_duration(rec.time),
+                time: duration(rec.time, lang),
                 text: narrate(&sim.names, note),
                 current: rec.step == current,
                 tone: tone(note.notable()),
@@ -197,38 +225,40 @@ pub struct ProducerVm {
     pub status: &'static str,
 }
 
-pub fn producers(sim: &Simulation) -> Vec<ProducerVm> {
+pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
     sim.producers
         .iter()
         .map(|p| {
             let node = p.node();
             let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
             let identity = match (p.is_idempotent(), p.state) {
-                (false, _) => "idempotence off: no producer id".to_string(),
+                (false, _) => S::IdempotenceOff.get(lang).to_string(),
                 (true, ClientState::Ready) => {
                     let seqs: Vec<String> = p
                         .next_sequence
                         .iter()
-                        .map(|(tp, s)| format!("{} next seq {s}", sim.names.tp(*tp)))
+                        .map(|(tp, s)| S::NextSeq.f(lang, &[&sim.names.tp(*tp), s]))
                         .collect();
-                    let mut id = format!("pid {} · epoch {}", p.producer_id, p.epoch);
+                    let mut id = S::PidEpoch.f(lang, &[&p.producer_id, &p.epoch]);
                     if !seqs.is_empty() {
                         id.push_str(" · ");
                         id.push_str(&seqs.join(", "));
                     }
                     id
                 }
-                (true, _) => "waiting for a producer id".to_string(),
+                (true, _) => S::WaitingForPid.get(lang).to_string(),
             };
             ProducerVm {
                 node,
                 name: sim.names.node(node),
-                settings: format!(
-                    "{} · idempotence {} · acks={} · request.timeout {} ms",
-                    p.config.client.name(),
-                    if p.is_idempotent() { "on" } else { "off" },
-                    p.config.acks.as_config(),
-                    p.config.request_timeout_ms
+                settings: S::ProducerSettings.f(
+                    lang,
+                    &[
+                        &p.config.client.name(),
+                        &either(p.is_idempotent(), S::On, S::Off, lang),
+                        &p.config.acks.as_config(),
+                        &p.config.request_timeout_ms,
+                    ],
                 ),
                 identity,
                 in_flight: p.in_flight.len(),
@@ -247,15 +277,19 @@ pub struct FlightVm {
     pub arrives: String,
 }
 
-pub fn in_flight(sim: &Simulation) -> Vec<FlightVm> {
+pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
     let now = sim.now();
     sim.in_flight()
         .into_iter()
         .map(|m| FlightVm {
             id: m.id,
-            route: format!("{} → {}", sim.names.node(m.from), sim.names.node(m.to)),
+            route: format!(
+                "{} → {}",
+                node_name(sim, m.from, lang),
+                node_name(sim, m.to, lang)
+            ),
             label: m.label,
-            arrives: format!("in {}", format_duration(m.arrive_at.saturating_sub(now))),
+            arrives: S::InN.f(lang, &[&duration(m.arrive_at.saturating_sub(now), lang)]),
         })
         .collect()
 }
@@ -271,7 +305,7 @@ pub struct ConsumerVm {
     pub status: &'static str,
 }
 
-pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
+pub fn consumers(sim: &Simulation, lang: Lang) -> Vec<ConsumerVm> {
     sim.consumers
         .iter()
         .map(|c| ConsumerVm {
@@ -291,15 +325,15 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
                         .map(|(tp, o)| format!("{} → {o}", sim.names.tp(*tp)))
                         .collect();
                     if committed.is_empty() {
-                        format!("group {g} · nothing committed")
+                        S::GroupNothing.f(lang, &[g])
                     } else {
-                        format!("group {g} · committed {}", committed.join(", "))
+                        S::GroupCommitted.f(lang, &[g, &committed.join(", ")])
                     }
                 }
             },
             isolation: c.settings.isolation.as_config().to_string(),
             read: if c.reads.is_empty() {
-                "nothing read yet".into()
+                S::NothingRead.get(lang).into()
             } else {
                 let values: Vec<String> = c
                     .reads
@@ -309,7 +343,7 @@ pub fn consumers(sim: &Simulation) -> Vec<ConsumerVm> {
                     .rev()
                     .map(|r| format!("{}@{}", r.value, r.offset))
                     .collect();
-                format!("{} read: {}", c.reads.len(), values.join(" "))
+                S::ReadN.f(lang, &[&c.reads.len(), &values.join(" ")])
             },
         })
         .collect()
@@ -326,7 +360,7 @@ pub struct ProcessorVm {
     pub status: &'static str,
 }
 
-pub fn processors(sim: &Simulation) -> Vec<ProcessorVm> {
+pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
     sim.processors
         .iter()
         .map(|p| {
@@ -345,22 +379,21 @@ pub fn processors(sim: &Simulation) -> Vec<ProcessorVm> {
                     .next()
                     .unwrap_or("")
                     .to_string(),
-                processed: format!(
-                    "{} processed · input {}",
-                    p.processed.len(),
-                    if positions.is_empty() {
-                        "not started".to_string()
-                    } else {
-                        positions.join(", ")
-                    }
+                processed: S::ProcessedInput.f(
+                    lang,
+                    &[
+                        &p.processed.len(),
+                        &if positions.is_empty() {
+                            S::NotStarted.get(lang).to_string()
+                        } else {
+                            positions.join(", ")
+                        },
+                    ],
                 ),
                 client: if p.producer.producer_id < 0 {
-                    "output client: no producer id".to_string()
+                    S::OutputNoPid.get(lang).to_string()
                 } else {
-                    format!(
-                        "output client: pid {} · epoch {}",
-                        p.producer.producer_id, p.producer.epoch
-                    )
+                    S::OutputPid.f(lang, &[&p.producer.producer_id, &p.producer.epoch])
                 },
                 status: if crashed { "crashed" } else { "up" },
             }
@@ -376,7 +409,7 @@ pub struct TxnVm {
 }
 
 /// Every transaction the coordinators know, with its state (the lit state of the machine).
-pub fn transactions(sim: &Simulation) -> Vec<TxnVm> {
+pub fn transactions(sim: &Simulation, lang: Lang) -> Vec<TxnVm> {
     sim.brokers
         .iter()
         .flat_map(|b| {
@@ -390,10 +423,8 @@ pub fn transactions(sim: &Simulation) -> Vec<TxnVm> {
                     id: id.clone(),
                     state: m.state().name(),
                     detail: format!(
-                        "coordinator broker {} · pid {} · epoch {}{}",
-                        b.id,
-                        m.producer_id(),
-                        m.producer_epoch(),
+                        "{}{}",
+                        S::TxnDetail.f(lang, &[&b.id, &m.producer_id(), &m.producer_epoch()]),
                         if parts.is_empty() {
                             String::new()
                         } else {
@@ -457,16 +488,18 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
 }
 
 /// The fault schedule as sentences, in time order.
-pub fn fault_schedule(sim: &Simulation) -> Vec<String> {
+pub fn fault_schedule(sim: &Simulation, lang: Lang) -> Vec<String> {
     let mut faults = sim.faults.clone();
     faults.sort_by_key(|f| f.at);
     faults
         .iter()
         .map(|f| {
-            format!(
-                "at {}: {}",
-                format_duration(f.at),
-                eos_core::sim::narration::describe_fault(&sim.names, &f.fault)
+            S::ScheduleAt.f(
+                lang,
+                &[
+                    &duration(f.at, lang),
+                    &eos_core::sim::narration::describe_fault(&sim.names, &f.fault),
+                ],
             )
         })
         .collect()
@@ -477,23 +510,19 @@ pub const FREEZE_SECONDS: [u64; 4] = [1, 2, 6, 10];
 pub const FREEZE_SECONDS_MAX: u64 = 120;
 
 /// "6" → 6 s; anything else gets a sentence saying what is allowed.
-pub fn parse_freeze_seconds(text: &str) -> Result<u64, String> {
+pub fn parse_freeze_seconds(text: &str, lang: Lang) -> Result<u64, String> {
     let t = text.trim();
     match t.parse::<u64>() {
         Ok(s) if (1..=FREEZE_SECONDS_MAX).contains(&s) => Ok(s),
-        Ok(s) => Err(format!(
-            "A freeze of {s} s is out of range: choose 1 to {FREEZE_SECONDS_MAX} seconds."
-        )),
-        Err(_) if t.is_empty() => Err("Type how many seconds the freeze lasts (1 to 120).".into()),
-        Err(_) => Err(format!(
-            "\"{t}\" is not a number of seconds: type a whole number from 1 to {FREEZE_SECONDS_MAX}."
-        )),
+        Ok(s) => Err(S::FreezeOutOfRange.f(lang, &[&s, &FREEZE_SECONDS_MAX])),
+        Err(_) if t.is_empty() => Err(S::FreezeEmpty.f(lang, &[&FREEZE_SECONDS_MAX])),
+        Err(_) => Err(S::FreezeNotNumber.f(lang, &[&t, &FREEZE_SECONDS_MAX])),
     }
 }
 
 /// Every process, as (filter value, label) for the event log's component filter.
-pub fn components(sim: &Simulation) -> Vec<(String, String)> {
-    diagram::lanes(sim)
+pub fn components(sim: &Simulation, lang: Lang) -> Vec<(String, String)> {
+    diagram::lanes(sim, lang)
         .into_iter()
         .map(|l| (l.node.to_string(), l.label))
         .collect()
@@ -513,17 +542,14 @@ pub fn parse_component(value: &str) -> Option<NodeId> {
 }
 
 /// "step 14 · 6.005 s" and whether the run is over.
-pub fn clock(sim: &Simulation) -> String {
+pub fn clock(sim: &Simulation, lang: Lang) -> String {
     let end = if sim.is_finished() {
-        " · finished"
+        S::ClockFinished.get(lang)
     } else {
         ""
     };
-    format!(
-        "step {} · {}{end}",
-        sim.steps(),
-        format_duration(sim.last_step_at())
-    )
+    let at = S::ClockStep.f(lang, &[&sim.steps(), &duration(sim.last_step_at(), lang)]);
+    format!("{at}{end}")
 }
 
 #[cfg(test)]
@@ -540,7 +566,7 @@ mod tests {
     #[test]
     fn a_duplicate_copy_is_marked_in_the_log() {
         let sim = finished("lost-ack-idempotence-off");
-        let parts = partitions(&sim);
+        let parts = partitions(&sim, Lang::En);
         let dups: Vec<&CellVm> = parts[0]
             .cells
             .iter()
@@ -554,7 +580,7 @@ mod tests {
     #[test]
     fn idempotent_cells_show_producer_id_and_sequence() {
         let sim = finished(builtin::DEFAULT);
-        let parts = partitions(&sim);
+        let parts = partitions(&sim, Lang::En);
         let p0 = parts
             .iter()
             .find(|p| p.title == "events-0")
@@ -570,9 +596,11 @@ mod tests {
             .expect("built-in")
             .simulation(None);
         sim.run(RunLimit::Until(eos_core::time::ms(1_000)));
-        assert!(partitions(&sim).iter().all(|p| p.status == "frozen"));
+        assert!(partitions(&sim, Lang::En)
+            .iter()
+            .all(|p| p.status == "frozen"));
         sim.run(RunLimit::Until(eos_core::time::ms(7_000)));
-        assert!(partitions(&sim).iter().all(|p| p.status == "up"));
+        assert!(partitions(&sim, Lang::En).iter().all(|p| p.status == "up"));
     }
 
     #[test]
@@ -581,12 +609,12 @@ mod tests {
             .expect("built-in")
             .simulation(None);
         sim.run(RunLimit::Until(eos_core::time::ms(2_100)));
-        let ev = events(&sim, 50, None);
+        let ev = events(&sim, 50, None, Lang::En);
         assert!(ev.last().is_some_and(|e| e.current));
         assert!(ev
             .iter()
             .any(|e| e.tone == "retry" && e.text.contains("request.timeout.ms")));
-        assert!(events(&sim, 3, None).len() <= 3);
+        assert!(events(&sim, 3, None, Lang::En).len() <= 3);
     }
 
     #[test]
@@ -594,10 +622,15 @@ mod tests {
         let mut sim = builtin::get(builtin::DEFAULT)
             .expect("built-in")
             .simulation(None);
-        assert_eq!(producers(&sim)[0].identity, "waiting for a producer id");
+        assert_eq!(
+            producers(&sim, Lang::En)[0].identity,
+            "waiting for a producer id"
+        );
         sim.run(RunLimit::Until(eos_core::time::ms(10)));
-        assert!(producers(&sim)[0].identity.starts_with("pid 0 · epoch 0"));
-        assert!(clock(&sim).starts_with("step "));
+        assert!(producers(&sim, Lang::En)[0]
+            .identity
+            .starts_with("pid 0 · epoch 0"));
+        assert!(clock(&sim, Lang::En).starts_with("step "));
     }
 
     #[test]
@@ -605,7 +638,7 @@ mod tests {
         let sim = finished("lost-ack-idempotence-off");
         assert!(sim.now() > sim.last_step_at());
         assert_eq!(
-            clock(&sim),
+            clock(&sim, Lang::En),
             format!("step {} · 5.308 s · finished", sim.steps())
         );
     }
@@ -613,7 +646,7 @@ mod tests {
     #[test]
     fn a_consumer_in_a_group_shows_what_it_committed() {
         let sim = finished("consumer-restart-from-commit");
-        let c = &consumers(&sim)[0];
+        let c = &consumers(&sim, Lang::En)[0];
         assert_eq!(c.group, "group billing · committed orders-0 → 20");
         assert!(c.read.starts_with("25 read"));
     }
@@ -621,7 +654,7 @@ mod tests {
     #[test]
     fn transactions_colour_their_records_and_markers_are_cells() {
         let sim = finished("seed-commit-abort");
-        let parts = partitions(&sim);
+        let parts = partitions(&sim, Lang::En);
         let p1 = parts
             .iter()
             .find(|p| p.title == "events-1")
@@ -637,7 +670,7 @@ mod tests {
             ]
         );
         assert_eq!(p1.last_stable_offset, 4);
-        let txns = transactions(&sim);
+        let txns = transactions(&sim, Lang::En);
         assert_eq!(txns.len(), 1);
         assert_eq!(txns[0].state, "CompleteAbort");
     }
@@ -645,7 +678,7 @@ mod tests {
     #[test]
     fn a_processor_card_names_its_guarantee_and_progress() {
         let sim = finished("rpw-crash-exactly-once");
-        let p = &processors(&sim)[0];
+        let p = &processors(&sim, Lang::En)[0];
         assert_eq!(p.guarantee, "exactly-once");
         // The input of the transaction the crash aborted is processed again after the
         // restart: 13 processings of 12 inputs, each output visible once.
@@ -678,12 +711,15 @@ mod tests {
     #[test]
     fn the_event_log_filters_by_component() {
         let sim = finished(builtin::DEFAULT);
-        let all = events(&sim, 500, None);
+        let all = events(&sim, 500, None, Lang::En);
         let reader = parse_component("consumer-0").expect("a component");
-        let only = events(&sim, 500, Some(reader));
+        let only = events(&sim, 500, Some(reader), Lang::En);
         assert!(!only.is_empty() && only.len() < all.len());
         assert!(only.iter().all(|e| e.text.contains("reader")), "{only:?}");
-        let values: Vec<String> = components(&sim).into_iter().map(|c| c.0).collect();
+        let values: Vec<String> = components(&sim, Lang::En)
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
         assert_eq!(values, vec!["producer-0", "broker-0", "consumer-0"]);
         assert!(values.iter().all(|v| parse_component(v).is_some()));
         assert_eq!(parse_component("nobody"), None);
@@ -691,18 +727,59 @@ mod tests {
 
     #[test]
     fn freeze_lengths_are_validated_with_a_sentence() {
-        assert_eq!(parse_freeze_seconds("6"), Ok(6));
-        assert_eq!(parse_freeze_seconds(" 10 "), Ok(10));
-        assert!(parse_freeze_seconds("0")
+        assert_eq!(parse_freeze_seconds("6", Lang::En), Ok(6));
+        assert_eq!(parse_freeze_seconds(" 10 ", Lang::En), Ok(10));
+        assert!(parse_freeze_seconds("0", Lang::En)
             .unwrap_err()
             .contains("out of range"));
-        assert!(parse_freeze_seconds("100000")
+        assert!(parse_freeze_seconds("100000", Lang::En)
             .unwrap_err()
             .contains("1 to 120"));
-        assert!(parse_freeze_seconds("-3")
+        assert!(parse_freeze_seconds("-3", Lang::En)
             .unwrap_err()
             .contains("not a number"));
-        assert!(parse_freeze_seconds("").is_err());
+        assert!(parse_freeze_seconds("", Lang::En).is_err());
+        assert!(parse_freeze_seconds("0", Lang::Ru)
+            .unwrap_err()
+            .contains("вне диапазона"));
+    }
+
+    #[test]
+    fn the_cards_speak_russian_when_asked() {
+        let mut sim = builtin::get(builtin::DEFAULT)
+            .expect("built-in")
+            .simulation(None);
+        assert_eq!(producers(&sim, Lang::Ru)[0].identity, "ждёт producer id");
+        sim.run(RunLimit::Until(eos_core::time::ms(10)));
+        let (en, ru) = (&producers(&sim, Lang::En)[0], &producers(&sim, Lang::Ru)[0]);
+        assert_ne!(en.settings, ru.settings);
+        assert!(
+            ru.settings.contains("идемпотентность вкл."),
+            "{}",
+            ru.settings
+        );
+        assert!(clock(&sim, Lang::Ru).starts_with("шаг "));
+        assert_eq!(
+            consumers(&sim, Lang::Ru)[0].read,
+            "пока ничего не прочитано"
+        );
+        let done = finished(builtin::DEFAULT);
+        let parts = partitions(&done, Lang::Ru);
+        assert!(parts.iter().all(|p| p.role.starts_with("брокер 0 · ")));
+        assert!(parts.iter().any(|p| p
+            .cells
+            .iter()
+            .any(|c| c.title.starts_with("смещение 0: запись"))));
+        assert_eq!(
+            in_flight(&sim, Lang::Ru).len(),
+            in_flight(&sim, Lang::En).len()
+        );
+        let lanes: Vec<String> = components(&done, Lang::Ru)
+            .into_iter()
+            .map(|c| c.1)
+            .collect();
+        assert_eq!(lanes, vec!["продюсер app", "брокер 0", "консьюмер reader"]);
+        assert!(fault_schedule(&done, Lang::Ru)[0].starts_with("5 мс: "));
     }
 
     #[test]
@@ -711,7 +788,7 @@ mod tests {
             .expect("built-in")
             .simulation(None);
         sim.step();
-        let flights = in_flight(&sim);
+        let flights = in_flight(&sim, Lang::En);
         assert_eq!(flights.len(), 1);
         assert_eq!(flights[0].route, "app → broker 0");
     }

@@ -708,6 +708,18 @@ mod tests {
             let bytes = to_bytes(&file).expect("encodes");
             let back: ScenarioFile = from_bytes(&bytes).expect(name);
             assert_eq!(back, file, "{name}");
+            assert!(
+                back.title_ru.is_some() && back.summary_ru.is_some(),
+                "{name}"
+            );
+            // Without the optional translations (an imported file): absent, then None.
+            let plain = ScenarioFile {
+                title_ru: None,
+                summary_ru: None,
+                ..file
+            };
+            let back: ScenarioFile = from_bytes(&to_bytes(&plain).expect("encodes")).expect(name);
+            assert_eq!(back, plain, "{name}");
         }
     }
 

@@ -149,6 +149,8 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     c.name("name", &file.name);
     c.text("title", &file.title);
     c.text("summary", &file.summary);
+    c.text("title_ru", file.title_ru.as_deref().unwrap_or_default());
+    c.text("summary_ru", file.summary_ru.as_deref().unwrap_or_default());
     c.text("group", &file.group);
     c.range("cluster.brokers", file.cluster.brokers, 1, MAX_BROKERS);
     let brokers = file.cluster.brokers.clamp(1, MAX_BROKERS);

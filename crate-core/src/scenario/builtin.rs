@@ -1,6 +1,8 @@
 //! The built-in scenarios, compiled in from `scenarios/*.toml`.
 
+use super::schema::in_lang;
 use super::{Scenario, ScenarioError};
+use crate::lesson::Lang;
 use serde::{Deserialize, Serialize};
 
 /// The scenario the playground opens on.
@@ -57,6 +59,22 @@ pub struct BuiltinInfo {
     pub title: String,
     pub summary: String,
     pub group: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_ru: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_ru: Option<String>,
+}
+
+impl BuiltinInfo {
+    /// The title in `lang`; the English one where there is no translation.
+    pub fn title_in(&self, lang: Lang) -> &str {
+        in_lang(&self.title, self.title_ru.as_deref(), lang)
+    }
+
+    /// The summary in `lang`; the English one where there is no translation.
+    pub fn summary_in(&self, lang: Lang) -> &str {
+        in_lang(&self.summary, self.summary_ru.as_deref(), lang)
+    }
 }
 
 pub fn names() -> Vec<String> {
@@ -87,6 +105,8 @@ pub fn list() -> Vec<BuiltinInfo> {
             title: s.file.title.clone(),
             summary: s.file.summary.clone(),
             group: s.file.group.clone(),
+            title_ru: s.file.title_ru.clone(),
+            summary_ru: s.file.summary_ru.clone(),
         })
         .collect()
 }
@@ -107,6 +127,26 @@ mod tests {
         }
         assert_eq!(list().len(), BUILTIN.len());
         assert!(text(DEFAULT).is_some());
+    }
+
+    #[test]
+    fn every_builtin_has_a_russian_title_and_summary() {
+        let cyrillic = |t: &str| t.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c));
+        for info in list() {
+            let (title, summary) = (info.title_in(Lang::Ru), info.summary_in(Lang::Ru));
+            assert!(cyrillic(title) && cyrillic(summary), "{}", info.name);
+            assert_eq!(info.title_in(Lang::En), info.title, "{}", info.name);
+            assert_eq!(info.summary_in(Lang::En), info.summary, "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn a_missing_translation_falls_back_to_english() {
+        let mut s = get(DEFAULT).expect("built-in");
+        s.file.title_ru = None;
+        s.file.summary_ru = Some("  ".into());
+        assert_eq!(s.file.title_in(Lang::Ru), s.file.title);
+        assert_eq!(s.file.summary_in(Lang::Ru), s.file.summary);
     }
 
     #[test]

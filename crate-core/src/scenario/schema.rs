@@ -1,6 +1,7 @@
 //! The scenario file as written. Unknown fields are rejected everywhere; ranges and cross
 //! references are checked by `build`.
 
+use crate::lesson::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -27,6 +28,12 @@ pub struct ScenarioFile {
     /// One line for the scenario picker.
     #[serde(default)]
     pub summary: String,
+    /// The title in Russian, for the playground in Russian (the English one otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_ru: Option<String>,
+    /// The summary in Russian, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_ru: Option<String>,
     /// Where the picker files it ("Idempotent producer", "Replication", ...).
     #[serde(default)]
     pub group: String,
@@ -52,6 +59,26 @@ pub struct ScenarioFile {
     pub expect: Option<ExpectSpec>,
     #[serde(default)]
     pub limits: LimitsSpec,
+}
+
+impl ScenarioFile {
+    /// The title in `lang`; the English one where there is no translation.
+    pub fn title_in(&self, lang: Lang) -> &str {
+        in_lang(&self.title, self.title_ru.as_deref(), lang)
+    }
+
+    /// The summary in `lang`; the English one where there is no translation.
+    pub fn summary_in(&self, lang: Lang) -> &str {
+        in_lang(&self.summary, self.summary_ru.as_deref(), lang)
+    }
+}
+
+/// `en`, or `ru` when Russian is asked for and given.
+pub fn in_lang<'a>(en: &'a str, ru: Option<&'a str>, lang: Lang) -> &'a str {
+    match (lang, ru) {
+        (Lang::Ru, Some(ru)) if !ru.trim().is_empty() => ru,
+        _ => en,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, S};
 use crate::view_model::CompareVm;
 use yew::prelude::*;
 
@@ -10,23 +11,25 @@ pub struct ComparePanelProps {
 /// copies of its output a read_committed reader sees. 0 is a loss, 2 or more a duplicate.
 #[function_component(ComparePanel)]
 pub fn compare_panel(props: &ComparePanelProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     let c = &props.compare;
     let cell = |n: u32| {
         let (class, text) = match n {
-            0 => ("lost", "0 · lost".to_string()),
+            0 => ("lost", t(S::Lost0).to_string()),
             1 => ("once", "1".to_string()),
-            k => ("dup", format!("{k} · duplicate")),
+            k => ("dup", i18n.f(S::DuplicateN, &[&k])),
         };
         html! { <td class={classes!("copies", class)}>{ text }</td> }
     };
     html! {
-        <section class="card compare" aria-label="The three guarantees compared">
-            <h2>{"The same faults under the three guarantees"}</h2>
-            <p class="quiet">{"Visible output copies per input record, read with read_committed after the run."}</p>
+        <section class="card compare" aria-label={t(S::Compared)}>
+            <h2>{ t(S::CompareHeading) }</h2>
+            <p class="quiet">{ t(S::CompareNote) }</p>
             <table id="compare-table">
                 <thead>
                     <tr>
-                        <th scope="col">{"input"}</th>
+                        <th scope="col">{ t(S::Input) }</th>
                         { for c.lanes.iter().map(|l| html! { <th scope="col" class={classes!("lane", *l)}>{ *l }</th> }) }
                     </tr>
                 </thead>
@@ -40,9 +43,9 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                 </tbody>
                 <tfoot>
                     <tr>
-                        <th scope="row">{"totals"}</th>
+                        <th scope="row">{ t(S::Totals) }</th>
                         { for c.totals.iter().map(|(processed, visible, dups, lost)| html! {
-                            <td class="totals">{ format!("{visible} visible · {dups} dup · {lost} lost ({processed} processed)") }</td>
+                            <td class="totals">{ i18n.f(S::TotalsLine, &[visible, dups, lost, processed]) }</td>
                         }) }
                     </tr>
                 </tfoot>

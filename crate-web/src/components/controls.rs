@@ -46,7 +46,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
     };
     html! {
-        <nav class="controls" aria-label="Playback">
+        <nav class="controls" aria-label={t(S::Playback)}>
             { button("reset", "reset", t(S::Reset), "Home", Action::Reset, props.at_start) }
             { button("prev-event", "prev-event", t(S::PreviousEvent), "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
             { button("step-back", "back", t(S::Back), "ArrowLeft", Action::StepBack, props.at_start) }
@@ -56,7 +56,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             { button("run-to-end", "end", t(S::End), "End", Action::RunToEnd, props.finished) }
             <label class="speed" title={t(S::Speed)}>
                 <span class="label">{ t(S::Speed) }</span>
-                <select id="speed" aria-label="Playback speed" onchange={{
+                <select id="speed" aria-label={t(S::PlaybackSpeed)} onchange={{
                     let cb = props.on_action.clone();
                     Callback::from(move |e: Event| {
                         if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() {
@@ -72,7 +72,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </select>
             </label>
             <input id="scrub" class="scrub" type="range" min="0" max={props.total_steps.to_string()}
-                value={props.step.to_string()} aria-label="Scrub through the run"
+                value={props.step.to_string()} aria-label={t(S::Scrub)}
                 oninput={{
                     let cb = props.on_action.clone();
                     Callback::from(move |e: InputEvent| {
@@ -84,8 +84,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     })
                 }} />
             <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
-            <span id="trace-hash" class="trace-hash"
-                title="Trace hash: the same scenario and seed give the same hash on every machine, in the browser and in eos-sim">
+            <span id="trace-hash" class="trace-hash" title={t(S::TraceHashTip)}>
                 { &props.trace_hash }
             </span>
         </nav>

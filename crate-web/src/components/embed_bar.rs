@@ -2,6 +2,7 @@
 //! iframe in slides, where a presenter's clicker sends PageDown and PageUp.
 
 use super::icon::icon;
+use crate::i18n::{Lang, S};
 use crate::state::Action;
 use yew::prelude::*;
 
@@ -14,11 +15,13 @@ pub struct EmbedBarProps {
     pub clock: String,
     /// The same moment in the full playground.
     pub full_link: String,
+    pub lang: Lang,
 }
 
 /// A plain function rather than a component: it has no state of its own, and each
 /// component costs the page generic code.
 pub fn embed_bar(props: &EmbedBarProps) -> Html {
+    let t = |s: S| s.get(props.lang);
     let button = |id: &'static str,
                   glyph: &'static str,
                   label: &'static str,
@@ -33,14 +36,14 @@ pub fn embed_bar(props: &EmbedBarProps) -> Html {
         }
     };
     html! {
-        <nav class="controls embed-bar" aria-label="Playback">
-            { button("reset", "reset", "Reset", Action::Reset, props.at_start) }
-            { button("step-back", "back", "Back", Action::StepBack, props.at_start) }
-            { button("play", if props.playing { "pause" } else { "play" }, if props.playing { "Pause" } else { "Play" }, Action::TogglePlay, props.finished) }
-            { button("step", "step", "Step", Action::Step, props.finished) }
+        <nav class="controls embed-bar" aria-label={t(S::Playback)}>
+            { button("reset", "reset", t(S::Reset), Action::Reset, props.at_start) }
+            { button("step-back", "back", t(S::Back), Action::StepBack, props.at_start) }
+            { button("play", if props.playing { "pause" } else { "play" }, if props.playing { t(S::Pause) } else { t(S::Play) }, Action::TogglePlay, props.finished) }
+            { button("step", "step", t(S::Step), Action::Step, props.finished) }
             <span class="embed-title">{ &props.title }</span>
             <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
-            <a class="embed-open" href={props.full_link.clone()} target="_blank" rel="noopener">{"Open in the playground ↗"}</a>
+            <a class="embed-open" href={props.full_link.clone()} target="_blank" rel="noopener">{ t(S::OpenInPlayground) }</a>
         </nav>
     }
 }

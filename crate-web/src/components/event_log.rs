@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, S};
 use crate::view_model::EventVm;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -16,6 +17,8 @@ pub struct EventLogProps {
 /// one process on request.
 #[function_component(EventLog)]
 pub fn event_log(props: &EventLogProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     let on_change = {
         let cb = props.on_filter.clone();
         Callback::from(move |e: Event| {
@@ -25,13 +28,13 @@ pub fn event_log(props: &EventLogProps) -> Html {
         })
     };
     html! {
-        <section class="events" aria-label="What happened">
+        <section class="events" aria-label={t(S::WhatHappened)}>
             <div class="events-head">
-                <h2>{"What happened"}</h2>
+                <h2>{ t(S::WhatHappened) }</h2>
                 <label class="filter">
-                    <span class="label">{"Show"}</span>
-                    <select id="event-filter" aria-label="Show the events of" onchange={on_change}>
-                        <option value="" selected={props.filter.is_empty()}>{"every process"}</option>
+                    <span class="label">{ t(S::Show) }</span>
+                    <select id="event-filter" aria-label={t(S::ShowEventsOf)} onchange={on_change}>
+                        <option value="" selected={props.filter.is_empty()}>{ t(S::EveryProcess) }</option>
                         { for props.components.iter().map(|(value, label)| html! {
                             <option value={value.clone()} selected={*value == props.filter}>{ label }</option>
                         }) }
@@ -49,9 +52,9 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 }) }
                 if props.events.is_empty() {
                     if props.filter.is_empty() {
-                        <li class="event hint">{"Press Step (→) to run the first event."}</li>
+                        <li class="event hint">{ t(S::PressStep) }</li>
                     } else {
-                        <li class="event hint">{"Nothing yet for this process."}</li>
+                        <li class="event hint">{ t(S::NothingForProcess) }</li>
                     }
                 }
             </ol>

@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, S};
 use crate::state::process_fault;
 use crate::view_model::{parse_freeze_seconds, FREEZE_SECONDS, FREEZE_SECONDS_MAX};
 use eos_core::scenario::schema::FaultSpec;
@@ -17,21 +18,27 @@ pub struct FaultPanelProps {
 /// or restart it. Each fault joins the schedule just after the current moment.
 #[function_component(FaultPanel)]
 pub fn fault_panel(props: &FaultPanelProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     let target = use_node_ref();
     let seconds_text = use_state(|| "2".to_string());
-    let seconds = parse_freeze_seconds(&seconds_text);
-    let button =
-        |id: &'static str, label: String, action: &'static str, freeze_ms: u64, ok: bool| {
-            let cb = props.on_inject.clone();
-            let target = target.clone();
-            html! {
-                <button id={id} class="ctl fault" disabled={!ok} onclick={Callback::from(move |_| {
-                    if let Some(select) = target.cast::<HtmlSelectElement>() {
-                        cb.emit(process_fault(&select.value(), action, freeze_ms));
-                    }
-                })}>{ label }</button>
-            }
-        };
+    let seconds = parse_freeze_seconds(&seconds_text, i18n.lang);
+    let button = |id: &'static str,
+                  label: String,
+                  action: &'static str,
+                  freeze_ms: u64,
+                  ok: bool,
+                  tip: Option<&'static str>| {
+        let cb = props.on_inject.clone();
+        let target = target.clone();
+        html! {
+            <button id={id} class="ctl fault" disabled={!ok} title={tip} onclick={Callback::from(move |_| {
+                if let Some(select) = target.cast::<HtmlSelectElement>() {
+                    cb.emit(process_fault(&select.value(), action, freeze_ms));
+                }
+            })}>{ label }</button>
+        }
+    };
     let on_seconds = {
         let seconds_text = seconds_text.clone();
         Callback::from(move |e: InputEvent| {
@@ -41,32 +48,32 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
         })
     };
     let freeze_label = match &seconds {
-        Ok(s) => format!("Freeze {s} s"),
-        Err(_) => "Freeze".to_string(),
+        Ok(s) => i18n.f(S::FreezeN, &[s]),
+        Err(_) => t(S::Freeze).to_string(),
     };
     html! {
-        <section class="card faults" aria-label="Faults">
-            <h2>{"Inject a fault"}</h2>
+        <section class="card faults" aria-label={t(S::Faults)}>
+            <h2>{ t(S::InjectFault) }</h2>
             <div class="fault-row">
-                <select id="fault-target" ref={target.clone()} aria-label="Process">
+                <select id="fault-target" ref={target.clone()} aria-label={t(S::Process)}>
                     { for props.processes.iter().map(|p| html! { <option value={p.clone()}>{ p }</option> }) }
                 </select>
                 <label class="freeze-length">
-                    <span class="label">{"for"}</span>
+                    <span class="label">{ t(S::For) }</span>
                     <input id="freeze-seconds" type="number" min="1" max={FREEZE_SECONDS_MAX.to_string()} step="1"
                         list="freeze-choices" value={(*seconds_text).clone()} oninput={on_seconds}
-                        aria-label="Freeze length in seconds" aria-invalid={seconds.is_err().to_string()}
+                        aria-label={t(S::FreezeSeconds)} aria-invalid={seconds.is_err().to_string()}
                         aria-describedby="freeze-error" />
                     <datalist id="freeze-choices">
                         { for FREEZE_SECONDS.iter().map(|s| html! { <option value={s.to_string()} /> }) }
                     </datalist>
-                    <span class="label">{"s"}</span>
+                    <span class="label">{ t(S::SecondsUnit) }</span>
                 </label>
-                { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000, seconds.is_ok()) }
-                { button("fault-crash", "Crash".into(), "crash", 0, true) }
-                { button("fault-restart", "Restart".into(), "restart", 0, true) }
+                { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000, seconds.is_ok(), None) }
+                { button("fault-crash", t(S::Crash).into(), "crash", 0, true, Some(t(S::CrashTip))) }
+                { button("fault-restart", t(S::Restart).into(), "restart", 0, true, None) }
             </div>
-            <div class="quick-freeze" role="group" aria-label="Freeze length">
+            <div class="quick-freeze" role="group" aria-label={t(S::FreezeLength)}>
                 { for FREEZE_SECONDS.iter().map(|s| {
                     let seconds_text = seconds_text.clone();
                     let s = *s;
@@ -74,7 +81,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                         <button class={classes!("chip", (seconds == Ok(s)).then_some("on"))}
                             aria-pressed={(seconds == Ok(s)).to_string()}
                             onclick={Callback::from(move |_| seconds_text.set(s.to_string()))}>
-                            { format!("{s} s") }
+                            { i18n.f(S::SecondsN, &[&s]) }
                         </button>
                     }
                 }) }
@@ -83,11 +90,11 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                 <p id="freeze-error" class="field-error" role="alert">{ why }</p>
             }
             <h3 class="schedule-title">
-                { "Fault schedule" }
-                if props.injected > 0 { <span class="injected">{ format!(" (+{} by click)", props.injected) }</span> }
+                { t(S::FaultSchedule) }
+                if props.injected > 0 { <span class="injected">{ i18n.f(S::ByClick, &[&props.injected]) }</span> }
             </h3>
             if props.schedule.is_empty() {
-                <p class="quiet">{"no faults"}</p>
+                <p class="quiet">{ t(S::NoFaults) }</p>
             } else {
                 <ol id="fault-schedule" class="schedule">
                     { for props.schedule.iter().map(|f| html! { <li>{ f }</li> }) }

@@ -1,4 +1,5 @@
 use super::activate;
+use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use crate::view_model::FlightVm;
 use yew::prelude::*;
@@ -13,11 +14,13 @@ pub struct FlightsProps {
 /// Messages on the wire right now; each opens in the inspector (where it can be dropped).
 #[function_component(Flights)]
 pub fn flights(props: &FlightsProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     html! {
-        <section class="flights" aria-label="On the wire">
-            <h2>{"On the wire"}</h2>
+        <section class="flights" aria-label={t(S::OnTheWire)}>
+            <h2>{ t(S::OnTheWire) }</h2>
             if props.flights.is_empty() {
-                <p class="quiet">{"nothing in flight"}</p>
+                <p class="quiet">{ t(S::NothingInFlight) }</p>
             } else {
                 <ul>
                     { for props.flights.iter().map(|f| {
@@ -26,7 +29,7 @@ pub fn flights(props: &FlightsProps) -> Html {
                         html! {
                             <li key={f.id} tabindex="0" role="button" data-msg={f.id.to_string()}
                                 class={classes!((props.selected == Some(sel)).then_some("selected"))}
-                                title="Inspect this message (Enter): drop it, delay it, lose its ack"
+                                title={t(S::InspectMessageTip)}
                                 onclick={click} onkeydown={key}>
                                 <span class="route">{ &f.route }</span>
                                 <span class="label">{ &f.label }</span>

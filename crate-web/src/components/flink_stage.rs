@@ -1,5 +1,6 @@
 use super::activate;
-use crate::flink_view::FlinkVm;
+use crate::flink_view::{kind_word, outcome_word, phase_word, status_word, FlinkVm};
+use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use eos_core::ids::NodeId;
 use yew::prelude::*;
@@ -15,17 +16,19 @@ pub struct FlinkStageProps {
 /// checkpoint timeline.
 #[function_component(FlinkStage)]
 pub fn flink_stage(props: &FlinkStageProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let (tr, lang) = (|s: S| i18n.t(s), i18n.lang);
     let j = &props.job;
     html! {
-        <section class={classes!("flink", j.phase)} aria-label="Flink job">
+        <section class={classes!("flink", j.phase)} aria-label={tr(S::FlinkJob)}>
             <header class="flink-head">
-                <h2>{"Flink job"}</h2>
+                <h2>{ tr(S::FlinkJob) }</h2>
                 {{
                     let (click, key) = activate(&props.on_select, Selection::Node(NodeId::JobManager));
-                    html! { <button class="jm" data-spot="jobmanager" onclick={click} onkeydown={key} title="Inspect the JobManager (checkpoint coordinator)">{"JobManager"}</button> }
+                    html! { <button class="jm" data-spot="jobmanager" onclick={click} onkeydown={key} title={tr(S::InspectJobManager)}>{"JobManager"}</button> }
                 }}
                 <span class="flink-mode">{ &j.mode }</span>
-                <span class={classes!("flink-phase", j.phase)}>{ j.phase }</span>
+                <span class={classes!("flink-phase", j.phase)}>{ phase_word(j.phase, lang) }</span>
                 <span class="flink-summary">{ &j.summary }</span>
             </header>
             <div class="flink-tasks">
@@ -35,15 +38,15 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                     html! {
                     <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"))} tabindex="0" data-spot={t.name.clone()}
                         onclick={click} onkeydown={key}
-                        title={format!("Inspect {} (Enter)", t.name)}
-                        aria-label={format!("{} ({}), {}", t.name, t.kind, t.status)}>
-                        <h3>{ &t.name }<span class="task-kind">{ t.kind }</span></h3>
-                        <p class="task-status">{ format!("{} · {} processed", t.status, t.processed) }</p>
+                        title={i18n.f(S::InspectThing, &[&t.name])}
+                        aria-label={format!("{} ({}), {}", t.name, kind_word(t.kind, lang), status_word(t.status, lang))}>
+                        <h3>{ &t.name }<span class="task-kind">{ kind_word(t.kind, lang) }</span></h3>
+                        <p class="task-status">{ i18n.f(S::TaskProcessed, &[&status_word(t.status, lang), &t.processed]) }</p>
                         if t.snapshot > 0 {
-                            <p class="snapshot-badge" title="the last checkpoint this task snapshotted">{ format!("snapshot {}", t.snapshot) }</p>
+                            <p class="snapshot-badge" title={i18n.t(S::SnapshotTip)}>{ i18n.f(S::SnapshotN, &[&t.snapshot]) }</p>
                         }
                         if !t.state.is_empty() {
-                            <p class="task-state">{ format!("state: {}", t.state) }</p>
+                            <p class="task-state">{ i18n.f(S::StateN, &[&t.state]) }</p>
                         }
                         if let Some(d) = &t.detail {
                             <p class="task-detail">{ d }</p>
@@ -64,18 +67,18 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                             }
                         </span>
                         <span class="channel-fill">{ format!("{}/{}", c.records, c.capacity) }
-                            if c.blocked { <span class="blocked-tag">{" blocked"}</span> }
-                            if c.loop_edge { <span class="loop-tag">{" loop edge"}</span> }
+                            if c.blocked { <span class="blocked-tag">{ tr(S::Blocked) }</span> }
+                            if c.loop_edge { <span class="loop-tag">{ tr(S::LoopEdge) }</span> }
                         </span>
                     </div>
                 }) }
             </div>
-            <ol class="checkpoint-timeline" aria-label="Checkpoints">
+            <ol class="checkpoint-timeline" aria-label={tr(S::Checkpoints)}>
                 { for j.checkpoints.iter().map(|c| html! {
                     <li class={classes!("checkpoint", c.outcome)}>
-                        <strong>{ format!("cp {}", c.id) }</strong>
-                        <span>{ c.outcome }</span>
-                        <span>{ format!("acks {}", c.acks) }</span>
+                        <strong>{ i18n.f(S::CpN, &[&c.id]) }</strong>
+                        <span>{ outcome_word(c.outcome, lang) }</span>
+                        <span>{ i18n.f(S::AcksN, &[&c.acks]) }</span>
                         <span>{ &c.timing }</span>
                     </li>
                 }) }

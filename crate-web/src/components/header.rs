@@ -1,4 +1,4 @@
-use crate::i18n::{I18n, Lang, S};
+use crate::i18n::{group, I18n, Lang, S};
 use eos_core::scenario::builtin::BuiltinInfo;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -40,7 +40,7 @@ pub fn header(props: &HeaderProps) -> Html {
         .scenarios
         .iter()
         .find(|s| s.name == props.current)
-        .map(|s| s.summary.clone())
+        .map(|s| s.summary_in(i18n.lang).to_string())
         .unwrap_or_default();
     html! {
         <header class="header">
@@ -52,10 +52,10 @@ pub fn header(props: &HeaderProps) -> Html {
                 <span class="label">{ i18n.t(S::Scenario) }</span>
                 <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)}>
                     { for groups.iter().map(|g| html! {
-                        <optgroup label={g.to_string()}>
+                        <optgroup label={group(g, i18n.lang).to_string()}>
                             { for props.scenarios.iter().filter(|s| s.group == *g).map(|s| html! {
                                 <option value={s.name.clone()} selected={s.name == props.current}>
-                                    { &s.title }
+                                    { s.title_in(i18n.lang) }
                                 </option>
                             }) }
                         </optgroup>

@@ -1,9 +1,11 @@
 //! Why an imported file was refused: one line per problem, the field first. The page keeps
 //! what it showed.
 
+use crate::i18n::{Lang, S};
 use yew::prelude::*;
 
 pub struct ImportErrorsProps {
+    pub lang: Lang,
     pub file: String,
     pub problems: Vec<String>,
     pub on_close: Callback<()>,
@@ -16,8 +18,8 @@ pub fn import_errors(props: &ImportErrorsProps) -> Html {
     html! {
         <section id="import-errors" class="error import-errors" role="alert">
             <div class="import-errors-head">
-                <strong>{ format!("{} was not imported; nothing changed.", props.file) }</strong>
-                <button class="ctl" id="import-errors-close" onclick={Callback::from(move |_| on_close.emit(()))}>{"Dismiss"}</button>
+                <strong>{ S::NotImported.f(props.lang, &[&props.file]) }</strong>
+                <button class="ctl" id="import-errors-close" onclick={Callback::from(move |_| on_close.emit(()))}>{ S::Dismiss.get(props.lang) }</button>
             </div>
             <ul>
                 { for props.problems.iter().map(|p| {

@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, S};
 use crate::view_model::inspector::{message_fault, parse_delay_ms, InspectorVm, MessageFault};
 use eos_core::scenario::schema::FaultSpec;
 use web_sys::HtmlInputElement;
@@ -14,6 +15,8 @@ pub struct InspectorProps {
 /// they join the schedule just after now, like the fault panel's.
 #[function_component(Inspector)]
 pub fn inspector(props: &InspectorProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let t = |s: S| i18n.t(s);
     let vm = &props.vm;
     let panel = use_node_ref();
     let delay_text = use_state(|| "500".to_string());
@@ -30,7 +33,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
         let cb = props.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
-    let delay = parse_delay_ms(&delay_text);
+    let delay = parse_delay_ms(&delay_text, i18n.lang);
     let faults = vm.message.as_ref().map(|m| {
         let button = |id: &'static str, label: String, fault: MessageFault, enabled: bool, tip: &'static str| {
             let cb = props.on_inject.clone();
@@ -51,32 +54,28 @@ pub fn inspector(props: &InspectorProps) -> Html {
         html! {
             <div class="inspector-faults">
                 if m.hittable {
-                    <h3>{"This message"}</h3>
+                    <h3>{ t(S::ThisMessage) }</h3>
                     <div class="fault-row">
-                        { button("msg-drop", "Drop it".into(), MessageFault::Drop, true,
-                            "Lose this message on the wire (the first of its kind on this link)") }
+                        { button("msg-drop", t(S::DropIt).into(), MessageFault::Drop, true, t(S::DropItTip)) }
                         <label class="delay-length">
                             <input id="msg-delay-ms" type="number" min="1" max="60000" step="1"
                                 value={(*delay_text).clone()} oninput={on_delay}
-                                aria-label="Delay in milliseconds" aria-invalid={delay.is_err().to_string()} />
-                            <span class="label">{"ms"}</span>
+                                aria-label={t(S::DelayMs)} aria-invalid={delay.is_err().to_string()} />
+                            <span class="label">{ t(S::MsUnit) }</span>
                         </label>
-                        { button("msg-delay", match &delay { Ok(v) => format!("Delay it {v} ms"), Err(_) => "Delay it".into() },
-                            MessageFault::Delay(delay.clone().unwrap_or(0)), delay.is_ok(),
-                            "Deliver it later; later messages on the link may overtake it") }
+                        { button("msg-delay", match &delay { Ok(v) => i18n.f(S::DelayItN, &[v]), Err(_) => t(S::DelayIt).into() },
+                            MessageFault::Delay(delay.clone().unwrap_or(0)), delay.is_ok(), t(S::DelayItTip)) }
                         if m.is_produce {
-                            { button("msg-lose-ack", "Lose the ack after the append".into(), MessageFault::LoseAck, true,
-                                "The batch is appended; the producer never hears so") }
+                            { button("msg-lose-ack", t(S::LoseAck).into(), MessageFault::LoseAck, true, t(S::LoseAckTip)) }
                         }
                     </div>
                     if let Err(why) = &delay { <p class="field-error" role="alert">{ why }</p> }
                 }
-                <h3>{ format!("The link {}", m.route) }</h3>
+                <h3>{ i18n.f(S::TheLink, &[&m.route]) }</h3>
                 <div class="fault-row">
-                    { button("link-drop-next", format!("Drop the next {}", m.kind.replace('_', " ")), MessageFault::DropNext, true,
-                        "Lose the next message of this kind sent on this link") }
-                    { button("link-cut", "Cut the link".into(), MessageFault::CutLink, true,
-                        "Cut the link both ways until healed") }
+                    { button("link-drop-next", i18n.f(S::DropNext, &[&m.kind.replace('_', " ")]), MessageFault::DropNext, true,
+                        t(S::DropNextTip)) }
+                    { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
                 </div>
             </div>
         }
@@ -86,7 +85,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
             role="dialog" aria-modal="false" aria-labelledby="inspector-title">
             <div class="inspector-head">
                 <h2 id="inspector-title">{ &vm.title }</h2>
-                <button id="inspector-close" class="ctl close" onclick={close} title="Close (Esc)" aria-label="Close the inspector (Esc)">{"✕"}</button>
+                <button id="inspector-close" class="ctl close" onclick={close} title={t(S::Close)} aria-label={t(S::CloseInspector)}>{"✕"}</button>
             </div>
             if !vm.rows.is_empty() {
                 <dl class="rows">

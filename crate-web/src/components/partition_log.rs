@@ -1,4 +1,5 @@
 use super::activate;
+use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use crate::view_model::PartitionVm;
 use yew::prelude::*;
@@ -14,6 +15,7 @@ pub struct PartitionLogProps {
 /// and the partition's name open in the inspector.
 #[function_component(PartitionLog)]
 pub fn partition_log(props: &PartitionLogProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
     let p = &props.partition;
     let (tp, broker) = (p.tp, p.broker);
     let (name_click, name_key) = activate(&props.on_select, Selection::Partition { tp, broker });
@@ -25,15 +27,15 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         <section class={classes!("partition", p.status)} data-spot={crate::view_model::lesson::partition_spots(&p.title, broker)} aria-label={p.title.clone()}>
             <div class="partition-head">
                 <span class="partition-name pickable" tabindex="0" role="button"
-                    aria-label={format!("Inspect partition {} on broker {broker}", p.title)}
+                    aria-label={i18n.f(S::InspectPartition, &[&p.title, &broker])}
                     onclick={name_click} onkeydown={name_key}>{ &p.title }</span>
                 <span class="partition-role pickable" tabindex="0" role="button"
-                    aria-label={format!("Inspect broker {broker}")}
+                    aria-label={i18n.f(S::InspectBroker, &[&broker])}
                     onclick={broker_click} onkeydown={broker_key}>{ &p.role }</span>
-                if p.status != "up" { <span class={classes!("badge", p.status)}>{ p.status }</span> }
+                if p.status != "up" { <span class={classes!("badge", p.status)}>{ crate::view_model::status_word(p.status, i18n.lang) }</span> }
                 <span class="hw">
                     if p.last_stable_offset < p.high_watermark {
-                        <span class="lso" title="Last stable offset: read_committed readers stop here">
+                        <span class="lso" title={i18n.t(S::LsoTip)}>
                             { format!("LSO {} · ", p.last_stable_offset) }
                         </span>
                     }
@@ -56,7 +58,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                         </li>
                     }
                 }) }
-                if p.cells.is_empty() { <li class="empty">{"empty log"}</li> }
+                if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
         </section>
     }

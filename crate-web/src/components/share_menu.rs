@@ -2,6 +2,7 @@
 //! export the diagram or the partition logs as SVG or PNG. A `<details>` disclosure, so it
 //! opens and closes with the keyboard as with the mouse.
 
+use crate::i18n::{Lang, S};
 use yew::prelude::*;
 
 /// What the menu asks for.
@@ -21,6 +22,7 @@ pub enum Picture {
 }
 
 pub struct ShareMenuProps {
+    pub lang: Lang,
     pub link: String,
     /// What the last action did ("Link copied", ...), read out politely.
     pub status: Option<String>,
@@ -32,20 +34,21 @@ pub struct ShareMenuProps {
 /// A plain function rather than a component: it has no state of its own, and each
 /// component costs the page generic code.
 pub fn share_menu(props: &ShareMenuProps) -> Html {
-    let item = |id: &'static str, label: &'static str, action: ShareAction| {
+    let t = |s: S| s.get(props.lang);
+    let item = |id: &'static str, label: S, action: ShareAction| {
         let cb = props.on_action.clone();
         html! {
             <button id={id} class="ctl share-item" onclick={Callback::from(move |_| cb.emit(action))}>
-                { label }
+                { t(label) }
             </button>
         }
     };
     html! {
         <details class="share" id="share-menu">
-            <summary class="ctl" aria-label="Share, import and export">{"Share"}</summary>
+            <summary class="ctl" aria-label={t(S::ShareTip)}>{ t(S::Share) }</summary>
             <div class="share-panel">
                 <label class="share-link">
-                    <span class="label">{"Link to this moment"}</span>
+                    <span class="label">{ t(S::LinkHere) }</span>
                     <input id="share-link" type="text" readonly=true value={props.link.clone()}
                         onfocus={Callback::from(|e: FocusEvent| {
                             if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
@@ -53,23 +56,23 @@ pub fn share_menu(props: &ShareMenuProps) -> Html {
                             }
                         })} />
                 </label>
-                { item("share-copy", "Copy link", ShareAction::CopyLink) }
-                <p class="share-group">{"Files"}</p>
-                { item("share-scenario", "Download scenario (.toml)", ShareAction::DownloadScenario) }
-                { item("share-trace", "Download trace (.json)", ShareAction::DownloadTrace) }
+                { item("share-copy", S::CopyLink, ShareAction::CopyLink) }
+                <p class="share-group">{ t(S::Files) }</p>
+                { item("share-scenario", S::DownloadScenario, ShareAction::DownloadScenario) }
+                { item("share-trace", S::DownloadTrace, ShareAction::DownloadTrace) }
                 <label class="ctl share-item import" for="import-file">
-                    {"Import scenario… (.toml or .json, or drop it on the page)"}
+                    { t(S::ImportScenario) }
                 </label>
                 <input id="import-file" class="visually-hidden" type="file" accept=".toml,.json,text/plain,application/json"
                     onchange={props.on_import.clone()} />
-                <p class="share-group">{"Images"}</p>
+                <p class="share-group">{ t(S::Images) }</p>
                 <div class="share-row">
-                    { item("share-svg", "Diagram SVG", ShareAction::Svg(Picture::Diagram)) }
-                    { item("share-png", "Diagram PNG", ShareAction::Png(Picture::Diagram)) }
+                    { item("share-svg", S::DiagramSvg, ShareAction::Svg(Picture::Diagram)) }
+                    { item("share-png", S::DiagramPng, ShareAction::Png(Picture::Diagram)) }
                 </div>
                 <div class="share-row">
-                    { item("share-logs-svg", "Logs SVG", ShareAction::Svg(Picture::Logs)) }
-                    { item("share-logs-png", "Logs PNG", ShareAction::Png(Picture::Logs)) }
+                    { item("share-logs-svg", S::LogsSvg, ShareAction::Svg(Picture::Logs)) }
+                    { item("share-logs-png", S::LogsPng, ShareAction::Png(Picture::Logs)) }
                 </div>
                 if let Some(status) = &props.status {
                     <p id="share-status" class="share-status" role="status">{ status }</p>

@@ -1,4 +1,5 @@
 use super::activate;
+use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use crate::view_model::diagram::DiagramVm;
 use yew::prelude::*;
@@ -15,23 +16,25 @@ pub struct SpaceTimeProps {
 /// `view_model::diagram`; this only draws it.
 #[function_component(SpaceTime)]
 pub fn space_time(props: &SpaceTimeProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let tr = |s: S| i18n.t(s);
     let d = &props.diagram;
     // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
     let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
     html! {
-        <section class="card space-time" aria-label="Space-time diagram">
+        <section class="card space-time" aria-label={tr(S::SpaceTime)}>
             <div class="space-time-head">
-                <h2>{"Messages over time"}</h2>
+                <h2>{ tr(S::MessagesOverTime) }</h2>
                 <p class="quiet">
-                    {"One lane per process; time runs right, one column per moment something happened. Click an arrow to inspect it."}
-                    if d.earlier_hidden { {" Earlier moments scrolled off to the left."} }
+                    { tr(S::SpaceTimeNote) }
+                    if d.earlier_hidden { { tr(S::EarlierHidden) } }
                 </p>
             </div>
             <div class="space-time-scroll">
                 <svg id="space-time" width={f(d.width)} height={f(d.height)}
                     viewBox={format!("0 0 {} {}", f(d.width), f(d.height))} role="group"
-                    aria-label="Messages between processes over time">
+                    aria-label={tr(S::SpaceTimeSvg)}>
                     <defs>
                         <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                             <path d="M0,0 L10,5 L0,10 z" class="head" />
@@ -44,7 +47,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </marker>
                     </defs>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
-                    <text class="zone-label" x={f(d.now_x + 8.0)} y="16">{"on the wire"}</text>
+                    <text class="zone-label" x={f(d.now_x + 8.0)} y="16">{ tr(S::WireZone) }</text>
                     { for d.ticks.iter().map(|t| html! {
                         <g class="tick">
                             <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
@@ -57,7 +60,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                             <g class="lane">
                                 <line x1={f(crate::view_model::diagram::LABEL_WIDTH - 6.0)} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
                                 <text class="lane-label" x="8" y={f(l.y + 5.0)} tabindex="0" role="button"
-                                    aria-label={format!("Inspect {}", l.label)} onclick={click} onkeydown={key}>{ &l.label }</text>
+                                    aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>{ &l.label }</text>
                             </g>
                         }
                     }) }
@@ -77,7 +80,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         html! {
                             <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
                                 tabindex="0" role="button" data-msg={a.msg_id.to_string()}
-                                aria-label={format!("Inspect message {}: {}", a.msg_id, a.title)}
+                                aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
                                 onclick={click} onkeydown={key}>
                                 <title>{ &a.title }</title>
                                 <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />

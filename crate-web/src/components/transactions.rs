@@ -1,3 +1,4 @@
+use crate::i18n::{I18n, S};
 use crate::view_model::TxnVm;
 use yew::prelude::*;
 
@@ -20,12 +21,13 @@ pub struct TransactionsProps {
 /// current state lit.
 #[function_component(Transactions)]
 pub fn transactions(props: &TransactionsProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
     if props.transactions.is_empty() {
         return html! {};
     }
     html! {
-        <section class="card coordinator" data-spot="coordinator" aria-label="Transaction coordinator">
-            <h2>{"Transaction coordinator"}</h2>
+        <section class="card coordinator" data-spot="coordinator" aria-label={i18n.t(S::TxnCoordinator)}>
+            <h2>{ i18n.t(S::TxnCoordinator) }</h2>
             { for props.transactions.iter().map(|t| html! {
                 <div class="txn">
                     <div class="txn-id">{ &t.id }</div>

@@ -5,11 +5,12 @@
 //! happened gets one column, so that a 1 ms round trip and a 6 s freeze are both legible.
 //! Times between two columns are placed by linear interpolation between them.
 
+use crate::i18n::{duration, Lang, S};
 use eos_core::ids::NodeId;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::{Note, Simulation};
-use eos_core::time::{format_duration, SimTime};
+use eos_core::time::SimTime;
 
 /// Width of the lane labels on the left.
 pub const LABEL_WIDTH: f64 = 170.0;
@@ -91,23 +92,26 @@ pub struct DiagramVm {
 }
 
 /// Producers, brokers, consumers, processors: one lane each, top to bottom.
-pub fn lanes(sim: &Simulation) -> Vec<LaneVm> {
+pub fn lanes(sim: &Simulation, lang: Lang) -> Vec<LaneVm> {
     let mut nodes: Vec<(NodeId, &str)> = Vec::new();
-    nodes.extend((0..sim.producers.len()).map(|i| (NodeId::Producer(i as u8), "producer")));
+    let (producer, consumer) = (S::LaneProducer.get(lang), S::LaneConsumer.get(lang));
+    nodes.extend((0..sim.producers.len()).map(|i| (NodeId::Producer(i as u8), producer)));
     nodes.extend((0..sim.brokers.len()).map(|i| (NodeId::Broker(i as u8), "")));
-    nodes.extend((0..sim.consumers.len()).map(|i| (NodeId::Consumer(i as u8), "consumer")));
-    nodes.extend((0..sim.processors.len()).map(|i| (NodeId::Processor(i as u8), "processor")));
+    nodes.extend((0..sim.consumers.len()).map(|i| (NodeId::Consumer(i as u8), consumer)));
+    let processor = S::LaneProcessor.get(lang);
+    nodes.extend((0..sim.processors.len()).map(|i| (NodeId::Processor(i as u8), processor)));
     if let Some(job) = &sim.flink {
         // Flink's RPC (trigger, ack, notify) and the tasks' Kafka traffic; records between
         // subtasks travel in channels, drawn on the Flink stage instead.
         nodes.push((NodeId::JobManager, ""));
-        nodes.extend((0..job.tasks.len()).map(|i| (NodeId::Task(i as u8), "task")));
+        let task = S::LaneTask.get(lang);
+        nodes.extend((0..job.tasks.len()).map(|i| (NodeId::Task(i as u8), task)));
     }
     nodes
         .into_iter()
         .enumerate()
         .map(|(i, (node, role))| {
-            let name = sim.names.node(node);
+            let name = super::node_name(sim, node, lang);
             LaneVm {
                 node,
                 label: if role.is_empty() {
@@ -179,14 +183,15 @@ fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
     (left, y2 + (y1 - y2) * lean.max(0.35))
 }
 
-pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
-    let lanes = lanes(sim);
+pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
+    let lanes = lanes(sim, lang);
     let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
     let scale = TimeScale::of(sim, columns.max(1));
     let now_x = scale.now_x();
     let left = scale.left();
     let current_step = sim.steps();
-    let name = |n: NodeId| sim.names.node(n);
+    let name = |n: NodeId| super::node_name(sim, n, lang);
+    let dur = |t: SimTime| duration(t, lang);
 
     let mut arrows: Vec<ArrowVm> = Vec::new();
     let mut seen_ids = std::collections::BTreeSet::new();
@@ -238,15 +243,17 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
             in_flight: false,
             current: false,
             clipped,
-            title: format!(
-                "{} {} → {}: sent {}, arrived {} (step {}). {}",
-                kind.name().replace('_', " "),
-                name(*from),
-                name(to),
-                format_duration(*sent_at),
-                format_duration(rec.time),
-                rec.step,
-                summary.join(" ")
+            title: S::ArrowTip.f(
+                lang,
+                &[
+                    &kind.name().replace('_', " "),
+                    &name(*from),
+                    &name(to),
+                    &dur(*sent_at),
+                    &dur(rec.time),
+                    &rec.step,
+                    &summary.join(" "),
+                ],
             ),
         });
     }
@@ -278,14 +285,16 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
             in_flight: true,
             current: false,
             clipped,
-            title: format!(
-                "on the wire: {} ({} → {}), sent {}, arrives {} (in {})",
-                m.label,
-                name(m.from),
-                name(m.to),
-                format_duration(m.sent_at),
-                format_duration(m.arrive_at),
-                format_duration(m.arrive_at.saturating_sub(now))
+            title: S::WireArrowTip.f(
+                lang,
+                &[
+                    &m.label,
+                    &name(m.from),
+                    &name(m.to),
+                    &dur(m.sent_at),
+                    &dur(m.arrive_at),
+                    &dur(m.arrive_at.saturating_sub(now)),
+                ],
             ),
         });
     }
@@ -320,6 +329,7 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
                             from,
                             Some(rec.time),
                             duration,
+                            lang,
                         );
                     }
                     continue;
@@ -332,13 +342,13 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
                     kind,
                     x,
                     y,
-                    title: format!("{} — {text}", format_duration(rec.time)),
+                    title: format!("{} — {text}", dur(rec.time)),
                 });
             }
         }
     }
     for (node, from, duration) in open_freezes {
-        push_band(&mut bands, &scale, y_of(node), from, None, duration);
+        push_band(&mut bands, &scale, y_of(node), from, None, duration, lang);
     }
 
     let last = scale.times.len().saturating_sub(1);
@@ -351,7 +361,7 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
         .filter(|(i, _)| TimeScale::column_x(*i) < now_x - NOW_LABEL_ROOM)
         .map(|(i, t)| TickVm {
             x: TimeScale::column_x(i),
-            label: format_duration(*t),
+            label: dur(*t),
         })
         .collect();
     let earlier_hidden = match (scale.times.first(), sim.trace().first()) {
@@ -367,7 +377,7 @@ pub fn diagram(sim: &Simulation, columns: usize) -> DiagramVm {
         bands,
         ticks,
         now_x,
-        now_label: format!("now · {}", format_duration(now)),
+        now_label: S::NowN.f(lang, &[&dur(now)]),
         earlier_hidden,
     }
 }
@@ -378,7 +388,8 @@ fn push_band(
     y: Option<f64>,
     from: SimTime,
     until: Option<SimTime>,
-    duration: SimTime,
+    length: SimTime,
+    lang: Lang,
 ) {
     let Some(y) = y else { return };
     let x1 = scale.x(from).unwrap_or(scale.left());
@@ -394,11 +405,10 @@ fn push_band(
         x2: x2.max(x1 + 6.0),
         y,
         title: format!(
-            "frozen at {} for {}{}",
-            format_duration(from),
-            format_duration(duration),
+            "{}{}",
+            S::FrozenBand.f(lang, &[&duration(from, lang), &duration(length, lang)]),
             if until.is_none() {
-                " (still frozen)"
+                S::StillFrozen.get(lang)
             } else {
                 ""
             }
@@ -420,7 +430,7 @@ mod tests {
     #[test]
     fn one_lane_per_process_in_order_evenly_spaced() {
         let sim = at_step("seed-frozen-broker", 0);
-        let l = lanes(&sim);
+        let l = lanes(&sim, Lang::En);
         let labels: Vec<&str> = l.iter().map(|l| l.label.as_str()).collect();
         assert_eq!(labels, vec!["producer app", "broker 0", "consumer reader"]);
         assert_eq!(l[1].y - l[0].y, LANE_GAP);
@@ -449,7 +459,7 @@ mod tests {
     #[test]
     fn delivered_messages_are_arrows_from_sender_to_receiver_the_current_one_marked() {
         let sim = at_step("seed-frozen-broker", 3);
-        let d = diagram(&sim, WINDOW_COLUMNS);
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
         let delivered: Vec<&ArrowVm> = d.arrows.iter().filter(|a| !a.in_flight).collect();
         assert_eq!(delivered.len(), 1, "{:?}", d.arrows);
         let a = delivered[0];
@@ -468,7 +478,7 @@ mod tests {
     #[test]
     fn a_held_message_is_one_arrow_and_the_freeze_is_a_band_on_the_broker_lane() {
         let sim = at_step("seed-frozen-broker", 20);
-        let d = diagram(&sim, 40);
+        let d = diagram(&sim, 40, Lang::En);
         let mut ids: Vec<u64> = d.arrows.iter().map(|a| a.msg_id).collect();
         ids.sort_unstable();
         let before = ids.len();
@@ -483,7 +493,7 @@ mod tests {
     #[test]
     fn the_window_follows_now_and_clips_older_messages() {
         let sim = at_step("seed-frozen-broker", 32);
-        let d = diagram(&sim, 6);
+        let d = diagram(&sim, 6, Lang::En);
         assert!(d.earlier_hidden);
         assert_eq!(d.now_x, LABEL_WIDTH + COLUMN_WIDTH * 5.5);
         assert!(d
@@ -493,6 +503,22 @@ mod tests {
         assert!(!d.ticks.is_empty());
         assert!(d.ticks.iter().all(|t| t.x < d.now_x - NOW_LABEL_ROOM));
         assert!(d.now_label.starts_with("now · 10.308 s"));
+    }
+
+    #[test]
+    fn the_russian_diagram_has_the_same_geometry_and_russian_words() {
+        let sim = at_step("seed-frozen-broker", 20);
+        let (en, ru) = (diagram(&sim, 40, Lang::En), diagram(&sim, 40, Lang::Ru));
+        assert_eq!(en.arrows.len(), ru.arrows.len());
+        assert_eq!(en.now_x, ru.now_x);
+        assert_ne!(en.now_label, ru.now_label);
+        assert!(ru.now_label.starts_with("сейчас · "), "{}", ru.now_label);
+        assert!(
+            ru.bands[0].title.contains("6,000 с"),
+            "{}",
+            ru.bands[0].title
+        );
+        assert_eq!(ru.lanes[0].label, "продюсер app");
     }
 
     #[test]
@@ -511,7 +537,7 @@ mod tests {
             .expect("built-in")
             .simulation(None);
         sim.run(RunLimit::Steps(crash_step));
-        let d = diagram(&sim, WINDOW_COLUMNS);
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
         let crash = d.marks.iter().find(|m| m.kind == "crash").expect("marked");
         assert_eq!(crash.x, d.now_x);
         assert!(d.lanes.iter().any(|l| l.y == crash.y));

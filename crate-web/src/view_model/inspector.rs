@@ -1,15 +1,17 @@
 //! The inspector: the full state of whatever was clicked, as labelled rows, and the faults a
 //! click on a message can inject (as scenario fault specs, so they join the schedule).
 
+use crate::i18n::{duration, either, Lang, S};
 use eos_core::ids::{NodeId, RecordId, Tp};
 use eos_core::kafka::producer::ClientState;
 use eos_core::kafka::txn_index::FetchedEntry;
 use eos_core::oracle::anomalies;
+use eos_core::oracle::ledger::{DeliveryStatus, TxnOutcome};
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
-use eos_core::time::{format_duration, ms, to_ms, SimTime};
+use eos_core::time::{ms, to_ms, SimTime};
 
 /// What the inspector shows. Ids are stable across a recomputed run (a message id, a
 /// partition and offset, a process index), so a selection survives stepping and faults.
@@ -115,16 +117,13 @@ pub fn message_fault(m: &MessageRef, fault: MessageFault) -> FaultSpec {
 }
 
 /// "500" → 500 ms; anything else gets a sentence saying what is allowed.
-pub fn parse_delay_ms(text: &str) -> Result<u64, String> {
+pub fn parse_delay_ms(text: &str, lang: Lang) -> Result<u64, String> {
     let t = text.trim();
+    let range: [&dyn std::fmt::Display; 2] = [&DELAY_MS_MIN, &DELAY_MS_MAX];
     match t.parse::<u64>() {
         Ok(v) if (DELAY_MS_MIN..=DELAY_MS_MAX).contains(&v) => Ok(v),
-        Ok(v) => Err(format!(
-            "A delay of {v} ms is out of range: choose {DELAY_MS_MIN} to {DELAY_MS_MAX} ms."
-        )),
-        Err(_) => Err(format!(
-            "\"{t}\" is not a delay: type a whole number of milliseconds, {DELAY_MS_MIN} to {DELAY_MS_MAX}."
-        )),
+        Ok(v) => Err(S::DelayOutOfRange.f(lang, &[&v, range[0], range[1]])),
+        Err(_) => Err(S::DelayNotNumber.f(lang, &[&t, range[0], range[1]])),
     }
 }
 
@@ -133,21 +132,22 @@ pub fn injection_time(sim: &Simulation) -> SimTime {
     ms(to_ms(sim.now()) + 1)
 }
 
-fn row(label: &str, value: impl Into<String>) -> (String, String) {
-    (label.to_string(), value.into())
+/// A labelled row: the label in the page's language.
+fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, String) {
+    (label.get(lang).to_string(), value.into())
 }
 
-pub fn inspect(sim: &Simulation, sel: &Selection) -> InspectorVm {
+pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
     match *sel {
-        Selection::Message(id) => message(sim, id),
-        Selection::Record { tp, broker, offset } => record(sim, tp, broker, offset),
-        Selection::Partition { tp, broker } => partition(sim, tp, broker),
-        Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i),
-        Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i),
-        Selection::Node(node @ NodeId::Processor(i)) => processor(sim, node, i),
-        Selection::Node(node @ NodeId::Broker(i)) => broker(sim, node, i),
+        Selection::Message(id) => message(sim, id, lang),
+        Selection::Record { tp, broker, offset } => record(sim, tp, broker, offset, lang),
+        Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
+        Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
+        Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
+        Selection::Node(node @ NodeId::Processor(i)) => processor(sim, node, i, lang),
+        Selection::Node(node @ NodeId::Broker(i)) => broker(sim, node, i, lang),
         Selection::Node(node @ (NodeId::JobManager | NodeId::Task(_))) => {
-            crate::flink_view::inspect(sim, node)
+            crate::flink_view::inspect(sim, node, lang)
         }
     }
 }
@@ -162,38 +162,42 @@ fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
     }
 }
 
-fn message(sim: &Simulation, id: u64) -> InspectorVm {
-    let n = |node: NodeId| sim.names.node(node);
+fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
+    let n = |node: NodeId| super::node_name(sim, node, lang);
+    let dur = |t: SimTime| duration(t, lang);
     if let Some(m) = sim.in_flight().into_iter().find(|m| m.id == id) {
         let at = injection_time(sim);
         let mut rows = vec![
-            row("kind", m.kind.name().replace('_', " ")),
-            row("content", m.label.clone()),
-            row("from", n(m.from)),
-            row("to", n(m.to)),
-            row("sent", format_duration(m.sent_at)),
+            row(S::Kind, lang, m.kind.name().replace('_', " ")),
+            row(S::Content, lang, m.label.clone()),
+            row(S::From, lang, n(m.from)),
+            row(S::To, lang, n(m.to)),
+            row(S::Sent, lang, dur(m.sent_at)),
             row(
-                "arrives",
-                format!(
-                    "{} (in {})",
-                    format_duration(m.arrive_at),
-                    format_duration(m.arrive_at.saturating_sub(sim.now()))
+                S::Arrives,
+                lang,
+                S::ArrivesIn.f(
+                    lang,
+                    &[
+                        &dur(m.arrive_at),
+                        &dur(m.arrive_at.saturating_sub(sim.now())),
+                    ],
                 ),
             ),
-            row("status", "on the wire"),
+            row(S::Status, lang, S::OnTheWireValue.get(lang)),
         ];
         if let Some(tp) = m.tp {
-            rows.insert(2, row("partition", sim.names.tp(tp)));
+            rows.insert(2, row(S::PartitionRow, lang, sim.names.tp(tp)));
         }
         let hittable = m.arrive_at >= at;
         return InspectorVm {
             kind: "message",
-            title: format!("Message #{id}: {}", m.kind.name().replace('_', " ")),
+            title: S::MessageTitle.f(lang, &[&id, &m.kind.name().replace('_', " ")]),
             rows,
             notes: if hittable {
                 Vec::new()
             } else {
-                vec!["It arrives before the next millisecond, when a fault injected now would act: step once and choose a later message.".into()]
+                vec![S::TooLateToHit.get(lang).into()]
             },
             message: Some(MessageRef {
                 route: format!("{} → {}", n(m.from), n(m.to)),
@@ -226,24 +230,25 @@ fn message(sim: &Simulation, id: u64) -> InspectorVm {
     let Some((rec, from, kind, sent_at)) = delivered else {
         return missing(
             "message",
-            format!("Message #{id}"),
-            "Not on the wire at this step: not sent yet, or lost on the way.",
+            S::MessageN.f(lang, &[&id]),
+            S::NotOnTheWire.get(lang),
         );
     };
     let to = rec.node.map(n).unwrap_or_default();
     InspectorVm {
         kind: "message",
-        title: format!("Message #{id}: {}", kind.name().replace('_', " ")),
+        title: S::MessageTitle.f(lang, &[&id, &kind.name().replace('_', " ")]),
         rows: vec![
-            row("kind", kind.name().replace('_', " ")),
-            row("from", n(from)),
-            row("to", to.clone()),
-            row("sent", format_duration(sent_at)),
+            row(S::Kind, lang, kind.name().replace('_', " ")),
+            row(S::From, lang, n(from)),
+            row(S::To, lang, to.clone()),
+            row(S::Sent, lang, dur(sent_at)),
             row(
-                "arrived",
-                format!("{} (step {})", format_duration(rec.time), rec.step),
+                S::Arrived,
+                lang,
+                S::AtStep.f(lang, &[&dur(rec.time), &rec.step]),
             ),
-            row("status", "delivered"),
+            row(S::Status, lang, S::Delivered.get(lang)),
         ],
         notes: rec.notes.iter().map(|x| narrate(&sim.names, x)).collect(),
         message: Some(MessageRef {
@@ -258,14 +263,15 @@ fn message(sim: &Simulation, id: u64) -> InspectorVm {
     }
 }
 
-fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64) -> InspectorVm {
-    let title = format!("{} offset {offset} on broker {broker}", sim.names.tp(tp));
+fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> InspectorVm {
+    let title = S::RecordAt.f(lang, &[&sim.names.tp(tp), &offset, &broker]);
+    let dur = |t: SimTime| duration(t, lang);
     let Some(replica) = sim
         .brokers
         .get(usize::from(broker))
         .and_then(|b| b.replicas.get(&tp))
     else {
-        return missing("record", title, "No such replica.");
+        return missing("record", title, S::NoReplica.get(lang));
     };
     let entry = replica
         .log
@@ -282,78 +288,91 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64) -> InspectorVm {
                 kind: "record",
                 title,
                 rows: vec![
-                    row("marker", c.control.name()),
-                    row("producer id", c.producer_id.to_string()),
-                    row("epoch", c.epoch.to_string()),
+                    row(S::Marker, lang, c.control.name()),
+                    row(S::ProducerId, lang, c.producer_id.to_string()),
+                    row(S::Epoch, lang, c.epoch.to_string()),
                 ],
-                notes: vec!["A transaction marker: it ends the producer's transaction on this partition and is never given to applications.".into()],
+                notes: vec![S::MarkerNote.get(lang).into()],
                 message: None,
             }
         }
-        None => {
-            return missing(
-                "record",
-                title,
-                "Not in this log at this step (not appended yet, or truncated).",
-            )
-        }
+        None => return missing("record", title, S::NotInLog.get(lang)),
     };
+    let none = || S::NoneAtAll.get(lang).to_string();
     let mut rows = vec![
-        row("value", sim.names.record(rec.value)),
+        row(S::Value, lang, sim.names.record(rec.value)),
         row(
-            "key",
+            S::Key,
+            lang,
             sim.names.key(rec.key).unwrap_or_else(|| "null".into()),
         ),
         row(
-            "producer id · epoch · seq",
+            S::PidEpochSeq,
+            lang,
             format!("{} · {} · {}", rec.producer_id, rec.epoch, rec.sequence),
         ),
-        row("transactional", if transactional { "yes" } else { "no" }),
+        row(
+            S::Transactional,
+            lang,
+            either(transactional, S::Yes, S::No, lang),
+        ),
     ];
     let mut notes = Vec::new();
     if let Some(e) = sim.ledger.get(rec.value) {
-        rows.push(row("ledger status", e.status.name()));
+        let status = match e.status {
+            DeliveryStatus::Pending => S::DeliveryPending,
+            DeliveryStatus::Delivered => S::DeliveryDelivered,
+            DeliveryStatus::Failed => S::DeliveryFailed,
+            DeliveryStatus::Indeterminate => S::DeliveryIndeterminate,
+        };
+        rows.push(row(S::LedgerStatus, lang, status.get(lang)));
         if let Some(p) = e.producer {
-            rows.push(row("sent by", sim.names.node(NodeId::Producer(p))));
+            rows.push(row(S::SentBy, lang, sim.names.node(NodeId::Producer(p))));
         }
-        rows.push(row("send attempts", e.attempts.to_string()));
+        rows.push(row(S::SendAttempts, lang, e.attempts.to_string()));
         if let Some(t) = e.accepted_at {
-            rows.push(row("handed over at", format_duration(t)));
+            rows.push(row(S::HandedOverAt, lang, dur(t)));
         }
         rows.push(row(
-            "appends",
+            S::Appends,
+            lang,
             if e.appends.is_empty() {
-                "none".to_string()
+                none()
             } else {
                 e.appends
                     .iter()
-                    .map(|a| format!("{} @{} (step {})", sim.names.tp(a.tp), a.offset, a.step))
+                    .map(|a| {
+                        let at = format!("{} @{}", sim.names.tp(a.tp), a.offset);
+                        S::AtStep.f(lang, &[&at, &a.step])
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             },
         ));
         rows.push(row(
-            "acknowledged",
+            S::Acknowledged,
+            lang,
             match (e.acked_offset, e.delivered_at) {
-                (Some(o), Some(t)) => format!("offset {o} at {}", format_duration(t)),
-                (Some(o), None) => format!("offset {o}"),
-                _ => "not yet".to_string(),
+                (Some(o), Some(t)) => S::OffsetAt.f(lang, &[&o, &dur(t)]),
+                (Some(o), None) => S::OffsetN.f(lang, &[&o]),
+                _ => S::NotYet.get(lang).to_string(),
             },
         ));
         rows.push(row(
-            "reads",
+            S::Reads,
+            lang,
             if e.reads.is_empty() {
-                "none".to_string()
+                none()
             } else {
                 e.reads
                     .iter()
                     .map(|r| {
-                        format!(
-                            "{} @{} (step {})",
+                        let at = format!(
+                            "{} @{}",
                             sim.names.node(NodeId::Consumer(r.consumer)),
-                            r.offset,
-                            r.step
-                        )
+                            r.offset
+                        );
+                        S::AtStep.f(lang, &[&at, &r.step])
                     })
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -361,19 +380,22 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64) -> InspectorVm {
         ));
         if e.transactional {
             rows.push(row(
-                "transaction",
+                S::Transaction,
+                lang,
                 match e.txn_outcome {
-                    Some(o) => format!("{o:?}").to_lowercase(),
-                    None => "open".into(),
+                    Some(TxnOutcome::Committed) => S::TxnCommitted.get(lang),
+                    Some(TxnOutcome::Aborted) => S::TxnAborted.get(lang),
+                    None => S::TxnOpen.get(lang),
                 },
             ));
         }
         if let Some(err) = &e.error {
-            rows.push(row("error", format!("{err:?}")));
+            rows.push(row(S::Error, lang, format!("{err:?}")));
         }
         if !e.evidence.is_empty() {
             rows.push(row(
-                "story (steps)",
+                S::Story,
+                lang,
                 e.evidence
                     .iter()
                     .map(|s| format!("#{s}"))
@@ -384,29 +406,29 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64) -> InspectorVm {
     }
     for a in anomalies::find(sim) {
         if a.record == Some(rec.value) {
-            notes.push(format!("Anomaly {}: {}", a.kind.name(), a.detail));
+            notes.push(S::Anomaly.f(lang, &[&a.kind.name(), &a.detail]));
         }
     }
     if notes.is_empty() {
-        notes.push("No anomaly names this record.".into());
+        notes.push(S::NoAnomaly.get(lang).into());
     }
     InspectorVm {
         kind: "record",
-        title: format!("Record {} · {title}", sim.names.record(rec.value)),
+        title: S::RecordTitle.f(lang, &[&sim.names.record(rec.value), &title]),
         rows,
         notes,
         message: None,
     }
 }
 
-fn partition(sim: &Simulation, tp: Tp, broker: u8) -> InspectorVm {
-    let title = format!("Partition {} on broker {broker}", sim.names.tp(tp));
+fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
+    let title = S::PartitionTitle.f(lang, &[&sim.names.tp(tp), &broker]);
     let Some(r) = sim
         .brokers
         .get(usize::from(broker))
         .and_then(|b| b.replicas.get(&tp))
     else {
-        return missing("partition", title, "No such replica.");
+        return missing("partition", title, S::NoReplica.get(lang));
     };
     let list = |v: &[u8]| {
         v.iter()
@@ -419,69 +441,75 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8) -> InspectorVm {
         title,
         rows: vec![
             row(
-                "role",
+                S::Role,
+                lang,
                 if r.is_leader(broker) {
-                    "leader".to_string()
+                    S::Leader.get(lang).to_string()
                 } else {
                     match r.leader {
-                        Some(l) => format!("follower of broker {l}"),
-                        None => "no leader: offline".into(),
+                        Some(l) => S::FollowerOf.f(lang, &[&l]),
+                        None => S::NoLeader.get(lang).into(),
                     }
                 },
             ),
-            row("leader epoch", r.leader_epoch.to_string()),
-            row("replicas", list(&r.replicas)),
-            row("in-sync replicas", list(&r.isr)),
-            row("log end offset", r.log.log_end_offset().to_string()),
-            row("high watermark", r.high_watermark.to_string()),
-            row("last stable offset", r.last_stable_offset().to_string()),
-            row("acks waiting", r.pending_acks.len().to_string()),
+            row(S::LeaderEpoch, lang, r.leader_epoch.to_string()),
+            row(S::Replicas, lang, list(&r.replicas)),
+            row(S::Isr, lang, list(&r.isr)),
+            row(S::LogEndOffset, lang, r.log.log_end_offset().to_string()),
+            row(S::HighWatermark, lang, r.high_watermark.to_string()),
+            row(
+                S::LastStableOffset,
+                lang,
+                r.last_stable_offset().to_string(),
+            ),
+            row(S::AcksWaiting, lang, r.pending_acks.len().to_string()),
         ],
         notes: Vec::new(),
         message: None,
     }
 }
 
-fn status_of(sim: &Simulation, node: NodeId) -> String {
+fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
     match sim.status.get(&node) {
-        Some(s) if s.crashed => "crashed".into(),
-        Some(s) if s.frozen => format!("frozen, holding {} event(s)", s.held.len()),
-        Some(_) => "up".into(),
-        None => "unknown".into(),
+        Some(s) if s.crashed => S::Crashed.get(lang).into(),
+        Some(s) if s.frozen => S::FrozenHolding.f(lang, &[&s.held.len()]),
+        Some(_) => S::Up.get(lang).into(),
+        None => S::Unknown.get(lang).into(),
     }
 }
 
-fn producer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
-    let title = format!("Producer {}", sim.names.node(node));
+fn producer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
+    let title = S::ProducerTitle.f(lang, &[&sim.names.node(node)]);
     let Some(p) = sim.producers.get(usize::from(i)) else {
-        return missing("producer", title, "No such producer.");
+        return missing("producer", title, S::NoProducer.get(lang));
     };
     let mut rows = vec![
-        row("status", status_of(sim, node)),
+        row(S::Status, lang, status_of(sim, node, lang)),
         row(
-            "state",
+            S::State,
+            lang,
             match p.state {
-                ClientState::Ready => "ready".to_string(),
-                ClientState::Idle => "idle".to_string(),
-                ClientState::Initializing { broker, .. } => {
-                    format!("asking broker {broker} for a producer id")
-                }
+                ClientState::Ready => S::Ready.get(lang).to_string(),
+                ClientState::Idle => S::Idle.get(lang).to_string(),
+                ClientState::Initializing { broker, .. } => S::AskingForPid.f(lang, &[&broker]),
             },
         ),
-        row("producer id", p.producer_id.to_string()),
-        row("epoch", p.epoch.to_string()),
+        row(S::ProducerId, lang, p.producer_id.to_string()),
+        row(S::Epoch, lang, p.epoch.to_string()),
         row(
-            "idempotence · acks",
+            S::IdempotenceAcks,
+            lang,
             format!(
                 "{} · acks={}",
-                if p.is_idempotent() { "on" } else { "off" },
+                either(p.is_idempotent(), S::On, S::Off, lang),
                 p.config.acks.as_config()
             ),
         ),
         row(
-            "next sequences",
+            S::NextSequences,
+            lang,
             if p.next_sequence.is_empty() {
-                "none yet".to_string()
+                S::NoneYet.get(lang).to_string()
             } else {
                 p.next_sequence
                     .iter()
@@ -490,32 +518,32 @@ fn producer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
                     .join(", ")
             },
         ),
-        row(
-            "records awaiting an answer",
-            p.pending_records().to_string(),
-        ),
+        row(S::AwaitingAnswer, lang, p.pending_records().to_string()),
     ];
     let batches: Vec<String> = p
         .in_flight
         .values()
         .map(|f| match p.batches.get(&f.batch_id) {
-            Some(b) => format!(
-                "batch {} to broker {} for {}: {} record(s), base seq {}, attempt {}, sent {}",
-                b.id,
-                f.broker,
-                sim.names.tp(b.tp),
-                b.records.len(),
-                b.base_sequence,
-                b.attempts,
-                format_duration(f.sent_at)
+            Some(b) => S::BatchDetail.f(
+                lang,
+                &[
+                    &b.id,
+                    &f.broker,
+                    &sim.names.tp(b.tp),
+                    &b.records.len(),
+                    &b.base_sequence,
+                    &b.attempts,
+                    &duration(f.sent_at, lang),
+                ],
             ),
-            None => format!("batch {} to broker {}", f.batch_id, f.broker),
+            None => S::BatchTo.f(lang, &[&f.batch_id, &f.broker]),
         })
         .collect();
     rows.push(row(
-        "in-flight batches",
+        S::InFlightBatches,
+        lang,
         if batches.is_empty() {
-            "none".to_string()
+            S::NoneAtAll.get(lang).to_string()
         } else {
             batches.len().to_string()
         },
@@ -529,14 +557,14 @@ fn producer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
     }
 }
 
-fn consumer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
-    let title = format!("Consumer {}", sim.names.node(node));
+fn consumer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
+    let title = S::ConsumerTitle.f(lang, &[&sim.names.node(node)]);
     let Some(c) = sim.consumers.get(usize::from(i)) else {
-        return missing("consumer", title, "No such consumer.");
+        return missing("consumer", title, S::NoConsumer.get(lang));
     };
     let positions = |m: &std::collections::BTreeMap<Tp, u64>| {
         if m.is_empty() {
-            "none".to_string()
+            S::NoneAtAll.get(lang).to_string()
         } else {
             m.iter()
                 .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
@@ -545,18 +573,19 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
         }
     };
     let mut rows = vec![
-        row("status", status_of(sim, node)),
-        row("isolation", c.settings.isolation.as_config()),
-        row("positions", positions(&c.positions)),
-        row("records read", c.reads.len().to_string()),
+        row(S::Status, lang, status_of(sim, node, lang)),
+        row(S::Isolation, lang, c.settings.isolation.as_config()),
+        row(S::Positions, lang, positions(&c.positions)),
+        row(S::RecordsRead, lang, c.reads.len().to_string()),
         row(
-            "last reads",
-            read_list(sim, c.reads.iter().map(|r| (r.value, r.offset))),
+            S::LastReads,
+            lang,
+            read_list(sim, c.reads.iter().map(|r| (r.value, r.offset)), lang),
         ),
     ];
     if let Some(g) = &c.settings.group {
-        rows.push(row("group", g.clone()));
-        rows.push(row("committed", positions(&c.committed)));
+        rows.push(row(S::Group, lang, g.clone()));
+        rows.push(row(S::Committed, lang, positions(&c.committed)));
     }
     InspectorVm {
         kind: "consumer",
@@ -567,7 +596,11 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
     }
 }
 
-fn read_list(sim: &Simulation, reads: impl DoubleEndedIterator<Item = (RecordId, u64)>) -> String {
+fn read_list(
+    sim: &Simulation,
+    reads: impl DoubleEndedIterator<Item = (RecordId, u64)>,
+    lang: Lang,
+) -> String {
     let last: Vec<String> = reads
         .rev()
         .take(12)
@@ -577,34 +610,36 @@ fn read_list(sim: &Simulation, reads: impl DoubleEndedIterator<Item = (RecordId,
         .rev()
         .collect();
     if last.is_empty() {
-        "none".into()
+        S::NoneAtAll.get(lang).into()
     } else {
         last.join(" ")
     }
 }
 
-fn processor(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
-    let title = format!("Processor {}", sim.names.node(node));
+fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
+    let title = S::ProcessorTitle.f(lang, &[&sim.names.node(node)]);
     let Some(p) = sim.processors.get(usize::from(i)) else {
-        return missing("processor", title, "No such processor.");
+        return missing("processor", title, S::NoProcessor.get(lang));
     };
     InspectorVm {
         kind: "processor",
         title,
         rows: vec![
-            row("status", status_of(sim, node)),
-            row("guarantee", p.settings.guarantee.name()),
+            row(S::Status, lang, status_of(sim, node, lang)),
+            row(S::Guarantee, lang, p.settings.guarantee.name()),
             row(
-                "phase",
+                S::Phase,
+                lang,
                 format!("{:?}", p.phase)
                     .split_whitespace()
                     .next()
                     .unwrap_or("")
                     .to_string(),
             ),
-            row("processed", p.processed.len().to_string()),
+            row(S::Processed, lang, p.processed.len().to_string()),
             row(
-                "input positions",
+                S::InputPositions,
+                lang,
                 p.positions
                     .iter()
                     .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
@@ -612,34 +647,34 @@ fn processor(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
                     .join(", "),
             ),
             row(
-                "output client",
-                format!(
-                    "pid {} · epoch {}",
-                    p.producer.producer_id, p.producer.epoch
-                ),
+                S::OutputClient,
+                lang,
+                S::PidEpoch.f(lang, &[&p.producer.producer_id, &p.producer.epoch]),
             ),
-            row("batch being processed", p.batch.len().to_string()),
+            row(S::BatchInWork, lang, p.batch.len().to_string()),
         ],
         notes: Vec::new(),
         message: None,
     }
 }
 
-fn broker(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
-    let title = format!("Broker {i}");
+fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
+    let title = S::BrokerTitle.f(lang, &[&i]);
     let Some(b) = sim.brokers.get(usize::from(i)) else {
-        return missing("broker", title, "No such broker.");
+        return missing("broker", title, S::NoBroker.get(lang));
     };
     let replicas: Vec<String> = b
         .replicas
         .iter()
         .map(|(tp, r)| {
-            format!(
-                "{} ({}, LEO {}, HW {})",
-                sim.names.tp(*tp),
-                if r.is_leader(i) { "leader" } else { "follower" },
-                r.log.log_end_offset(),
-                r.high_watermark
+            S::ReplicaLine.f(
+                lang,
+                &[
+                    &sim.names.tp(*tp),
+                    &either(r.is_leader(i), S::Leader, S::Follower, lang),
+                    &r.log.log_end_offset(),
+                    &r.high_watermark,
+                ],
             )
         })
         .collect();
@@ -647,10 +682,11 @@ fn broker(sim: &Simulation, node: NodeId, i: u8) -> InspectorVm {
         kind: "broker",
         title,
         rows: vec![
-            row("status", status_of(sim, node)),
-            row("replicas", replicas.len().to_string()),
+            row(S::Status, lang, status_of(sim, node, lang)),
+            row(S::Replicas, lang, replicas.len().to_string()),
             row(
-                "transactions coordinated",
+                S::TxnsCoordinated,
+                lang,
                 b.txn_coordinator.transactions.len().to_string(),
             ),
         ],
@@ -682,7 +718,7 @@ mod tests {
     fn a_message_on_the_wire_shows_its_route_and_times_and_can_be_dropped() {
         let sim = at_step("seed-frozen-broker", 6);
         let id = sim.in_flight()[0].id;
-        let vm = inspect(&sim, &Selection::Message(id));
+        let vm = inspect(&sim, &Selection::Message(id), Lang::En);
         assert_eq!(value(&vm, "kind"), "produce");
         assert_eq!(value(&vm, "from"), "app");
         assert_eq!(value(&vm, "to"), "broker 0");
@@ -724,14 +760,16 @@ mod tests {
                 _ => None,
             })
             .expect("a delivery");
-        let vm = inspect(&sim, &Selection::Message(delivered));
+        let vm = inspect(&sim, &Selection::Message(delivered), Lang::En);
         assert_eq!(value(&vm, "status"), "delivered");
         assert!(
             vm.notes.iter().any(|n| n.contains("frozen")),
             "{:?}",
             vm.notes
         );
-        assert!(inspect(&sim, &Selection::Message(9_999)).rows.is_empty());
+        assert!(inspect(&sim, &Selection::Message(9_999), Lang::En)
+            .rows
+            .is_empty());
     }
 
     #[test]
@@ -751,6 +789,7 @@ mod tests {
                 broker: 0,
                 offset: 0,
             },
+            Lang::En,
         );
         assert_eq!(value(&vm, "value"), "v0");
         assert_eq!(value(&vm, "ledger status"), "delivered");
@@ -766,13 +805,13 @@ mod tests {
     #[test]
     fn a_producer_shows_identity_sequences_and_batches_in_flight() {
         let sim = at_step("seed-frozen-broker", 6);
-        let vm = inspect(&sim, &Selection::Node(NodeId::Producer(0)));
+        let vm = inspect(&sim, &Selection::Node(NodeId::Producer(0)), Lang::En);
         assert_eq!(vm.title, "Producer app");
         assert_eq!(value(&vm, "producer id"), "0");
         assert_eq!(value(&vm, "next sequences"), "events-0 → 1");
         assert_eq!(value(&vm, "in-flight batches"), "1");
         assert!(vm.notes[0].contains("base seq 0"), "{:?}", vm.notes);
-        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(value(&b, "status").starts_with("frozen"));
         let p = inspect(
             &sim,
@@ -783,14 +822,45 @@ mod tests {
                 },
                 broker: 0,
             },
+            Lang::En,
         );
         assert_eq!(value(&p, "role"), "leader");
     }
 
     #[test]
     fn delays_are_validated_with_a_sentence() {
-        assert_eq!(parse_delay_ms(" 500 "), Ok(500));
-        assert!(parse_delay_ms("0").unwrap_err().contains("out of range"));
-        assert!(parse_delay_ms("1e9").unwrap_err().contains("not a delay"));
+        assert_eq!(parse_delay_ms(" 500 ", Lang::En), Ok(500));
+        assert!(parse_delay_ms("0", Lang::En)
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(parse_delay_ms("1e9", Lang::En)
+            .unwrap_err()
+            .contains("not a delay"));
+        assert!(parse_delay_ms("1e9", Lang::Ru)
+            .unwrap_err()
+            .contains("не задержка"));
+    }
+
+    #[test]
+    fn the_inspector_speaks_russian_when_asked() {
+        let sim = at_step("seed-frozen-broker", 6);
+        let id = sim.in_flight()[0].id;
+        let (en, ru) = (
+            inspect(&sim, &Selection::Message(id), Lang::En),
+            inspect(&sim, &Selection::Message(id), Lang::Ru),
+        );
+        assert_ne!(en.title, ru.title);
+        assert_eq!(ru.title, format!("Сообщение #{id}: produce"));
+        assert_eq!(value(&ru, "от"), "app");
+        assert_eq!(value(&ru, "кому"), "брокер 0");
+        assert_eq!(value(&ru, "отправлено"), "5 мс");
+        assert_eq!(value(&ru, "статус"), "в пути");
+        assert_eq!(
+            en.message.as_ref().map(|m| &m.from),
+            ru.message.as_ref().map(|m| &m.from)
+        );
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::Ru);
+        assert_eq!(b.title, "Брокер 0");
+        assert!(value(&b, "статус").starts_with("заморожен"));
     }
 }
