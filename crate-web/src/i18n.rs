@@ -394,6 +394,7 @@ strings! {
     // On the wire.
     OnTheWire => "On the wire", "В пути";
     NothingInFlight => "nothing in flight", "в пути ничего нет";
+    MoreOnTheWire => "… and {0} more on the wire (all in the space-time diagram)", "… и ещё {0} в пути (все — на пространственно-временной диаграмме)";
     InspectMessageTip => "Inspect this message (Enter): drop it, delay it, lose its ack",
         "Открыть сообщение (Enter): отбросить, задержать, потерять ответ";
     InN => "in {0}", "через {0}";
@@ -413,6 +414,7 @@ strings! {
     Frozen => "frozen", "заморожен";
     LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
     EmptyLog => "empty log", "лог пуст";
+    EarlierCells => "… {0} earlier records", "… ещё {0} записей раньше";
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";

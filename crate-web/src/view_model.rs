@@ -11,7 +11,7 @@ use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::producer::ClientState;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::note::Notable;
-use eos_core::sim::observe::{partition_views, TxnCellState};
+use eos_core::sim::observe::TxnCellState;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
 
@@ -34,14 +34,19 @@ pub struct PartitionVm {
     pub role: String,
     pub status: &'static str,
     pub cells: Vec<CellVm>,
+    /// Records before the first cell, not drawn.
+    pub earlier: usize,
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     pub log_end_offset: u64,
 }
 
+/// The most cells a log shows: the latest (a long run would redraw thousands every step).
+pub const LOG_CELLS_SHOWN: usize = 200;
+
 #[inline(never)] // called by the stage and by the logs export: one copy
 pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
-    partition_views(sim)
+    eos_core::sim::observe::partition_views_last(sim, LOG_CELLS_SHOWN)
         .into_iter()
         .map(|p| {
             let status = if !p.alive {
@@ -125,6 +130,7 @@ pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
                 },
                 status,
                 cells,
+                earlier: p.earlier,
                 high_watermark: p.high_watermark,
                 last_stable_offset: p.last_stable_offset,
                 log_end_offset: p.log_end_offset,

@@ -107,6 +107,8 @@ pub struct PartitionView {
     pub alive: bool,
     pub frozen: bool,
     pub cells: Vec<CellView>,
+    /// Entries before `cells` left out (`partition_views_last`).
+    pub earlier: usize,
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     pub log_end_offset: u64,
@@ -114,6 +116,12 @@ pub struct PartitionView {
 
 /// Every replica of every partition, leaders first.
 pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
+    partition_views_last(sim, usize::MAX)
+}
+
+/// The same with at most the `last` entries of each log as cells (duplicates are still
+/// judged against the whole log): what a page can draw at every step of a long run.
+pub fn partition_views_last(sim: &Simulation, last: usize) -> Vec<PartitionView> {
     let mut out = Vec::new();
     for tp in partitions(sim) {
         for b in &sim.brokers {
@@ -123,10 +131,18 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
             let status = sim.status.get(&b.node());
             let mut seen = BTreeSet::new();
             let states = txn_states(r);
-            let cells = r
-                .log
-                .read_entries(0, u64::MAX, u32::MAX)
+            let entries = r.log.read_entries(0, u64::MAX, u32::MAX);
+            let earlier = entries.len().saturating_sub(last);
+            for entry in &entries[..earlier] {
+                if let crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } = entry {
+                    if states.get(&rec.offset) != Some(&TxnCellState::Aborted) {
+                        seen.insert(rec.value);
+                    }
+                }
+            }
+            let cells = entries
                 .into_iter()
+                .skip(earlier)
                 .map(|entry| match entry {
                     crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } => CellView {
                         offset: rec.offset,
@@ -163,6 +179,7 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
                 alive: status.is_some_and(|s| !s.crashed),
                 frozen: status.is_some_and(|s| s.frozen),
                 cells,
+                earlier,
                 high_watermark: r.high_watermark,
                 last_stable_offset: r.last_stable_offset(),
                 log_end_offset: r.log.log_end_offset(),

@@ -11,6 +11,10 @@ pub struct FlightsProps {
     pub on_select: Callback<Selection>,
 }
 
+/// The most messages listed (a busy wire draws them all in the space-time diagram; a list
+/// of a thousand would only slow every step down).
+pub const MAX_SHOWN: usize = 24;
+
 /// Messages on the wire right now; each opens in the inspector (where it can be dropped).
 #[function_component(Flights)]
 pub fn flights(props: &FlightsProps) -> Html {
@@ -23,7 +27,7 @@ pub fn flights(props: &FlightsProps) -> Html {
                 <p class="quiet">{ t(S::NothingInFlight) }</p>
             } else {
                 <ul>
-                    { for props.flights.iter().map(|f| {
+                    { for props.flights.iter().take(MAX_SHOWN).map(|f| {
                         let sel = Selection::Message(f.id);
                         let (click, key) = activate(&props.on_select, sel);
                         html! {
@@ -37,6 +41,9 @@ pub fn flights(props: &FlightsProps) -> Html {
                             </li>
                         }
                     }) }
+                    if props.flights.len() > MAX_SHOWN {
+                        <li class="more">{ i18n.f(S::MoreOnTheWire, &[&(props.flights.len() - MAX_SHOWN)]) }</li>
+                    }
                 </ul>
             }
         </section>

@@ -43,6 +43,9 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 </span>
             </div>
             <ol class="log" data-partition={p.title.clone()} data-broker={broker.to_string()}>
+                if p.earlier > 0 {
+                    <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
+                }
                 { for p.cells.iter().map(|c| {
                     let sel = Selection::Record { tp, broker, offset: c.offset };
                     let (click, key) = activate(&props.on_select, sel);

@@ -183,6 +183,9 @@ fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
     (left, y2 + (y1 - y2) * lean.max(0.35))
 }
 
+/// The most messages on the wire the diagram draws.
+pub const WIRE_ARROWS: usize = 150;
+
 pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let lanes = lanes(sim, lang);
     let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
@@ -262,7 +265,9 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     }
 
     let now = sim.last_step_at();
-    for (i, m) in sim.in_flight().into_iter().enumerate() {
+    // The next to arrive, at most `WIRE_ARROWS`: a busy wire (a thousand requests) would
+    // otherwise redraw every one at every step.
+    for (i, m) in sim.in_flight().into_iter().take(WIRE_ARROWS).enumerate() {
         let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
             continue;
         };
