@@ -58,6 +58,25 @@ test('the default scenario opens, ready to step', async (page) => {
   await page.screenshot({ path: join(artifacts, '01-start.png'), fullPage: true });
 });
 
+test('a message on the wire moves along its link as time passes', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-cost');
+  const positions = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.flights li[data-msg]')]
+    .map((li) => [li.dataset.msg, Number(li.querySelector('.way .dot').style.left.replace('%', ''))])));
+  let before = await positions();
+  let moved = null;
+  for (let i = 0; i < 80 && !moved; i++) {
+    await page.click('#step');
+    const now = await positions();
+    for (const [id, left] of Object.entries(now)) {
+      assert(left >= 0 && left <= 100, `message ${id} on its link: ${left}%`);
+      if (id in before && left > before[id]) moved = { id, from: before[id], to: left };
+    }
+    before = now;
+  }
+  assert(moved, 'some message moved along its link between two steps');
+  await page.locator('.flights').screenshot({ path: join(artifacts, '36-on-the-wire.png') });
+});
+
 test('stepping narrates, freezes the broker, and the log grows', async (page) => {
   for (let i = 0; i < 7; i++) await page.click('#step');
   assert((await stepNumber(page)) === 7, 'seven steps taken');

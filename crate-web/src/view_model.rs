@@ -14,6 +14,7 @@ use eos_core::sim::note::Notable;
 use eos_core::sim::observe::TxnCellState;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
+use eos_core::time::SimTime;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellVm {
@@ -281,6 +282,19 @@ pub struct FlightVm {
     pub route: String,
     pub label: String,
     pub arrives: String,
+    /// How far along its link it is now, in per mille (sent 0, arriving 1000): the list
+    /// draws it as the message moving from sender to receiver.
+    pub progress: u16,
+}
+
+/// Per mille of the way from `sent` to `arrive` at `now`.
+pub fn progress(sent: SimTime, arrive: SimTime, now: SimTime) -> u16 {
+    let total = arrive.saturating_sub(sent);
+    if total == 0 {
+        return 1000;
+    }
+    let done = now.saturating_sub(sent).min(total);
+    u16::try_from(u128::from(done) * 1000 / u128::from(total)).unwrap_or(1000)
 }
 
 pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
@@ -296,6 +310,7 @@ pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
             ),
             label: m.label,
             arrives: S::InN.f(lang, &[&duration(m.arrive_at.saturating_sub(now), lang)]),
+            progress: progress(m.sent_at, m.arrive_at, now),
         })
         .collect()
 }
@@ -797,5 +812,21 @@ mod tests {
         let flights = in_flight(&sim, Lang::En);
         assert_eq!(flights.len(), 1);
         assert_eq!(flights[0].route, "app → broker 0");
+        assert_eq!(flights[0].progress, 0, "just sent");
+    }
+
+    #[test]
+    fn a_message_moves_along_its_link_with_time() {
+        assert_eq!(progress(1_000, 3_000, 1_000), 0);
+        assert_eq!(progress(1_000, 3_000, 1_500), 250);
+        assert_eq!(progress(1_000, 3_000, 3_000), 1000);
+        assert_eq!(
+            progress(1_000, 3_000, 9_000),
+            1000,
+            "never past the receiver"
+        );
+        assert_eq!(progress(1_000, 3_000, 0), 0, "never before the sender");
+        assert_eq!(progress(5, 5, 5), 1000, "an instant link");
+        assert_eq!(progress(0, u64::MAX, u64::MAX / 2), 499, "no overflow");
     }
 }

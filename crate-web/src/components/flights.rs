@@ -38,6 +38,9 @@ pub fn flights(props: &FlightsProps) -> Html {
                                 <span class="route">{ &f.route }</span>
                                 <span class="label">{ &f.label }</span>
                                 <span class="eta">{ &f.arrives }</span>
+                                <span class="way" aria-hidden="true">
+                                    <span class="dot" style={format!("left: {:.1}%", f.progress as f64 / 10.0)}></span>
+                                </span>
                             </li>
                         }
                     }) }
