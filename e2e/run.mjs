@@ -659,6 +659,21 @@ test('the cost chart: three guarantees across commit intervals, as eos-sim cost 
   await page.screenshot({ path: join(artifacts, '33-cost-chart-light.png'), fullPage: false });
 });
 
+test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side', async (page) => {
+  await page.selectOption('#scenario-picker', 'flink-backpressure-aligned');
+  await page.locator('#ckpt-duration svg').waitFor();
+  for (const id of ['#ckpt-duration', '#ckpt-alignment']) {
+    const texts = (await page.locator(`${id} svg text`).allTextContents()).map((t) => t.trim());
+    assert(texts.some((t) => /^aligned \(\d+ expired/.test(t)) && texts.includes('unaligned'), `${id}: both runs in the legend: ${texts.join('|')}`);
+  }
+  const aligned = cli(['run', 'flink-backpressure-aligned', '--json']).flink;
+  assert(aligned.unaligned === false, 'the scenario as shipped is aligned');
+  await page.locator('.checkpoints-chart').scrollIntoViewIfNeeded();
+  await page.locator('.checkpoints-chart').screenshot({ path: join(artifacts, '37-checkpoint-chart.png') });
+  await page.selectOption('#scenario-picker', 'seed-frozen-broker');
+  assert((await page.locator('.checkpoints-chart').count()) === 0, 'no chart without a Flink job');
+});
+
 test('the two newest lessons: an idempotent consumer with the cost chart, and where exactly-once ends', async (page) => {
   await page.goto(url + '?lesson=alo-idempotent-consumer&ls=0', { waitUntil: 'load' });
   await page.waitForSelector('#lesson-panel');

@@ -221,6 +221,9 @@ pub fn app() -> Html {
                 <crate::components::cost_chart::CostChart scenario={state.scenario.clone()}
                     intervals={vec![10, 25, 50, 100, 200]} />
             }
+            if state.scenario.file.flink.is_some() {
+                <crate::components::checkpoint_chart::CheckpointChart scenario={state.scenario.clone()} />
+            }
             <footer class="footer">
                 { i18n.t(crate::i18n::S::Footer) }
                 <br />{ i18n.t(crate::i18n::S::NarrationNote) }

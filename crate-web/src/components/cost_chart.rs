@@ -28,40 +28,6 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
     };
     let (latency, messages) = cost::charts(points, i18n.lang);
     let name = props.scenario.name().to_string();
-    let figure = |id: &'static str, chart: &crate::charts::LineChart| {
-        let svg = crate::charts::svg(chart).unwrap_or_default();
-        let file = format!("{name}-{id}");
-        let on_svg = {
-            let (file, status) = (file.clone(), status.clone());
-            Callback::from(move |_| {
-                let svg = crate::share::svg_text(&format!("#{id} svg"));
-                crate::share::download_svg_text(&format!("{file}.svg"), &svg);
-                status.set(format!("{file}.svg"));
-            })
-        };
-        let on_png = {
-            let status = status.clone();
-            Callback::from(move |_| {
-                let svg = crate::share::svg_text(&format!("#{id} svg"));
-                let status = status.clone();
-                let done = format!("{file}.png");
-                crate::share::download_png(
-                    &done.clone(),
-                    &svg,
-                    Box::new(move |error| status.set(if error.is_empty() { done } else { error })),
-                );
-            })
-        };
-        html! {
-            <figure class="chart-figure">
-                <div id={id}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
-                <figcaption class="chart-export">
-                    <button id={format!("{id}-svg")} onclick={on_svg}>{"SVG"}</button>
-                    <button id={format!("{id}-png")} onclick={on_png}>{"PNG"}</button>
-                </figcaption>
-            </figure>
-        }
-    };
     let heads: [&str; 6] = if ru {
         [
             "гарантия",
@@ -86,8 +52,8 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
             <h2>{ if ru { "Стоимость каждой гарантии" } else { "What each guarantee costs" } }
                 <span class="muted">{ format!(" · {name}, {}", if ru { "прогон без браузера" } else { "headless runs" }) }</span></h2>
             <div class="chart-row">
-                { figure("cost-latency", &latency) }
-                { figure("cost-messages", &messages) }
+                { figure("cost-latency", &latency, &name, &status) }
+                { figure("cost-messages", &messages, &name, &status) }
             </div>
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
@@ -104,5 +70,46 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
                 </table>
             </details>
         </section>
+    }
+}
+
+/// A chart with its SVG and PNG export buttons (`status` says what was downloaded).
+pub fn figure(
+    id: &'static str,
+    chart: &crate::charts::LineChart,
+    name: &str,
+    status: &UseStateHandle<String>,
+) -> Html {
+    let svg = crate::charts::svg(chart).unwrap_or_default();
+    let file = format!("{name}-{id}");
+    let on_svg = {
+        let (file, status) = (file.clone(), status.clone());
+        Callback::from(move |_| {
+            let svg = crate::share::svg_text(&format!("#{id} svg"));
+            crate::share::download_svg_text(&format!("{file}.svg"), &svg);
+            status.set(format!("{file}.svg"));
+        })
+    };
+    let on_png = {
+        let status = status.clone();
+        Callback::from(move |_| {
+            let svg = crate::share::svg_text(&format!("#{id} svg"));
+            let status = status.clone();
+            let done = format!("{file}.png");
+            crate::share::download_png(
+                &done.clone(),
+                &svg,
+                Box::new(move |error| status.set(if error.is_empty() { done } else { error })),
+            );
+        })
+    };
+    html! {
+        <figure class="chart-figure">
+            <div id={id}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            <figcaption class="chart-export">
+                <button id={format!("{id}-svg")} onclick={on_svg}>{"SVG"}</button>
+                <button id={format!("{id}-png")} onclick={on_png}>{"PNG"}</button>
+            </figcaption>
+        </figure>
     }
 }

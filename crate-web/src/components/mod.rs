@@ -1,5 +1,6 @@
 //! Small presentational components: props in, callbacks out.
 
+pub mod checkpoint_chart;
 pub mod compare_panel;
 pub mod consumer_card;
 pub mod controls;

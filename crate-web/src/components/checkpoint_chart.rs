@@ -1,0 +1,40 @@
+//! Checkpoint duration and alignment time, aligned vs unaligned, for the Flink scenario on
+//! screen: both runs computed headless (`view_model::checkpoints`), drawn with plotters.
+
+use crate::components::cost_chart::figure;
+use crate::i18n::{I18n, Lang};
+use crate::view_model::checkpoints;
+use eos_core::Scenario;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CheckpointChartProps {
+    pub scenario: Rc<Scenario>,
+}
+
+#[function_component(CheckpointChart)]
+pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let ru = i18n.lang == Lang::Ru;
+    let runs = use_memo(props.scenario.clone(), |s| checkpoints::runs(s));
+    let status = use_state(String::new);
+    if runs.iter().all(|r| r.checkpoints.is_empty()) {
+        return Html::default();
+    }
+    let (duration, alignment) = checkpoints::charts(&runs, i18n.lang);
+    let name = props.scenario.name().to_string();
+    html! {
+        <section class="cost panel checkpoints-chart" aria-label={if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" }}>
+            <h2>{ if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" } }
+                <span class="muted">{ format!(" · {name}, {}", if ru { "два прогона без браузера" } else { "two headless runs" }) }</span></h2>
+            <div class="chart-row">
+                { figure("ckpt-duration", &duration, &name, &status) }
+                { figure("ckpt-alignment", &alignment, &name, &status) }
+            </div>
+            if !status.is_empty() {
+                <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
+            }
+        </section>
+    }
+}

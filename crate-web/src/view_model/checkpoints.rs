@@ -1,0 +1,148 @@
+//! Checkpoint duration and alignment time per checkpoint, aligned vs unaligned: the same
+//! Flink scenario run headless both ways (the `unaligned` setting flipped), as two charts.
+
+use crate::charts::{LineChart, Series};
+use crate::i18n::Lang;
+use eos_core::flink::report::CheckpointLine;
+use eos_core::report::Report;
+use eos_core::{RunLimit, Scenario};
+
+/// One run: whether it checkpoints unaligned, and its checkpoints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub unaligned: bool,
+    pub checkpoints: Vec<CheckpointLine>,
+}
+
+/// The scenario as it is and with `unaligned` flipped (only under exactly-once
+/// checkpointing, where unaligned checkpoints exist); aligned first.
+pub fn runs(scenario: &Scenario) -> Vec<Run> {
+    let Some(spec) = scenario.file.flink.as_ref() else {
+        return Vec::new();
+    };
+    let mut variants = vec![scenario.clone()];
+    if spec.checkpointing == "exactly-once" {
+        let mut file = scenario.file.clone();
+        if let Some(f) = file.flink.as_mut() {
+            f.unaligned = !f.unaligned;
+        }
+        if let Ok(flipped) = Scenario::from_file(file) {
+            variants.push(flipped);
+        }
+    }
+    let mut out: Vec<Run> = variants
+        .iter()
+        .filter_map(|s| {
+            let mut sim = s.simulation_without_trace(None);
+            sim.run(RunLimit::Completion);
+            let flink = Report::of(s.name(), &sim).flink?;
+            Some(Run {
+                unaligned: flink.unaligned,
+                checkpoints: flink.checkpoints,
+            })
+        })
+        .collect();
+    out.sort_by_key(|r| r.unaligned);
+    out
+}
+
+/// (duration chart, alignment chart): completed checkpoints by id; a run's label says how
+/// many expired or were aborted (they have no duration to draw).
+pub fn charts(runs: &[Run], lang: Lang) -> (LineChart, LineChart) {
+    let label = |r: &Run| {
+        let name = match (r.unaligned, lang) {
+            (false, Lang::En) => "aligned",
+            (true, Lang::En) => "unaligned",
+            (false, Lang::Ru) => "выровненные",
+            (true, Lang::Ru) => "невыровненные",
+        };
+        let failed = r
+            .checkpoints
+            .iter()
+            .filter(|c| c.outcome != "completed")
+            .count();
+        match (failed, lang) {
+            (0, _) => name.to_string(),
+            (n, Lang::En) => format!("{name} ({n} expired or aborted)"),
+            (n, Lang::Ru) => format!("{name} ({n} истекли или прерваны)"),
+        }
+    };
+    let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>| -> Vec<Series> {
+        runs.iter()
+            .map(|r| Series {
+                label: label(r),
+                colour: if r.unaligned { "--accent" } else { "--retry" },
+                points: r
+                    .checkpoints
+                    .iter()
+                    .filter(|c| c.outcome == "completed")
+                    .filter_map(|c| y(c).map(|v| (c.id as f64, v as f64)))
+                    .collect(),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect()
+    };
+    let (duration, alignment, x, ms) = match lang {
+        Lang::En => ("Checkpoint duration", "Alignment time", "checkpoint", "ms"),
+        Lang::Ru => (
+            "Длительность чекпоинта",
+            "Время выравнивания",
+            "чекпоинт",
+            "мс",
+        ),
+    };
+    (
+        LineChart {
+            title: duration.into(),
+            x_label: x.into(),
+            y_label: ms.into(),
+            series: series(&|c| c.duration_ms),
+        },
+        LineChart {
+            title: alignment.into(),
+            x_label: x.into(),
+            y_label: ms.into(),
+            series: series(&|c| Some(c.alignment_ms)),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn under_backpressure_unaligned_checkpoints_complete_and_do_not_align() {
+        let scenario = crate::builtins::get("flink-backpressure-aligned").expect("built-in");
+        let runs = runs(&scenario);
+        assert_eq!(runs.len(), 2);
+        assert!(!runs[0].unaligned && runs[1].unaligned);
+        let completed = |r: &Run| {
+            r.checkpoints
+                .iter()
+                .filter(|c| c.duration_ms.is_some())
+                .count()
+        };
+        assert!(completed(&runs[1]) > completed(&runs[0]), "{runs:?}");
+        assert!(
+            runs[1].checkpoints.iter().all(|c| c.alignment_ms == 0),
+            "{runs:?}"
+        );
+        let (duration, alignment) = charts(&runs, Lang::En);
+        assert_eq!(
+            duration.series.last().map(|s| s.label.as_str()),
+            Some("unaligned")
+        );
+        assert!(alignment.series.iter().any(|s| s.label == "unaligned"));
+        // The aligned run's checkpoints expire under backpressure, and its label says so.
+        let aligned = &duration.series[0].label;
+        assert!(
+            aligned.starts_with("aligned (") && aligned.contains("expired"),
+            "{aligned}"
+        );
+        assert!(crate::charts::svg(&duration).is_ok());
+        // No Flink job, no runs.
+        let kafka = crate::builtins::get(eos_core::builtin::DEFAULT).expect("built-in");
+        assert!(super::runs(&kafka).is_empty());
+    }
+}
