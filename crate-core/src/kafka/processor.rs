@@ -402,21 +402,28 @@ impl Processor {
             return;
         }
         self.empty_polls = 0;
-        let read: Vec<(u64, RecordId)> = self.batch.iter().map(|r| (r.offset, r.value)).collect();
-        if let Some(tp) = self.batch.first().map(|r| r.tp) {
-            ctx.note(Note::Read {
-                consumer: self.node(),
-                tp,
-                records: read,
-                skipped: 0,
-                isolation: self.isolation(),
-            });
-        }
+        self.note_read(ctx);
         match self.settings.guarantee {
             Guarantee::AtMostOnce => self.commit(ctx),
             Guarantee::AtLeastOnce => self.produce_batch(ctx),
             Guarantee::ExactlyOnce => self.transact(ctx),
         }
+    }
+
+    /// Narrates what this round read (nothing when it read nothing).
+    fn note_read(&self, ctx: &mut Ctx) {
+        let Some(tp) = self.batch.first().map(|r| r.tp) else {
+            return;
+        };
+        let records: Vec<(u64, RecordId)> =
+            self.batch.iter().map(|r| (r.offset, r.value)).collect();
+        ctx.note(Note::Read {
+            consumer: self.node(),
+            tp,
+            records,
+            skipped: 0,
+            isolation: self.isolation(),
+        });
     }
 
     /// Exactly-once with a commit interval: keeps what this round read and polls on until
@@ -429,16 +436,8 @@ impl Processor {
         if self.settings.guarantee != Guarantee::ExactlyOnce {
             return false;
         }
-        if let Some(tp) = self.batch.first().map(|r| r.tp) {
-            let read: Vec<(u64, RecordId)> =
-                self.batch.iter().map(|r| (r.offset, r.value)).collect();
-            ctx.note(Note::Read {
-                consumer: self.node(),
-                tp,
-                records: read,
-                skipped: 0,
-                isolation: self.isolation(),
-            });
+        if !self.batch.is_empty() {
+            self.note_read(ctx);
             self.holding_since.get_or_insert(ctx.now);
             self.empty_polls = 0;
             self.held.append(&mut self.batch);
