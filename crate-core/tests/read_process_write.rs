@@ -3,10 +3,12 @@
 //! at-most-once never duplicates; invariants hold after every step.
 
 use eos_core::compare::with_guarantee;
+use eos_core::ids::RecordId;
 use eos_core::kafka::processor::Guarantee;
-use eos_core::oracle::invariants::violations;
+use eos_core::oracle::invariants::{self, violations};
+use eos_core::oracle::TxnOutcome;
 use eos_core::report::Report;
-use eos_core::{RunLimit, Scenario, StepOutcome};
+use eos_core::{RunLimit, Scenario, Simulation, StepOutcome};
 use proptest::prelude::*;
 
 fn scenario(records: u32, interval_ms: u64, faults: &str, seed: u64) -> Scenario {
@@ -70,6 +72,11 @@ max_steps = 300000
 
 /// Runs step by step, checking the invariants after every step.
 fn run_checked(s: &Scenario, what: &str) -> Report {
+    Report::of(s.name(), &simulate_checked(s, what))
+}
+
+/// The same, handing back the finished simulation.
+fn simulate_checked(s: &Scenario, what: &str) -> Simulation {
     let mut sim = s.simulation(None);
     loop {
         match sim.step() {
@@ -84,7 +91,7 @@ fn run_checked(s: &Scenario, what: &str) -> Report {
             sim.steps()
         );
     }
-    Report::of(s.name(), &sim)
+    sim
 }
 
 fn crash_faults(crashes: &[(u64, u64)], lost_acks: u32) -> String {
@@ -151,6 +158,52 @@ fn exactly_once_output_equals_the_failure_free_run() {
     );
     assert!(crashed_p.ledger.values().all(|n| *n == 1));
     assert_eq!(crashed_p.inputs, 10);
+}
+
+/// Seed 670, two lost acknowledgements on out-0 and one crash. The processor crashes in
+/// its fourth transaction (the new instance's InitProducerId aborts it); in the next one a
+/// lost ack's retry is older than the 5 cached batches (OUT_OF_ORDER), so it aborts and
+/// hears so; the third try writes the same outputs again and commits. Those outputs are one
+/// logical record each, written by three transactions: only the committed copies are
+/// visible, and `aborted-transactions-invisible` must judge each copy by its own
+/// transaction. (It once fired between the COMMIT markers and the EndTxn answer, when the
+/// outcome was kept per record and the last one heard was the abort.)
+#[test]
+fn seed_670_outputs_written_again_after_an_abort_are_judged_per_copy() {
+    let s = scenario(10, 18, &crash_faults(&[(175, 226)], 2), 670);
+    let sim = simulate_checked(&s, "seed 670");
+    let report = Report::of(s.name(), &sim);
+    // The processor's own transactional producer brings in the transaction invariants.
+    for name in [
+        invariants::COORDINATOR_TRANSITIONS_VALID,
+        invariants::PREPARE_COMMIT_COMMITS,
+        invariants::ABORTED_NEVER_VISIBLE,
+        invariants::NO_COMMIT_AFTER_FENCE,
+        invariants::EXPIRED_TRANSACTIONS_ABORTED,
+        invariants::COMMITTED_ALL_VISIBLE,
+    ] {
+        let listed = report.invariants.iter().find(|i| i.name == name);
+        assert!(
+            listed.is_some_and(|i| i.holds),
+            "{name}: {:?}",
+            report.invariants
+        );
+    }
+    // v3's output: a copy the crash left (never heard), one heard aborted, one heard
+    // committed; the committed one alone is visible.
+    let out = RecordId(sim.processors[0].settings.output_base + 3);
+    let e = sim.ledger.get(out).expect("in the ledger");
+    let outcomes: Vec<Option<TxnOutcome>> = e.appends.iter().map(|a| a.txn_outcome).collect();
+    assert_eq!(
+        outcomes,
+        [None, Some(TxnOutcome::Aborted), Some(TxnOutcome::Committed)],
+        "{:?}",
+        e.appends
+    );
+    assert_eq!(e.txn_outcome, Some(TxnOutcome::Committed));
+    let p = report.processing.expect("processing");
+    assert_eq!((p.inputs, p.duplicates, p.lost), (10, 0, 0));
+    assert!(p.ledger.values().all(|n| *n == 1), "{:?}", p.ledger);
 }
 
 proptest! {

@@ -39,6 +39,15 @@ pub struct AppendedCopy {
     pub tp: Tp,
     pub offset: u64,
     pub step: u64,
+    /// Which hand-over of the record this copy was sent under (see `RecordEntry::hand_overs`).
+    #[serde(default)]
+    pub hand_over: u32,
+    /// A transactional copy: how the transaction of its hand-over ended, as the producer
+    /// heard it. One logical record can be written by several transactions (a
+    /// read-process-write processor writes an input's output again after an abort), so the
+    /// outcome that decides whether *this* copy may be visible is its own transaction's.
+    #[serde(default)]
+    pub txn_outcome: Option<TxnOutcome>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -68,8 +77,18 @@ pub struct RecordEntry {
     pub evidence: Vec<u64>,
     /// Written inside a transaction.
     pub transactional: bool,
-    /// How its producer's transaction ended, as the producer heard it.
+    /// How its producer's transaction ended, as the producer heard it (the latest one that
+    /// held it, when it was handed over again).
     pub txn_outcome: Option<TxnOutcome>,
+    /// Times the application handed it to a producer client (a processor hands an input's
+    /// output over again after an abort or a crash; each hand-over goes into a new
+    /// transaction).
+    #[serde(default)]
+    pub hand_overs: u32,
+    /// How the transaction holding the latest hand-over ended, as the producer heard it; a
+    /// copy of that hand-over appended after it ended (a late retry) takes it over.
+    #[serde(default)]
+    pub hand_over_outcome: Option<TxnOutcome>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -98,6 +117,8 @@ impl RecordEntry {
             evidence: Vec::new(),
             transactional: false,
             txn_outcome: None,
+            hand_overs: 0,
+            hand_over_outcome: None,
         }
     }
 
@@ -188,6 +209,8 @@ impl Ledger {
                     }
                     e.key = *key;
                     e.tp = Some(*tp);
+                    e.hand_overs = e.hand_overs.saturating_add(1);
+                    e.hand_over_outcome = None;
                     e.accepted_at.get_or_insert(now);
                 }
             }
@@ -237,6 +260,12 @@ impl Ledger {
                         tp: *tp,
                         offset: base_offset + i as u64,
                         step,
+                        hand_over: e.hand_overs,
+                        txn_outcome: if *transactional {
+                            e.hand_over_outcome
+                        } else {
+                            None
+                        },
                     });
                     e.witness(step);
                 });
@@ -251,6 +280,13 @@ impl Ledger {
                 };
                 self.each(records, |_, e| {
                     e.txn_outcome = Some(outcome);
+                    e.hand_over_outcome = Some(outcome);
+                    // Only the copies sent under the hand-over this transaction held: earlier
+                    // ones belong to earlier transactions.
+                    let current = e.hand_overs;
+                    for copy in e.appends.iter_mut().filter(|c| c.hand_over == current) {
+                        copy.txn_outcome = Some(outcome);
+                    }
                     e.witness(step);
                 });
             }
@@ -300,5 +336,93 @@ impl Ledger {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::NodeId;
+
+    const OUT: Tp = Tp {
+        topic: 1,
+        partition: 0,
+    };
+
+    fn accepted(record: u32) -> Note {
+        Note::RecordAccepted {
+            producer: NodeId::Processor(0),
+            record: RecordId(record),
+            key: None,
+            tp: OUT,
+        }
+    }
+
+    fn appended(record: u32, offset: u64, epoch: i16) -> Note {
+        Note::Appended {
+            broker: NodeId::Broker(0),
+            tp: OUT,
+            base_offset: offset,
+            records: vec![RecordId(record)],
+            producer_id: 1,
+            epoch,
+            base_sequence: 0,
+            transactional: true,
+        }
+    }
+
+    fn ended(record: u32, commit: bool, new_epoch: i16) -> Note {
+        Note::TxnEnded {
+            producer: NodeId::Processor(0),
+            transactional_id: "proc-tx".to_string(),
+            commit,
+            records: vec![RecordId(record)],
+            new_epoch,
+        }
+    }
+
+    fn outcomes(ledger: &Ledger) -> Vec<Option<TxnOutcome>> {
+        ledger.records[0]
+            .appends
+            .iter()
+            .map(|a| a.txn_outcome)
+            .collect()
+    }
+
+    #[test]
+    fn each_copy_takes_the_outcome_of_the_transaction_it_was_sent_in() {
+        let mut ledger = Ledger::new(1);
+        let notes = [
+            accepted(0),
+            appended(0, 0, 0),
+            ended(0, false, 1),
+            // Handed over again, in a new transaction: not aborted, not yet decided.
+            accepted(0),
+            appended(0, 2, 1),
+        ];
+        for (step, note) in notes.iter().enumerate() {
+            ledger.observe(note, step as u64, 0);
+        }
+        assert_eq!(outcomes(&ledger), [Some(TxnOutcome::Aborted), None]);
+        assert_eq!(ledger.records[0].txn_outcome, Some(TxnOutcome::Aborted));
+        ledger.observe(&ended(0, true, 2), 9, 0);
+        assert_eq!(
+            outcomes(&ledger),
+            [Some(TxnOutcome::Aborted), Some(TxnOutcome::Committed)]
+        );
+    }
+
+    #[test]
+    fn a_copy_appended_after_its_transaction_ended_takes_that_outcome() {
+        // A late retry of an aborted transaction's send (protocol 1 lets one land in the next
+        // transaction): it is still a copy of the aborted hand-over.
+        let mut ledger = Ledger::new(1);
+        for (step, note) in [accepted(0), ended(0, false, 0), appended(0, 4, 0)]
+            .iter()
+            .enumerate()
+        {
+            ledger.observe(note, step as u64, 0);
+        }
+        assert_eq!(outcomes(&ledger), [Some(TxnOutcome::Aborted)]);
     }
 }
