@@ -2,6 +2,10 @@
 // time while playing with about 1,000 messages in flight. Serves dist/ (trunk build
 // --release) to headless Chromium and prints medians and p95s as JSON; BENCHMARKS.md records
 // them. Run: node e2e/bench.mjs
+//
+// BENCH_ONLY=load|deep|frame runs one measure; DIST=dir serves another build (say one without
+// wasm-opt, which keeps function names); BENCH_PROFILE=1 records a CPU profile while playing
+// and prints the functions with the most self time.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -9,7 +13,9 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, 'dist');
+const dist = process.env.DIST ?? join(root, 'dist');
+const only = process.env.BENCH_ONLY ?? '';
+const wants = (name) => only === '' || only === name;
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
@@ -88,10 +94,20 @@ async function importScenario(page, name, text) {
   await page.locator('#import-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
   await page.waitForFunction((n) => document.querySelector('#share-status')?.textContent?.includes(`Imported ${n}`), name, { timeout: 120000 });
 }
+// The functions with the most self time in a CDP CPU profile, in ms.
+function topSelf(profile, n) {
+  const dt = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
+  const self = new Map();
+  for (const node of profile.nodes) {
+    const name = node.callFrame.functionName || `(${node.callFrame.url.split('/').pop() || 'anonymous'})`;
+    self.set(name, (self.get(name) ?? 0) + (node.hitCount ?? 0) * dt);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([f, ms]) => `${round(ms)} ${f}`);
+}
 const clockStep = (page) => page.evaluate(() => Number(document.querySelector('#clock').textContent.match(/step (\d+)/)[1]));
 
 // 1. Load to interactive: navigation start to the first lesson step on screen, 7 loads.
-{
+if (wants('load')) {
   const times = [];
   for (let i = 0; i < 7; i++) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -104,7 +120,7 @@ const clockStep = (page) => page.evaluate(() => Number(document.querySelector('#
 }
 
 // 2. Step back at depth 100,000 (and jumps across the whole run).
-{
+if (wants('deep')) {
   const page = await openPage();
   await importScenario(page, 'bench-deep.toml', deep);
   const total = await page.evaluate(() => Number(document.querySelector('#scrub')?.max ?? 0));
@@ -140,19 +156,86 @@ const clockStep = (page) => page.evaluate(() => Number(document.querySelector('#
 }
 
 // 3. Frame time while playing at 16× with ~1,000 messages in flight.
-{
+if (wants('frame')) {
   const page = await openPage();
   await importScenario(page, 'bench-busy.toml', busy);
   // Run to the thick of it: 1.6 s of simulated time, when the wire is full.
-  await page.evaluate(() => {
+  const third = await page.evaluate(() => {
     const s = document.querySelector('#scrub');
     s.value = String(Math.floor(Number(s.max) / 3));
     s.dispatchEvent(new Event('input', { bubbles: true }));
     s.dispatchEvent(new Event('change', { bubbles: true }));
+    return Number(s.value);
   });
-  await page.waitForTimeout(500);
+  // Wait for the seek to be drawn and settle, so that only playing is measured.
+  await page.waitForFunction((t) => document.querySelector('#clock').textContent.includes(`step ${t}`), third, { timeout: 120000 });
+  await page.waitForTimeout(1000);
   const inFlight = await page.evaluate(() => document.querySelectorAll('.flights li, .flight').length);
+  // BENCH_HIDE=selector,... takes parts of the page out, to see what the frame time is made of.
+  if (process.env.BENCH_PROFILE === 'mutations') {
+    // What each step changes in the DOM, by kind and by the changed element's class.
+    await page.evaluate(() => {
+      window.__mutations = {};
+      window.__cellBursts = [];
+      new MutationObserver((list) => {
+        const added = list.reduce((n, m) => n + [...m.addedNodes].filter((x) => x.classList?.contains('cell')).length, 0);
+        if (added > 0) window.__cellBursts.push([Math.round(performance.now()), added, document.querySelector('#clock').textContent.match(/step (\d+)/)[1]]);
+        for (const m of list) {
+          const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+          const k = `${m.type} ${m.attributeName ?? ''} ${el?.tagName?.toLowerCase()}.${(el?.className?.baseVal ?? el?.className ?? '').split(' ')[0]}`;
+          window.__mutations[k] = (window.__mutations[k] ?? 0) + 1;
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+  }
+  if (process.env.BENCH_PROFILE === 'survive') {
+    // How many cells one step keeps (keyed cells should all survive but the stride's).
+    results.survive = await page.evaluate(async () => {
+      const out = [];
+      for (let i = 0; i < 40; i++) {
+        const logs = [...document.querySelectorAll('ol.log')];
+        const firstKeys = logs.map((l) => `${l.dataset.partition}@${l.dataset.broker}:${l.querySelector('li.cell .offset')?.textContent}-${l.querySelector('li.cell:last-child .offset')?.textContent}/${l.children.length}`);
+        const before = [...document.querySelectorAll('li.cell')];
+        before.forEach((el) => { el.__old = true; });
+        document.querySelectorAll('ol.log, section.partition, .partition-head, li.earlier').forEach((el) => { el.__old = true; });
+        const txt = document.querySelector('#clock').textContent;
+        if (i < 5) {
+          window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+          while (document.querySelector('#clock').textContent === txt) await new Promise((r) => setTimeout(r, 0));
+          await new Promise((r) => setTimeout(r, 30));
+        } else {
+          document.querySelector('#play').click();
+          await new Promise((r) => setTimeout(r, i * 100));
+          document.querySelector('#play').click();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const after = [...document.querySelectorAll('li.cell')];
+        const logs2 = [...document.querySelectorAll('ol.log')];
+        out.push({ logs: firstKeys.join(' '), logs2: logs2.map((l) => `${l.querySelector('li.cell .offset')?.textContent}-${l.querySelector('li.cell:last-child .offset')?.textContent}/${l.children.length}/${[...l.children].filter((c) => !c.__old).length}/${l.__old ? 'ol' : 'OLNEW'}/${l.closest('section').__old ? 's' : 'SNEW'}`).join(' '), before: before.length, after: after.length, kept: after.filter((el) => el.__old).length, stillInDom: before.filter((el) => el.isConnected).length });
+      }
+      return out;
+    });
+  }
+  if (process.env.BENCH_HIDE) await page.addStyleTag({ content: `${process.env.BENCH_HIDE} { display: none !important; }` });
+  if (process.env.BENCH_PROFILE) {
+    // Where the elements are: a count per section of the page.
+    results.elements = await page.evaluate(() => Object.fromEntries(
+      [...document.querySelectorAll('.app > *, .stage > *, .clients > *, .brokers > *')]
+        .map((el, i) => [`${i} ${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`.slice(0, 60), el.querySelectorAll('*').length])));
+  }
   await page.selectOption('#speed', { index: 6 }).catch(() => {});
+  const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  const tracing = process.env.BENCH_PROFILE === 'trace';
+  const events = [];
+  if (cdp && tracing) {
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink', transferMode: 'ReportEvents' });
+  } else if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  const stepBefore = await clockStep(page);
   await page.click('#play');
   const frames = await page.evaluate(async () => {
     const deltas = [];
@@ -167,6 +250,29 @@ const clockStep = (page) => page.evaluate(() => Number(document.querySelector('#
     return deltas;
   });
   await page.click('#play');
+  if (process.env.BENCH_PROFILE === 'mutations') {
+    results.steps_played = (await clockStep(page)) - stepBefore;
+    results.cell_bursts = await page.evaluate(() => JSON.stringify(window.__cellBursts));
+    results.mutations = await page.evaluate(() => Object.entries(window.__mutations).sort((a, b) => b[1] - a[1]).slice(0, 30));
+  }
+  if (cdp && tracing) {
+    const done = new Promise((ok) => cdp.once('Tracing.tracingComplete', ok));
+    await cdp.send('Tracing.end');
+    await done;
+    const total = new Map();
+    for (const e of events) if (e.ph === 'X' && e.dur) total.set(e.name, (total.get(e.name) ?? 0) + e.dur / 1000);
+    // Machine-independent work counts: objects laid out, elements restyled, per frame.
+    const perFrame = (x) => round(x / Math.max(1, frames.length));
+    const sum = (name, pick) => events.filter((e) => e.name === name).reduce((a, e) => a + (pick(e) ?? 0), 0);
+    results.work_per_frame = {
+      layout_objects: perFrame(sum('Layout', (e) => e.args?.beginData?.dirtyObjects)),
+      restyled_elements: perFrame(sum('UpdateLayoutTree', (e) => e.args?.elementCount)),
+      layouts: perFrame(events.filter((e) => e.name === 'Layout').length),
+      frames: frames.length,
+      steps: (await clockStep(page)) - stepBefore,
+    };
+    results.trace_top_ms = [...total].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([n, ms]) => `${round(ms)} ${n}`);
+  } else if (cdp) results.profile_top_self_ms = topSelf((await cdp.send('Profiler.stop')).profile, 40);
   results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), messages_listed_on_screen: inFlight };
   await page.close();
 }

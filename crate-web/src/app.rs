@@ -111,30 +111,24 @@ pub fn app() -> Html {
         });
     }
 
-    let on_action = {
-        let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
-    };
-    let on_inject = {
-        let state = state.clone();
-        Callback::from(move |spec: FaultSpec| state.dispatch(Action::InjectFault(Box::new(spec))))
-    };
-    let on_pick = {
-        let state = state.clone();
-        Callback::from(move |s: Selection| state.dispatch(Action::Select(Some(s))))
-    };
-    let on_close = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::Select(None)))
-    };
+    // Stable callbacks (built once over the reducer's dispatcher), so that a card whose data
+    // did not change is not rendered again at every step.
+    let dispatcher = state.dispatcher();
+    let on_action = use_callback(dispatcher.clone(), |a: Action, d| d.dispatch(a));
+    let on_inject = use_callback(dispatcher.clone(), |spec: FaultSpec, d| {
+        d.dispatch(Action::InjectFault(Box::new(spec)))
+    });
+    let on_pick = use_callback(dispatcher.clone(), |s: Selection, d| {
+        d.dispatch(Action::Select(Some(s)))
+    });
+    let on_close = use_callback(dispatcher.clone(), |_: (), d| {
+        d.dispatch(Action::Select(None))
+    });
     let on_filter = {
-        let event_filter = event_filter.clone();
-        Callback::from(move |v: String| event_filter.set(v))
+        let event_filter = event_filter.setter();
+        use_callback(event_filter, |v: String, set| set.set(v))
     };
-    let on_select = {
-        let state = state.clone();
-        Callback::from(move |name: String| state.dispatch(Action::Load(name)))
-    };
+    let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
     let sim = state.sim.borrow();
     let partitions = view_model::partitions(&sim, lang);

@@ -62,7 +62,7 @@ pub fn logs_svg(partitions: &[PartitionVm], lang: Lang) -> String {
             let _ = write!(
                 out,
                 r#"<g class="x-cell{classes}"><title>{}</title><rect x="{x}" y="{}" width="{CELL_W}" height="{CELL_H}" rx="6"/><text class="x-offset" x="{}" y="{}">{}</text><text class="x-value" x="{}" y="{}">{}</text></g>"#,
-                escape(&c.title),
+                escape(&c.title(lang)),
                 y + 4,
                 x + 6,
                 y + 18,

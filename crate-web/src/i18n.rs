@@ -533,6 +533,13 @@ strings! {
     Dismiss => "Dismiss", "Закрыть";
     Empty => "empty", "пусто";
     MoreN => "+{0} more", "ещё {0}";
+    TimerLabel => "{0} · try {1}", "{0} · попытка {1}";
+    TimerRequestTip => "A produce request to {0}, attempt {1}, is on the wire: it times out in {2} (request.timeout.ms) unless an answer comes", "Запрос записи в {0}, попытка {1}, в сети: без ответа истечёт через {2} (request.timeout.ms)";
+    TimerBackoffTip => "A batch for {0} waits out its retry backoff: attempt {1} goes out in {2}", "Пакет для {0} выжидает паузу перед повтором: попытка {1} уйдёт через {2}";
+    Timers => "Timers", "Таймеры";
+    AckFor => "ack for {0}", "подтверждение для {0}";
+    LostOnTheWire => "lost", "потеряно";
+    DedupFlash => "duplicate recognised: seq {0}–{1} is already at offset {2}", "дубликат распознан: seq {0}–{1} уже на смещении {2}";
 }
 
 #[cfg(test)]

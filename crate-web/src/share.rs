@@ -416,11 +416,16 @@ pub fn use_sharing(
     let shared = page_link(false);
     {
         let embedded = page_link(embed);
-        use_effect_with((embedded, *pending), |(q, pending)| {
-            if !*pending {
-                replace_query(q);
-            }
-        });
+        // Not while playing: the step changes every frame, and Chromium spends milliseconds
+        // on each history entry. The link catches up when playback stops.
+        use_effect_with(
+            (embedded, *pending, state.playing),
+            |(q, pending, playing)| {
+                if !*pending && !*playing {
+                    replace_query(q);
+                }
+            },
+        );
     }
 
     let read_and_import = {

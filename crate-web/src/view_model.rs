@@ -4,8 +4,10 @@
 pub mod checkpoints;
 pub mod cost;
 pub mod diagram;
+pub mod effects;
 pub mod inspector;
 pub mod lesson;
+pub mod timers;
 
 use crate::i18n::{duration, either, Lang, S};
 use eos_core::ids::{NodeId, Tp};
@@ -25,7 +27,45 @@ pub struct CellVm {
     pub meta: String,
     /// CSS classes: `dup` (a second copy), `uncommitted` (at or above the HW).
     pub classes: String,
-    pub title: String,
+    /// What the tooltip says, kept raw: the sentence is written only when a cell is drawn
+    /// (`title`), not for every cell at every step.
+    pub marker: Option<String>,
+    pub producer_id: i64,
+    pub epoch: i16,
+    pub txn: Option<TxnCellState>,
+    pub duplicate: bool,
+}
+
+impl CellVm {
+    /// The cell's tooltip: what the record or marker is.
+    pub fn title(&self, lang: Lang) -> String {
+        match &self.marker {
+            Some(m) => S::MarkerCellTip.f(lang, &[&self.offset, m, &self.producer_id, &self.epoch]),
+            None => {
+                let txn = self
+                    .txn
+                    .map(|t| S::InTransaction.f(lang, &[&txn_word(t, lang)]))
+                    .unwrap_or_default();
+                let dup = if self.duplicate {
+                    S::ADuplicate.get(lang)
+                } else {
+                    ""
+                };
+                S::RecordCellTip.f(
+                    lang,
+                    &[
+                        &self.offset,
+                        &self.value,
+                        &self.key,
+                        &self.meta,
+                        &self.epoch,
+                        &txn,
+                        &dup,
+                    ],
+                )
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -38,17 +78,21 @@ pub struct PartitionVm {
     pub cells: Vec<CellVm>,
     /// Records before the first cell, not drawn.
     pub earlier: usize,
+    /// The step just taken recognised a duplicate batch here: what to say as it flashes.
+    pub dedup: Option<String>,
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     pub log_end_offset: u64,
 }
 
 /// The most cells a log shows: the latest (a long run would redraw thousands every step).
-pub const LOG_CELLS_SHOWN: usize = 200;
+pub const LOG_CELLS_SHOWN: usize = 64;
+/// The first cell shown moves by this many at a time, so most steps only add a cell.
+pub const LOG_CELLS_STRIDE: usize = 16;
 
 #[inline(never)] // called by the stage and by the logs export: one copy
 pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
-    eos_core::sim::observe::partition_views_last(sim, LOG_CELLS_SHOWN)
+    eos_core::sim::observe::partition_views_last(sim, LOG_CELLS_SHOWN, LOG_CELLS_STRIDE)
         .into_iter()
         .map(|p| {
             let status = if !p.alive {
@@ -58,69 +102,57 @@ pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
             } else {
                 "up"
             };
-            let cells =
-                p.cells
-                    .iter()
-                    .map(|c| {
-                        let mut classes = vec!["cell"];
-                        if c.duplicate {
-                            classes.push("dup");
-                        }
-                        if c.offset >= p.high_watermark {
-                            classes.push("uncommitted");
-                        }
-                        match c.txn {
-                            Some(TxnCellState::Open) => classes.push("txn-open"),
-                            Some(TxnCellState::Committed) => classes.push("txn-committed"),
-                            Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
-                            None => {}
-                        }
-                        if let Some(m) = &c.marker {
-                            classes.push("marker");
-                            classes.push(if m == "COMMIT" {
-                                "marker-commit"
-                            } else {
-                                "marker-abort"
-                            });
-                        }
-                        let meta = if c.marker.is_some() {
-                            format!("pid {} · e{}", c.producer_id, c.epoch)
-                        } else if c.producer_id < 0 {
-                            S::NoPid.get(lang).to_string()
+            let cells = p
+                .cells
+                .iter()
+                .map(|c| {
+                    let mut classes = vec!["cell"];
+                    if c.duplicate {
+                        classes.push("dup");
+                    }
+                    if c.offset >= p.high_watermark {
+                        classes.push("uncommitted");
+                    }
+                    match c.txn {
+                        Some(TxnCellState::Open) => classes.push("txn-open"),
+                        Some(TxnCellState::Committed) => classes.push("txn-committed"),
+                        Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
+                        None => {}
+                    }
+                    if let Some(m) = &c.marker {
+                        classes.push("marker");
+                        classes.push(if m == "COMMIT" {
+                            "marker-commit"
                         } else {
-                            format!("pid {} · seq {}", c.producer_id, c.sequence)
-                        };
-                        let key = if c.marker.is_some() {
-                            S::Marker.get(lang).to_string()
-                        } else {
-                            c.key.clone().unwrap_or_else(|| "null".into())
-                        };
-                        let txn = c
-                            .txn
-                            .map(|t| S::InTransaction.f(lang, &[&txn_word(t, lang)]))
-                            .unwrap_or_default();
-                        let dup = if c.duplicate {
-                            S::ADuplicate.get(lang)
-                        } else {
-                            ""
-                        };
-                        CellVm {
-                            offset: c.offset,
-                            title: match &c.marker {
-                                Some(m) => S::MarkerCellTip
-                                    .f(lang, &[&c.offset, m, &c.producer_id, &c.epoch]),
-                                None => S::RecordCellTip.f(
-                                    lang,
-                                    &[&c.offset, &c.value, &key, &meta, &c.epoch, &txn, &dup],
-                                ),
-                            },
-                            key,
-                            value: c.value.clone(),
-                            meta,
-                            classes: classes.join(" "),
-                        }
-                    })
-                    .collect();
+                            "marker-abort"
+                        });
+                    }
+                    let meta = if c.marker.is_some() {
+                        format!("pid {} · e{}", c.producer_id, c.epoch)
+                    } else if c.producer_id < 0 {
+                        S::NoPid.get(lang).to_string()
+                    } else {
+                        format!("pid {} · seq {}", c.producer_id, c.sequence)
+                    };
+                    let key = if c.marker.is_some() {
+                        S::Marker.get(lang).to_string()
+                    } else {
+                        c.key.clone().unwrap_or_else(|| "null".into())
+                    };
+                    CellVm {
+                        offset: c.offset,
+                        key,
+                        value: c.value.clone(),
+                        meta,
+                        classes: classes.join(" "),
+                        marker: c.marker.clone(),
+                        producer_id: c.producer_id,
+                        epoch: c.epoch,
+                        txn: c.txn,
+                        duplicate: c.duplicate,
+                    }
+                })
+                .collect();
             PartitionVm {
                 tp: p.tp,
                 broker: p.broker,
@@ -133,6 +165,7 @@ pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
                 status,
                 cells,
                 earlier: p.earlier,
+                dedup: effects::dedup_flash(sim, p.tp, p.broker, lang),
                 high_watermark: p.high_watermark,
                 last_stable_offset: p.last_stable_offset,
                 log_end_offset: p.log_end_offset,
@@ -169,6 +202,8 @@ pub fn status_word(status: &str, lang: Lang) -> &'static str {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventVm {
+    /// Unique in the run (the step and the note's place in it): the list's key.
+    pub id: u64,
     pub step: u64,
     pub time: String,
     pub text: String,
@@ -204,8 +239,9 @@ pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>, lang: Lang) 
                 continue;
             }
         }
-        for note in rec.notes.iter().rev() {
+        for (i, note) in rec.notes.iter().enumerate().rev() {
             out.push(EventVm {
+                id: rec.step.saturating_mul(1 << 16) | (i.min(0xffff) as u64),
                 step: rec.step,
                 time: duration(rec.time, lang),
                 text: narrate(&sim.names, note),
@@ -231,6 +267,9 @@ pub struct ProducerVm {
     pub in_flight: usize,
     pub waiting: usize,
     pub status: &'static str,
+    /// Countdown rings: requests against their timeout, batches in backoff.
+    pub timers: Vec<timers::TimerVm>,
+    pub more_timers: usize,
 }
 
 pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
@@ -256,6 +295,7 @@ pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
                 }
                 (true, _) => S::WaitingForPid.get(lang).to_string(),
             };
+            let timers = timers::timers(sim, p, lang);
             ProducerVm {
                 node,
                 name: sim.names.node(node),
@@ -272,6 +312,8 @@ pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
                 in_flight: p.in_flight.len(),
                 waiting: p.pending_records(),
                 status: if crashed { "crashed" } else { "up" },
+                timers: timers.0,
+                more_timers: timers.1,
             }
         })
         .collect()
@@ -286,6 +328,9 @@ pub struct FlightVm {
     /// How far along its link it is now, in per mille (sent 0, arriving 1000): the list
     /// draws it as the message moving from sender to receiver.
     pub progress: u16,
+    /// Lost by the step just taken (dropped, its ack lost, or its receiver down): it fades
+    /// out with a cross.
+    pub lost: bool,
 }
 
 /// Per mille of the way from `sent` to `arrive` at `now`.
@@ -300,20 +345,17 @@ pub fn progress(sent: SimTime, arrive: SimTime, now: SimTime) -> u16 {
 
 pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
     let now = sim.now();
-    sim.in_flight()
-        .into_iter()
-        .map(|m| FlightVm {
-            id: m.id,
-            route: format!(
-                "{} → {}",
-                node_name(sim, m.from, lang),
-                node_name(sim, m.to, lang)
-            ),
-            label: m.label,
-            arrives: S::InN.f(lang, &[&duration(m.arrive_at.saturating_sub(now), lang)]),
-            progress: progress(m.sent_at, m.arrive_at, now),
-        })
-        .collect()
+    // What the current step lost on the wire, first: drawn fading out with a cross.
+    let mut out = effects::lost_on_the_wire(sim, lang);
+    out.extend(sim.in_flight().into_iter().map(|m| FlightVm {
+        id: m.id,
+        route: effects::route(sim, m.from, m.to, lang),
+        label: m.label,
+        arrives: S::InN.f(lang, &[&duration(m.arrive_at.saturating_sub(now), lang)]),
+        progress: progress(m.sent_at, m.arrive_at, now),
+        lost: false,
+    }));
+    out
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -596,7 +638,7 @@ mod tests {
             .collect();
         assert_eq!(dups.len(), 1);
         assert_eq!(dups[0].value, "v0");
-        assert!(dups[0].title.contains("DUPLICATE"));
+        assert!(dups[0].title(Lang::En).contains("DUPLICATE"));
     }
 
     #[test]
@@ -791,7 +833,7 @@ mod tests {
         assert!(parts.iter().any(|p| p
             .cells
             .iter()
-            .any(|c| c.title.starts_with("смещение 0: запись"))));
+            .any(|c| c.title(Lang::Ru).starts_with("смещение 0: запись"))));
         assert_eq!(
             in_flight(&sim, Lang::Ru).len(),
             in_flight(&sim, Lang::En).len()

@@ -114,6 +114,9 @@ pub struct BatchState {
     pub closed: bool,
     /// Waiting out a retry backoff.
     pub backing_off: bool,
+    /// When the last backoff began (for the page's countdown; the timer says when it ends).
+    #[serde(default)]
+    pub backoff_from: SimTime,
     /// Some attempt went unanswered: the batch may be in the log.
     pub unanswered: bool,
     pub in_flight: Option<u64>,
@@ -873,6 +876,7 @@ impl Producer {
                     attempts: 0,
                     closed: self.config.linger_ms == 0,
                     backing_off: false,
+                    backoff_from: 0,
                     unanswered: false,
                     in_flight: None,
                     queued: true,
@@ -1226,6 +1230,7 @@ impl Producer {
         }
         let backoff = ms(config.backoff_ms(batch.attempts));
         batch.backing_off = true;
+        batch.backoff_from = ctx.now;
         let tp = batch.tp;
         ctx.note(Note::RetryScheduled {
             producer: self.owner.unwrap_or(NodeId::Producer(self.index)),

@@ -1,6 +1,7 @@
 //! The simulation engine: one clock, one RNG, one event queue; components are pure state
 //! machines that push commands, and only the engine schedules them.
 
+pub mod client_timers;
 pub mod command;
 pub mod event;
 pub mod fault;

@@ -116,12 +116,15 @@ pub struct PartitionView {
 
 /// Every replica of every partition, leaders first.
 pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
-    partition_views_last(sim, usize::MAX)
+    partition_views_last(sim, usize::MAX, 1)
 }
 
 /// The same with at most the `last` entries of each log as cells (duplicates are still
-/// judged against the whole log): what a page can draw at every step of a long run.
-pub fn partition_views_last(sim: &Simulation, last: usize) -> Vec<PartitionView> {
+/// judged against the whole log): what a page can draw at every step of a long run. The
+/// first cell shown moves in strides of `stride` entries, so that as a log grows the cells
+/// already drawn stay put and only new ones are added (at least `last - stride + 1` are
+/// shown once the log is long enough).
+pub fn partition_views_last(sim: &Simulation, last: usize, stride: usize) -> Vec<PartitionView> {
     let mut out = Vec::new();
     for tp in partitions(sim) {
         for b in &sim.brokers {
@@ -132,7 +135,8 @@ pub fn partition_views_last(sim: &Simulation, last: usize) -> Vec<PartitionView>
             let mut seen = BTreeSet::new();
             let states = txn_states(r);
             let entries = r.log.read_entries(0, u64::MAX, u32::MAX);
-            let earlier = entries.len().saturating_sub(last);
+            let stride = stride.max(1);
+            let earlier = entries.len().saturating_sub(last).div_ceil(stride) * stride;
             for entry in &entries[..earlier] {
                 if let crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } = entry {
                     if states.get(&rec.offset) != Some(&TxnCellState::Aborted) {

@@ -219,6 +219,21 @@ impl Simulation {
         self.now
     }
 
+    /// Timers still to fire, in no particular order: when, whose, which. Timers of a process's
+    /// earlier life (before a crash) are left out: they will not fire.
+    pub fn pending_timers(&self) -> impl Iterator<Item = (SimTime, NodeId, &super::event::Timer)> {
+        self.queue.iter().filter_map(|s| match &s.event {
+            Event::Timer {
+                node,
+                incarnation,
+                timer,
+            } if self.status.get(node).map_or(0, |st| st.incarnation) == *incarnation => {
+                Some((s.time, *node, timer))
+            }
+            _ => None,
+        })
+    }
+
     /// The time of the last step that did something.
     pub fn last_step_at(&self) -> SimTime {
         self.last_step_at

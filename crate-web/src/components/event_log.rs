@@ -42,14 +42,15 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 </label>
             </div>
             <ol id="event-log">
-                { for props.events.iter().map(|e| html! {
-                    <li class={classes!("event", e.tone, e.current.then_some("current"))}
+                // Keyed in a list of their own: as the log scrolls, lines move, not rewrite.
+                <>{ for props.events.iter().map(|e| html! {
+                    <li key={e.id} class={classes!("event", e.tone, e.current.then_some("current"))}
                         aria-current={e.current.then_some("step")}>
                         <span class="step">{ format!("#{}", e.step) }</span>
                         <span class="time">{ &e.time }</span>
                         <span class="text">{ &e.text }</span>
                     </li>
-                }) }
+                }) }</>
                 if props.events.is_empty() {
                     if props.filter.is_empty() {
                         <li class="event hint">{ t(S::PressStep) }</li>

@@ -27,7 +27,19 @@ pub fn flights(props: &FlightsProps) -> Html {
                 <p class="quiet">{ t(S::NothingInFlight) }</p>
             } else {
                 <ul>
-                    { for props.flights.iter().take(MAX_SHOWN).map(|f| {
+                    // Keyed in a list of their own (yew matches by key only there).
+                    <>{ for props.flights.iter().take(MAX_SHOWN).map(|f| {
+                        if f.lost {
+                            // Gone with the step just taken: it fades out under a cross.
+                            return html! {
+                                <li key={f.id} class="lost" aria-label={format!("{} {} {}", f.route, f.label, f.arrives)}>
+                                    <span class="route">{ &f.route }</span>
+                                    <span class="label">{ &f.label }</span>
+                                    <span class="eta">{ &f.arrives }</span>
+                                    <span class="cross" aria-hidden="true"></span>
+                                </li>
+                            };
+                        }
                         let sel = Selection::Message(f.id);
                         let (click, key) = activate(&props.on_select, sel);
                         html! {
@@ -43,7 +55,7 @@ pub fn flights(props: &FlightsProps) -> Html {
                                 </span>
                             </li>
                         }
-                    }) }
+                    }) }</>
                     if props.flights.len() > MAX_SHOWN {
                         <li class="more">{ i18n.f(S::MoreOnTheWire, &[&(props.flights.len() - MAX_SHOWN)]) }</li>
                     }

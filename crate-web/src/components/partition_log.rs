@@ -1,7 +1,8 @@
 use super::activate;
 use crate::i18n::{I18n, S};
 use crate::state::Selection;
-use crate::view_model::PartitionVm;
+use crate::view_model::{CellVm, PartitionVm};
+use eos_core::ids::Tp;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -24,7 +25,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         Selection::Node(eos_core::ids::NodeId::Broker(broker)),
     );
     html! {
-        <section class={classes!("partition", p.status)} data-spot={crate::view_model::lesson::partition_spots(&p.title, broker)} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={crate::view_model::lesson::partition_spots(&p.title, broker)} aria-label={p.title.clone()}>
             <div class="partition-head">
                 <span class="partition-name pickable" tabindex="0" role="button"
                     aria-label={i18n.f(S::InspectPartition, &[&p.title, &broker])}
@@ -32,6 +33,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 <span class="partition-role pickable" tabindex="0" role="button"
                     aria-label={i18n.f(S::InspectBroker, &[&broker])}
                     onclick={broker_click} onkeydown={broker_key}>{ &p.role }</span>
+                if let Some(text) = &p.dedup { <span class="flash" role="status">{ text }</span> }
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ crate::view_model::status_word(p.status, i18n.lang) }</span> }
                 <span class="hw">
                     if p.last_stable_offset < p.high_watermark {
@@ -46,23 +48,48 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }
-                { for p.cells.iter().map(|c| {
-                    let sel = Selection::Record { tp, broker, offset: c.offset };
-                    let (click, key) = activate(&props.on_select, sel);
-                    let selected = props.selected == Some(sel);
-                    html! {
-                        <li class={classes!(c.classes.clone(), selected.then_some("selected"))} title={c.title.clone()}
-                            tabindex="0" role="button" aria-pressed={selected.to_string()}
-                            onclick={click} onkeydown={key}>
-                            <span class="offset">{ c.offset }</span>
-                            <span class="value">{ &c.value }</span>
-                            <span class="key">{ &c.key }</span>
-                            <span class="meta">{ &c.meta }</span>
-                        </li>
-                    }
-                }) }
+                // A list of its own, keyed by offset: yew matches cells by key only in a
+                // list whose every child is keyed.
+                <>{ for p.cells.iter().map(|c| html! {
+                    <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
+                        selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
+                        on_select={props.on_select.clone()} />
+                }) }</>
                 if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LogCellProps {
+    cell: CellVm,
+    tp: Tp,
+    broker: u8,
+    selected: bool,
+    on_select: Callback<Selection>,
+}
+
+/// One record's cell, keyed by offset: as the log grows, cells already drawn are neither
+/// rebuilt nor rendered again, and only the new one lands.
+#[function_component(LogCell)]
+fn log_cell(props: &LogCellProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let c = &props.cell;
+    let sel = Selection::Record {
+        tp: props.tp,
+        broker: props.broker,
+        offset: c.offset,
+    };
+    let (click, key) = activate(&props.on_select, sel);
+    html! {
+        <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={c.title(i18n.lang)}
+            tabindex="0" role="button" aria-pressed={props.selected.to_string()}
+            onclick={click} onkeydown={key}>
+            <span class="offset">{ c.offset }</span>
+            <span class="value">{ &c.value }</span>
+            <span class="key">{ &c.key }</span>
+            <span class="meta">{ &c.meta }</span>
+        </li>
     }
 }

@@ -1,7 +1,7 @@
 use super::activate;
 use crate::i18n::{I18n, S};
 use crate::state::Selection;
-use crate::view_model::diagram::DiagramVm;
+use crate::view_model::diagram::{ArrowVm, DiagramVm};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -71,26 +71,12 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     }) }
                     <line class="now" x1={f(d.now_x)} x2={f(d.now_x)} y1="24" y2={f(bottom)} />
                     <text class="now-label" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
-                    { for d.arrows.iter().map(|a| {
-                        let sel = Selection::Message(a.msg_id);
-                        let selected = props.selected == Some(sel);
-                        let (click, key) = activate(&props.on_select, sel);
-                        let marker = if a.current { "url(#head-current)" } else if a.in_flight { "url(#head-wire)" } else { "url(#head)" };
-                        let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
-                        html! {
-                            <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
-                                tabindex="0" role="button" data-msg={a.msg_id.to_string()}
-                                aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
-                                onclick={click} onkeydown={key}>
-                                <title>{ &a.title }</title>
-                                <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
-                                <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} marker-end={marker} />
-                                if a.current || a.in_flight || selected {
-                                    <text class="arrow-label" x={f(mx)} y={f(my - 6.0)} text-anchor="middle">{ &a.kind }</text>
-                                }
-                            </g>
-                        }
-                    }) }
+                    // Keyed by message, in a list of their own: an arrow already drawn is
+                    // patched (it slides left as time moves on), not rebuilt.
+                    <>{ for d.arrows.iter().map(|a| html! {
+                        <Arrow key={a.msg_id} arrow={a.clone()} on_select={props.on_select.clone()}
+                            selected={props.selected == Some(Selection::Message(a.msg_id))} />
+                    }) }</>
                     { for d.marks.iter().map(|m| html! {
                         <g class={classes!("mark", m.kind)}>
                             <title>{ &m.title }</title>
@@ -104,5 +90,43 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                 </svg>
             </div>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ArrowProps {
+    arrow: ArrowVm,
+    selected: bool,
+    on_select: Callback<Selection>,
+}
+
+/// One message's arrow: a wide invisible line to click, the shaft with its head, and the
+/// message's kind written over it when it is current, on the wire or selected.
+#[function_component(Arrow)]
+fn arrow(props: &ArrowProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let (a, selected) = (&props.arrow, props.selected);
+    let f = |v: f64| (v.round() as i64).to_string();
+    let (click, key) = activate(&props.on_select, Selection::Message(a.msg_id));
+    let marker = if a.current {
+        "url(#head-current)"
+    } else if a.in_flight {
+        "url(#head-wire)"
+    } else {
+        "url(#head)"
+    };
+    let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
+    html! {
+        <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
+            tabindex="0" role="button" data-msg={a.msg_id.to_string()}
+            aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
+            onclick={click} onkeydown={key}>
+            <title>{ &a.title }</title>
+            <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
+            <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} marker-end={marker} />
+            if a.current || a.in_flight || selected {
+                <text class="arrow-label" x={f(mx)} y={f(my - 6.0)} text-anchor="middle">{ &a.kind }</text>
+            }
+        </g>
     }
 }

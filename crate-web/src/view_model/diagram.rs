@@ -184,7 +184,7 @@ fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
 }
 
 /// The most messages on the wire the diagram draws.
-pub const WIRE_ARROWS: usize = 150;
+pub const WIRE_ARROWS: usize = 60;
 
 pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let lanes = lanes(sim, lang);

@@ -1,0 +1,133 @@
+//! What the step just taken did that the stage shows for that step only: a message lost on
+//! the wire (its row fades out under a cross) and a duplicate batch the broker recognised
+//! (its partition flashes).
+
+use super::{node_name, FlightVm};
+use crate::i18n::{Lang, S};
+use eos_core::ids::{NodeId, Tp};
+use eos_core::sim::{Note, Simulation};
+
+/// The top bit marks a lost message's row in the wire list (message ids never reach it).
+pub const GHOST_ID: u64 = 1 << 63;
+
+/// The notes of the step just taken (none before the first step).
+pub fn current_notes(sim: &Simulation) -> &[Note] {
+    match sim.trace().last() {
+        Some(rec) if rec.step == sim.steps() => &rec.notes,
+        _ => &[],
+    }
+}
+
+pub fn route(sim: &Simulation, from: NodeId, to: NodeId, lang: Lang) -> String {
+    format!(
+        "{} → {}",
+        node_name(sim, from, lang),
+        node_name(sim, to, lang)
+    )
+}
+
+/// The messages the step just took lost: dropped, an acknowledgement lost after the append,
+/// or arrived at a crashed process.
+pub fn lost_on_the_wire(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
+    current_notes(sim)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let (route, label) = match n {
+                Note::MessageDropped {
+                    from, to, label, ..
+                } => (route(sim, *from, *to, lang), label.clone()),
+                Note::AckLost {
+                    broker,
+                    producer,
+                    tp,
+                    ..
+                } => (
+                    route(sim, *broker, *producer, lang),
+                    S::AckFor.f(lang, &[&sim.names.tp(*tp)]),
+                ),
+                Note::LostAtCrashedNode { node, kind } => {
+                    (node_name(sim, *node, lang), kind.name().to_string())
+                }
+                _ => return None,
+            };
+            Some(FlightVm {
+                id: GHOST_ID | (sim.steps() << 8) | (i.min(0xff) as u64),
+                route,
+                label,
+                arrives: S::LostOnTheWire.get(lang).to_string(),
+                progress: 1000,
+                lost: true,
+            })
+        })
+        .collect()
+}
+
+/// What to say while partition `tp` on `broker` flashes: the step just taken recognised a
+/// duplicate batch there (same producer id, epoch and sequences as one already appended).
+pub fn dedup_flash(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> Option<String> {
+    current_notes(sim).iter().find_map(|n| match n {
+        Note::DuplicateDetected {
+            broker: b,
+            tp: t,
+            base_sequence,
+            last_sequence,
+            original_offset,
+            ..
+        } if *t == tp && *b == NodeId::Broker(broker) => {
+            Some(S::DedupFlash.f(lang, &[base_sequence, last_sequence, original_offset]))
+        }
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::{builtin, StepOutcome};
+
+    /// Steps `name` to the first step for which `found` holds; `None` if the run ends first.
+    fn step_until(name: &str, found: impl Fn(&Simulation) -> bool) -> Option<Simulation> {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        while sim.step() == StepOutcome::Stepped {
+            if found(&sim) {
+                return Some(sim);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_lost_ack_shows_in_the_wire_list_for_the_step_that_lost_it() {
+        use crate::view_model::in_flight;
+        let lost = |sim: &Simulation| in_flight(sim, Lang::En).iter().any(|f| f.lost);
+        let mut sim = step_until("lost-ack-idempotence-off", lost).expect("a lost ack");
+        let ghost = in_flight(&sim, Lang::En)
+            .into_iter()
+            .find(|f| f.lost)
+            .expect("lost");
+        assert!(ghost.label.starts_with("ack for "), "{ghost:?}");
+        assert!(ghost.id & GHOST_ID != 0, "a key apart from message ids");
+        sim.step();
+        assert!(
+            !in_flight(&sim, Lang::En).iter().any(|f| f.id == ghost.id),
+            "gone next step"
+        );
+    }
+
+    #[test]
+    fn a_recognised_duplicate_flashes_its_partition_for_one_step() {
+        use crate::view_model::partitions;
+        let flashing =
+            |sim: &Simulation| partitions(sim, Lang::En).iter().any(|p| p.dedup.is_some());
+        let mut sim =
+            step_until("lost-ack-idempotence-on", flashing).expect("a recognised duplicate");
+        let text = partitions(&sim, Lang::En)
+            .into_iter()
+            .find_map(|p| p.dedup)
+            .expect("flash");
+        assert!(text.starts_with("duplicate recognised: seq 0"), "{text}");
+        sim.step();
+        assert!(!flashing(&sim));
+    }
+}
