@@ -23,12 +23,27 @@ fn scenario_committing(
     seed: u64,
     commit: Option<u64>,
 ) -> Scenario {
+    scenario_with(records, interval_ms, faults, seed, commit, ("java", 2))
+}
+
+/// The same, with the source producer imitating `client` (librdkafka's is not idempotent)
+/// and the cluster on transaction protocol `protocol`.
+fn scenario_with(
+    records: u32,
+    interval_ms: u64,
+    faults: &str,
+    seed: u64,
+    commit: Option<u64>,
+    (client, protocol): (&str, u8),
+) -> Scenario {
     let commit = commit.map_or(String::new(), |c| format!("commit_interval_ms = {c}"));
     let text = format!(
         r#"
 version = 1
 name = "rpw-property"
 seed = {seed}
+[cluster]
+transaction_protocol = {protocol}
 [network]
 jitter_us = 300
 [[topics]]
@@ -39,7 +54,7 @@ name = "out"
 partitions = 2
 [[producers]]
 name = "source"
-client = "java"
+client = "{client}"
 linger_ms = 0
 [[producers.sends]]
 topic = "in"
@@ -206,8 +221,16 @@ fn seed_670_outputs_written_again_after_an_abort_are_judged_per_copy() {
     assert!(p.ledger.values().all(|n| *n == 1), "{:?}", p.ledger);
 }
 
+/// 24 cases by default; `PROPTEST_CASES=300` runs more.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn guarantees_hold_under_random_crash_schedules(
@@ -241,6 +264,64 @@ proptest! {
             let mut first = s.simulation(None);
             first.run(RunLimit::Completion);
             prop_assert_eq!(again.trace_hash(), first.trace_hash());
+        }
+    }
+}
+
+/// The invariants a processor's own configuration brings in, whatever its source producer is.
+fn expected_for(g: Guarantee) -> &'static [&'static str] {
+    match g {
+        // acks=1, no retries, no idempotence, read_uncommitted: nothing of its own.
+        Guarantee::AtMostOnce => &[],
+        // acks=all, retries without idempotence.
+        Guarantee::AtLeastOnce => &[invariants::ACKED_OFFSET_IS_ORIGINAL],
+        // Idempotent, transactional, acks=all, reading read_committed.
+        Guarantee::ExactlyOnce => &[
+            invariants::SEQUENCES_CONTIGUOUS,
+            invariants::NO_DUPLICATE_PER_PRODUCER_ID,
+            invariants::IDEMPOTENT_SEND_ORDER,
+            invariants::NO_STALE_EPOCH_APPEND,
+            invariants::ACKED_OFFSET_IS_ORIGINAL,
+            invariants::READ_COMMITTED_ISOLATION,
+        ],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// A librdkafka source (not idempotent, acks=all) and a read_uncommitted reader: the
+    /// idempotence and isolation invariants hold on the processor's own account, under both
+    /// transaction protocols.
+    #[test]
+    fn processor_invariants_hold_with_a_non_idempotent_source(
+        records in 3u32..14,
+        interval_ms in 1u64..30,
+        crashes in proptest::collection::vec((5u64..400, 1u64..400), 0..3),
+        lost_acks in 0u32..3,
+        seed in 0u64..1_000,
+        commit in proptest::option::of(1u64..250),
+        protocol in 1u8..=2,
+    ) {
+        let faults = crash_faults(&crashes, lost_acks);
+        let base = scenario_with(records, interval_ms, &faults, seed, commit, ("librdkafka", protocol));
+        let mut file = base.file.clone();
+        for c in &mut file.consumers {
+            c.isolation = Some("read_uncommitted".to_string());
+        }
+        let base = Scenario::from_file(file).expect("valid");
+        for g in Guarantee::ALL {
+            let s = with_guarantee(&base, g).expect("valid");
+            let what = format!("{} protocol {protocol} seed {seed} commit {commit:?} faults:\n{faults}", g.name());
+            let report = run_checked(&s, &what);
+            let listed: Vec<&str> = report.invariants.iter().map(|i| i.name.as_str()).collect();
+            for name in expected_for(g) {
+                prop_assert!(listed.contains(name), "{}: {} not listed in {:?}", what, name, listed);
+            }
+            if g != Guarantee::ExactlyOnce {
+                prop_assert!(!listed.contains(&invariants::SEQUENCES_CONTIGUOUS), "{}", what);
+                prop_assert!(!listed.contains(&invariants::READ_COMMITTED_ISOLATION), "{}", what);
+            }
         }
     }
 }

@@ -174,7 +174,8 @@ impl Processor {
         id
     }
 
-    fn isolation(&self) -> Isolation {
+    /// How its consumer side reads: read_committed under exactly-once.
+    pub fn isolation(&self) -> Isolation {
         match self.settings.guarantee {
             Guarantee::ExactlyOnce => Isolation::ReadCommitted,
             _ => Isolation::ReadUncommitted,
@@ -410,20 +411,22 @@ impl Processor {
         }
     }
 
-    /// Narrates what this round read (nothing when it read nothing).
+    /// Narrates what this round read, one note per input partition (nothing when it read
+    /// nothing).
     fn note_read(&self, ctx: &mut Ctx) {
-        let Some(tp) = self.batch.first().map(|r| r.tp) else {
-            return;
-        };
-        let records: Vec<(u64, RecordId)> =
-            self.batch.iter().map(|r| (r.offset, r.value)).collect();
-        ctx.note(Note::Read {
-            consumer: self.node(),
-            tp,
-            records,
-            skipped: 0,
-            isolation: self.isolation(),
-        });
+        let mut by_tp: BTreeMap<Tp, Vec<(u64, RecordId)>> = BTreeMap::new();
+        for r in &self.batch {
+            by_tp.entry(r.tp).or_default().push((r.offset, r.value));
+        }
+        for (tp, records) in by_tp {
+            ctx.note(Note::Read {
+                consumer: self.node(),
+                tp,
+                records,
+                skipped: 0,
+                isolation: self.isolation(),
+            });
+        }
     }
 
     /// Exactly-once with a commit interval: keeps what this round read and polls on until

@@ -2,9 +2,13 @@
 //! them after every step; reports list those that apply to the scenario's configuration.
 //! (Items 3 and 7 compare two runs or say what *can* happen: they are scenario tests.)
 
-use crate::ids::Tp;
+use super::idempotence::{
+    acked_offset_is_original, clients, idempotent_send_order, no_duplicate_per_pid, no_stale_epoch,
+    sequences_contiguous,
+};
+use super::reads::{any_read_committed, read_committed_isolation, reads_stay_readable};
 use crate::kafka::Acks;
-use crate::sim::observe::{is_alive, leader_replica, partitions};
+use crate::sim::observe::{leader_replica, partitions};
 use crate::sim::Simulation;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -56,8 +60,9 @@ fn result(name: &'static str, failure: Option<(String, Vec<u64>)>) -> InvariantR
 
 /// Every invariant that applies to this simulation's configuration, checked now.
 pub fn check_all(sim: &Simulation) -> Vec<InvariantResult> {
-    let any_idempotent = sim.producers.iter().any(|p| p.is_idempotent());
-    let any_acks_all = sim.producers.iter().any(|p| p.config.acks == Acks::All);
+    // Processors' output clients count: their configuration follows their guarantee.
+    let any_idempotent = clients(sim).any(|p| p.is_idempotent());
+    let any_acks_all = clients(sim).any(|p| p.config.acks == Acks::All);
     let mut out = Vec::new();
     if any_idempotent {
         out.push(result(SEQUENCES_CONTIGUOUS, sequences_contiguous(sim)));
@@ -120,11 +125,7 @@ pub fn check_all(sim: &Simulation) -> Vec<InvariantResult> {
             crate::flink::invariants::concurrency_and_discard(job),
         ));
     }
-    if sim
-        .consumers
-        .iter()
-        .any(|c| c.settings.isolation == crate::kafka::Isolation::ReadCommitted)
-    {
+    if any_read_committed(sim) {
         out.push(result(
             READ_COMMITTED_ISOLATION,
             read_committed_isolation(sim),
@@ -206,7 +207,7 @@ fn prepare_commit_commits(sim: &Simulation) -> Failure {
     None
 }
 
-fn visible_set(
+pub(crate) fn visible_set(
     sim: &Simulation,
 ) -> std::collections::BTreeSet<(crate::ids::Tp, u64, crate::ids::RecordId)> {
     let mut out = std::collections::BTreeSet::new();
@@ -258,33 +259,6 @@ fn committed_all_visible(sim: &Simulation) -> Failure {
                 format!("{id} belongs to a committed transaction but is not visible"),
                 e.evidence.clone(),
             ));
-        }
-    }
-    None
-}
-
-/// Item 11: read_committed consumers only ever receive committed (or non-transactional)
-/// records.
-fn read_committed_isolation(sim: &Simulation) -> Failure {
-    let visible = visible_set(sim);
-    for c in sim
-        .consumers
-        .iter()
-        .filter(|c| c.settings.isolation == crate::kafka::Isolation::ReadCommitted)
-    {
-        for r in &c.reads {
-            if !visible.contains(&(r.tp, r.offset, r.value)) {
-                return Some((
-                    format!(
-                        "{} (read_committed) read {} at offset {} of {}, which is not committed",
-                        sim.names.node(c.node()),
-                        r.value,
-                        r.offset,
-                        sim.names.tp(r.tp)
-                    ),
-                    Vec::new(),
-                ));
-            }
         }
     }
     None
@@ -361,177 +335,7 @@ pub fn violations(sim: &Simulation) -> Vec<InvariantResult> {
     check_all(sim).into_iter().filter(|r| !r.holds).collect()
 }
 
-type Failure = Option<(String, Vec<u64>)>;
-
-/// Batches of idempotent producers on every live leader, per (partition, producer id).
-fn idempotent_batches(
-    sim: &Simulation,
-) -> BTreeMap<(Tp, i64), Vec<&crate::kafka::partition_log::StoredBatch>> {
-    let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
-    for tp in partitions(sim) {
-        if let Some((_, r)) = leader_replica(sim, tp) {
-            for b in r
-                .log
-                .batches()
-                .iter()
-                .filter(|b| b.producer_id >= 0 && b.control.is_none())
-            {
-                out.entry((tp, b.producer_id)).or_default().push(b);
-            }
-        }
-    }
-    out
-}
-
-/// Item 1: sequences per (partition, pid, epoch) are contiguous; a new epoch starts at 0.
-fn sequences_contiguous(sim: &Simulation) -> Failure {
-    for ((tp, pid), batches) in idempotent_batches(sim) {
-        for pair in batches.windows(2) {
-            let (a, b) = (pair[0], pair[1]);
-            let ok = if a.epoch == b.epoch {
-                crate::kafka::partition_log::sequence_add(a.last_sequence(), 1) == b.base_sequence
-            } else {
-                b.base_sequence == 0
-            };
-            if !ok {
-                return Some((
-                    format!(
-                        "{}: producer {pid} epoch {} sequence {} follows epoch {} sequence {}",
-                        sim.names.tp(tp),
-                        b.epoch,
-                        b.base_sequence,
-                        a.epoch,
-                        a.last_sequence()
-                    ),
-                    vec![a.appended_step, b.appended_step],
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// Items 2 and 4: one producer session (producer id and epoch) never stores the same record
-/// twice. A transactional producer keeps its id across restarts; its new instance (a new
-/// epoch) may write again what the old one's aborted transaction held.
-fn no_duplicate_per_pid(sim: &Simulation) -> Failure {
-    for ((tp, pid), batches) in idempotent_batches(sim) {
-        let mut seen = BTreeMap::new();
-        for b in batches {
-            for (i, r) in b.records.iter().enumerate() {
-                if let Some(first) = seen.insert(
-                    (b.epoch, r.value),
-                    (b.base_offset + i as u64, b.appended_step),
-                ) {
-                    return Some((
-                        format!(
-                            "{}: producer {pid} stored {} at offsets {} and {}",
-                            sim.names.tp(tp),
-                            r.value,
-                            first.0,
-                            b.base_offset + i as u64
-                        ),
-                        vec![first.1, b.appended_step],
-                    ));
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Item 5: within one producer session (producer id and epoch) records are stored in the
-/// order the application handed them over.
-fn idempotent_send_order(sim: &Simulation) -> Failure {
-    for ((tp, pid), batches) in idempotent_batches(sim) {
-        let mut last: Option<(crate::ids::RecordId, u64)> = None;
-        let mut epoch = None;
-        for b in batches {
-            if epoch != Some(b.epoch) {
-                epoch = Some(b.epoch);
-                last = None;
-            }
-            for r in &b.records {
-                if let Some((prev, step)) = last {
-                    let (now, before) =
-                        (sim.ledger.send_order(r.value), sim.ledger.send_order(prev));
-                    // Records no producer client handed over (a Flink sink's writes) have no
-                    // send order to keep.
-                    if now != u64::MAX && before != u64::MAX && now <= before {
-                        return Some((
-                            format!(
-                                "{}: producer {pid} stored {} after {}",
-                                sim.names.tp(tp),
-                                r.value,
-                                prev
-                            ),
-                            vec![step, b.appended_step],
-                        ));
-                    }
-                }
-                last = Some((r.value, b.appended_step));
-            }
-        }
-    }
-    None
-}
-
-/// Item 6: no batch with an epoch below one already stored is appended.
-fn no_stale_epoch(sim: &Simulation) -> Failure {
-    for ((tp, pid), batches) in idempotent_batches(sim) {
-        for pair in batches.windows(2) {
-            if pair[1].epoch < pair[0].epoch {
-                return Some((
-                    format!(
-                        "{}: producer {pid} epoch {} appended after epoch {}",
-                        sim.names.tp(tp),
-                        pair[1].epoch,
-                        pair[0].epoch
-                    ),
-                    vec![pair[0].appended_step, pair[1].appended_step],
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// Item 2: with acks=all, an acknowledged offset holds the acknowledged record (a retry's
-/// answer carries the original offset).
-fn acked_offset_is_original(sim: &Simulation) -> Failure {
-    for (i, e) in sim.ledger.records.iter().enumerate() {
-        let (Some(offset), Some(tp), Some(p)) = (e.acked_offset, e.tp, e.producer) else {
-            continue;
-        };
-        let acks_all = sim
-            .producers
-            .get(usize::from(p))
-            .is_some_and(|p| p.config.acks == Acks::All);
-        if !acks_all {
-            continue;
-        }
-        let Some((_, r)) = leader_replica(sim, tp) else {
-            continue;
-        };
-        if offset >= r.high_watermark {
-            continue;
-        }
-        let stored = r.log.read(offset, offset + 1, 1);
-        if stored.first().map(|s| s.value.0) != Some(i as u32) {
-            return Some((
-                format!(
-                    "record v{i} was acknowledged at offset {offset} of {}, which holds {}",
-                    sim.names.tp(tp),
-                    stored
-                        .first()
-                        .map_or("nothing".to_string(), |s| s.value.to_string())
-                ),
-                e.evidence.clone(),
-            ));
-        }
-    }
-    None
-}
+pub(crate) type Failure = Option<(String, Vec<u64>)>;
 
 /// Item 11 (first half): the high watermark never passes the log end, the LSO never passes the HW.
 fn high_watermark_bounds(sim: &Simulation) -> Failure {
@@ -548,35 +352,6 @@ fn high_watermark_bounds(sim: &Simulation) -> Failure {
                         r.high_watermark,
                         r.last_stable_offset(),
                         r.log.log_end_offset()
-                    ),
-                    Vec::new(),
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// Consumers only read below the high watermark, so what they read never disappears:
-/// every read record is still at its offset on the live leader (clean elections only).
-fn reads_stay_readable(sim: &Simulation) -> Failure {
-    for c in &sim.consumers {
-        for read in &c.reads {
-            let Some((leader, r)) = leader_replica(sim, read.tp) else {
-                continue;
-            };
-            if !is_alive(sim, crate::ids::NodeId::Broker(leader)) {
-                continue;
-            }
-            let stored = r.log.read(read.offset, read.offset + 1, 1);
-            if stored.first().map(|s| s.value) != Some(read.value) {
-                return Some((
-                    format!(
-                        "{} read {} at offset {} of {}, which the leader no longer holds",
-                        sim.names.node(c.node()),
-                        read.value,
-                        read.offset,
-                        sim.names.tp(read.tp)
                     ),
                     Vec::new(),
                 ));

@@ -48,6 +48,10 @@ pub struct AppendedCopy {
     /// outcome that decides whether *this* copy may be visible is its own transaction's.
     #[serde(default)]
     pub txn_outcome: Option<TxnOutcome>,
+    /// Where that hand-over stands in the order of all hand-overs of the run (its send
+    /// order: a record handed over again is sent again, later).
+    #[serde(default)]
+    pub send_order: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -57,9 +61,22 @@ pub struct ReadBy {
     pub step: u64,
 }
 
+/// A read by a read-process-write processor's consumer side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProcessorRead {
+    pub processor: u8,
+    pub tp: Tp,
+    pub offset: u64,
+    pub step: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RecordEntry {
+    /// The plain producer that handed it over.
     pub producer: Option<u8>,
+    /// The read-process-write processor whose output client it was handed to.
+    #[serde(default)]
+    pub processor: Option<u8>,
     pub key: Option<u32>,
     pub tp: Option<Tp>,
     pub accepted_at: Option<SimTime>,
@@ -73,7 +90,11 @@ pub struct RecordEntry {
     pub delivered_at: Option<SimTime>,
     pub error: Option<KafkaError>,
     pub appends: Vec<AppendedCopy>,
+    /// Reads by consumers.
     pub reads: Vec<ReadBy>,
+    /// Reads by processors (their input records).
+    #[serde(default)]
+    pub processor_reads: Vec<ProcessorRead>,
     pub evidence: Vec<u64>,
     /// Written inside a transaction.
     pub transactional: bool,
@@ -89,6 +110,9 @@ pub struct RecordEntry {
     /// copy of that hand-over appended after it ended (a late retry) takes it over.
     #[serde(default)]
     pub hand_over_outcome: Option<TxnOutcome>,
+    /// The latest hand-over's place in the order of all hand-overs of the run.
+    #[serde(default)]
+    pub hand_over_order: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -102,6 +126,7 @@ impl RecordEntry {
     fn new() -> Self {
         RecordEntry {
             producer: None,
+            processor: None,
             key: None,
             tp: None,
             accepted_at: None,
@@ -114,11 +139,13 @@ impl RecordEntry {
             error: None,
             appends: Vec::new(),
             reads: Vec::new(),
+            processor_reads: Vec::new(),
             evidence: Vec::new(),
             transactional: false,
             txn_outcome: None,
             hand_overs: 0,
             hand_over_outcome: None,
+            hand_over_order: None,
         }
     }
 
@@ -156,6 +183,9 @@ pub struct Ledger {
     #[serde(with = "crate::serde_pairs")]
     batches_at: BTreeMap<(Tp, u64), Vec<RecordId>>,
     accepted: u64,
+    /// Hand-overs so far, first ones and repeated ones.
+    #[serde(default)]
+    handed: u64,
 }
 
 impl Ledger {
@@ -164,6 +194,7 @@ impl Ledger {
             records: (0..records).map(|_| RecordEntry::new()).collect(),
             batches_at: BTreeMap::new(),
             accepted: 0,
+            handed: 0,
         }
     }
 
@@ -176,6 +207,15 @@ impl Ledger {
 
     pub fn get(&self, id: RecordId) -> Option<&RecordEntry> {
         self.records.get(id.0 as usize)
+    }
+
+    /// The copy of `id` appended last at `offset` of `tp`.
+    pub fn copy_at(&self, id: RecordId, tp: Tp, offset: u64) -> Option<&AppendedCopy> {
+        self.get(id)?
+            .appends
+            .iter()
+            .rev()
+            .find(|c| c.tp == tp && c.offset == offset)
     }
 
     fn entry(&mut self, id: RecordId) -> Option<&mut RecordEntry> {
@@ -199,13 +239,18 @@ impl Ledger {
                 tp,
             } => {
                 let order = self.accepted;
+                let handed = self.handed;
                 if let Some(e) = self.records.get_mut(record.0 as usize) {
+                    e.hand_over_order = Some(handed);
+                    self.handed += 1;
                     if e.accept_order.is_none() {
                         e.accept_order = Some(order);
                         self.accepted += 1;
                     }
-                    if let crate::ids::NodeId::Producer(p) = producer {
-                        e.producer = Some(*p);
+                    match producer {
+                        crate::ids::NodeId::Producer(p) => e.producer = Some(*p),
+                        crate::ids::NodeId::Processor(p) => e.processor = Some(*p),
+                        _ => {}
                     }
                     e.key = *key;
                     e.tp = Some(*tp);
@@ -266,6 +311,7 @@ impl Ledger {
                         } else {
                             None
                         },
+                        send_order: e.hand_over_order,
                     });
                     e.witness(step);
                 });
@@ -315,6 +361,23 @@ impl Ledger {
                     if let Some(e) = self.entry(*id) {
                         e.reads.push(ReadBy {
                             consumer: *c,
+                            offset: *offset,
+                            step,
+                        });
+                    }
+                }
+            }
+            Note::Read {
+                consumer: crate::ids::NodeId::Processor(p),
+                tp,
+                records,
+                ..
+            } => {
+                for (offset, id) in records {
+                    if let Some(e) = self.entry(*id) {
+                        e.processor_reads.push(ProcessorRead {
+                            processor: *p,
+                            tp: *tp,
                             offset: *offset,
                             step,
                         });
