@@ -101,7 +101,7 @@ pub struct Report {
     pub trace_hash: String,
 }
 
-fn processing(
+pub(crate) fn processing(
     sim: &Simulation,
     copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
 ) -> Option<Processing> {

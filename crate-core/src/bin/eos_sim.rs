@@ -38,7 +38,37 @@ const USAGE: &str = "usage:
   eos-sim cost <name|file> [--interval 10,50,100] [--seed N] [--json]
                                                  latency and messages per record of
                                                  each guarantee across commit intervals
+  eos-sim outcomes <name|file> [--samples N] [--seed N] [--json]
+                                                 visible outputs, duplicates and losses
+                                                 over time under each guarantee
   eos-sim help";
+
+/// Samples per lane `eos-sim outcomes` takes unless told.
+const DEFAULT_SAMPLES: usize = 10;
+
+/// Takes `--samples N` out of the arguments.
+fn take_samples(args: &[String]) -> Result<(Vec<String>, usize), String> {
+    let mut rest = Vec::new();
+    let mut samples = DEFAULT_SAMPLES;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--samples" {
+            let v = it.next().ok_or("--samples needs a whole number")?;
+            samples = match v.parse::<usize>() {
+                Ok(n) if (1..=eos_core::outcomes::MAX_SAMPLES).contains(&n) => n,
+                _ => {
+                    return Err(format!(
+                        "--samples {v:?}: give a whole number from 1 to {}",
+                        eos_core::outcomes::MAX_SAMPLES
+                    ))
+                }
+            };
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((rest, samples))
+}
 
 /// The commit intervals `eos-sim cost` sweeps unless told (ms).
 const DEFAULT_INTERVALS: &[u64] = &[10, 25, 50, 100, 200];
@@ -567,6 +597,51 @@ fn main() -> ExitCode {
                         p.duplicates,
                         p.lost
                     );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Some("outcomes") => {
+            let (rest, samples) = match take_samples(&args[1..]) {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            };
+            let Options {
+                target, seed, json, ..
+            } = match parse_options(&rest, "outcomes", false) {
+                Ok(o) => o,
+                Err(e) => return fail(e),
+            };
+            let scenario = match load(&target) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("{target}: {e}")),
+            };
+            let lanes = match eos_core::outcomes::outcomes_over_time(&scenario, seed, samples) {
+                Ok(l) => l,
+                Err(e) => return fail(e),
+            };
+            if json {
+                match serde_json::to_string_pretty(&lanes) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => return fail(format!("cannot write the outcomes: {e}")),
+                }
+            } else {
+                for lane in &lanes {
+                    println!("{}", lane.guarantee);
+                    println!(
+                        "{:>7} {:>10} {:>8} {:>11} {:>5}",
+                        "step", "time ms", "visible", "duplicates", "lost"
+                    );
+                    for p in &lane.points {
+                        println!(
+                            "{:>7} {:>10.1} {:>8} {:>11} {:>5}",
+                            p.step,
+                            p.time as f64 / 1000.0,
+                            p.visible,
+                            p.duplicates,
+                            p.lost
+                        );
+                    }
                 }
             }
             ExitCode::SUCCESS
