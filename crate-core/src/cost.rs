@@ -150,7 +150,7 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
             }
         }
     }
-    latencies.sort_unstable();
+    crate::order::sort(&mut latencies);
     let n = latencies.len() as u64;
     let mean = latencies.iter().sum::<u64>().checked_div(n).unwrap_or(0);
     let p95 = latencies

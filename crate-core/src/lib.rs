@@ -14,6 +14,7 @@ pub mod kafka;
 pub mod lesson;
 pub mod net;
 pub mod oracle;
+pub mod order;
 pub mod outcomes;
 pub mod report;
 pub mod rng;

@@ -49,13 +49,13 @@ pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
     let lost = if finished {
         summary.lost
     } else {
-        let handled: BTreeSet<_> = p
-            .processed
-            .iter()
-            .chain(p.batch.iter().map(|r| &r.value))
-            .chain(p.held.iter().map(|r| &r.value))
-            .copied()
-            .collect();
+        let handled: BTreeSet<_> = crate::order::set_of(
+            p.processed
+                .iter()
+                .chain(p.batch.iter().map(|r| &r.value))
+                .chain(p.held.iter().map(|r| &r.value))
+                .copied(),
+        );
         copies
             .iter()
             .filter(|(id, at)| {

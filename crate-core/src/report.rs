@@ -106,12 +106,13 @@ pub(crate) fn processing(
     copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
 ) -> Option<Processing> {
     let p = sim.processors.first()?;
-    let inputs: std::collections::BTreeSet<crate::ids::RecordId> = copies
-        .iter()
-        .filter(|(_, at)| at.iter().any(|(tp, _)| p.settings.inputs.contains(tp)))
-        .map(|(id, _)| *id)
-        .collect();
-    let processed: std::collections::BTreeSet<_> = p.processed.iter().copied().collect();
+    let inputs = crate::order::set_of(
+        copies
+            .iter()
+            .filter(|(_, at)| at.iter().any(|(tp, _)| p.settings.inputs.contains(tp)))
+            .map(|(id, _)| *id),
+    );
+    let processed = crate::order::set_of(p.processed.iter().copied());
     let mut ledger = BTreeMap::new();
     let (mut visible, mut duplicates, mut lost) = (0u64, 0u64, 0u64);
     for id in &inputs {
@@ -201,20 +202,16 @@ impl Report {
                 }
             })
             .collect();
-        let reads = sim
-            .consumers
-            .iter()
-            .map(|c| {
-                (
-                    sim.names.node(c.node()),
-                    Reads {
-                        isolation: c.settings.isolation.as_config().to_string(),
-                        records: c.reads.len() as u64,
-                        keys: c.reads.iter().map(|r| sim.names.key(r.key)).collect(),
-                    },
-                )
-            })
-            .collect();
+        let reads = crate::order::map_of(sim.consumers.iter().map(|c| {
+            (
+                sim.names.node(c.node()),
+                Reads {
+                    isolation: c.settings.isolation.as_config().to_string(),
+                    records: c.reads.len() as u64,
+                    keys: c.reads.iter().map(|r| sim.names.key(r.key)).collect(),
+                },
+            )
+        }));
         let processing = processing(sim, &copies);
         // A processed input whose output nobody sees is lost too (at-most-once's failure).
         let lost = lost + processing.as_ref().map_or(0, |p| p.lost);

@@ -563,7 +563,7 @@ mod tests {
             .skip(1)
             .filter_map(|rest| rest.split_once('}')?.0.parse().ok())
             .collect();
-        found.sort_unstable();
+        eos_core::order::sort(&mut found);
         found
     }
 

@@ -170,16 +170,13 @@ fn bit(step: usize) -> u32 {
 impl Progress {
     /// Reads what `encode` wrote; anything malformed is skipped, never an error.
     pub fn parse(text: &str) -> Progress {
-        let by_lesson = text
-            .split(';')
-            .filter_map(|entry| {
-                let mut parts = entry.split(':');
-                let id = parts.next()?.trim();
-                let seen = parts.next()?.trim().parse().ok()?;
-                let right = parts.next()?.trim().parse().ok()?;
-                (!id.is_empty() && parts.next().is_none()).then(|| (id.to_string(), (seen, right)))
-            })
-            .collect();
+        let by_lesson = eos_core::order::map_of(text.split(';').filter_map(|entry| {
+            let mut parts = entry.split(':');
+            let id = parts.next()?.trim();
+            let seen = parts.next()?.trim().parse().ok()?;
+            let right = parts.next()?.trim().parse().ok()?;
+            (!id.is_empty() && parts.next().is_none()).then(|| (id.to_string(), (seen, right)))
+        }));
         Progress { by_lesson }
     }
 

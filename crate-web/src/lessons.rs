@@ -1,23 +1,19 @@
-//! The built-in lessons, pre-parsed at build time (see `build.rs`) like the scenarios: the
-//! same values `eos_core::lesson::builtin_lessons` parses from TOML, without a TOML parser.
+//! The built-in lessons, pre-parsed at build time (see `build.rs`) like the scenarios and
+//! embedded in the same binary form (`wire`): the same values
+//! `eos_core::lesson::builtin_lessons` parses from TOML, without a TOML parser.
 
-use eos_core::lesson::schema::ScenarioSource;
+use eos_core::lesson::schema::{LessonFile, ScenarioSource};
 use eos_core::Lesson;
 
 mod generated {
-    #[allow(unused_imports)]
-    use eos_core::lesson::schema::{ScenarioSource::*, UntilSpec::*, *};
-    #[allow(unused_imports)]
-    use eos_core::lesson::Text;
-    #[allow(unused_imports)]
-    use eos_core::scenario::schema::FaultSpec;
     include!(concat!(env!("OUT_DIR"), "/builtin_lessons.rs"));
 }
 
 /// Every built-in lesson, in course order (the first is the one the page opens on).
 pub fn all() -> Vec<Lesson> {
-    generated::lesson_files()
-        .into_iter()
+    generated::LESSON_BYTES
+        .iter()
+        .filter_map(|bytes| crate::wire::from_bytes::<LessonFile>(bytes).ok())
         .filter_map(|f| Lesson::from_file_with(f, &crate::builtins::get).ok())
         .collect()
 }

@@ -521,7 +521,9 @@ pub struct CompareVm {
 pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
     let first = lanes.first()?;
     let mut inputs: Vec<&String> = first.ledger.keys().collect();
-    inputs.sort_by_key(|k| k.trim_start_matches('v').parse::<u64>().unwrap_or(u64::MAX));
+    eos_core::order::sort_by_key(&mut inputs, |k| {
+        k.trim_start_matches('v').parse::<u64>().unwrap_or(u64::MAX)
+    });
     let names = ["at-most-once", "at-least-once", "exactly-once"];
     Some(CompareVm {
         lanes: lanes
@@ -554,7 +556,7 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
 /// The fault schedule as sentences, in time order.
 pub fn fault_schedule(sim: &Simulation, lang: Lang) -> Vec<String> {
     let mut faults = sim.faults.clone();
-    faults.sort_by_key(|f| f.at);
+    eos_core::order::sort_by_key(&mut faults, |f| f.at);
     faults
         .iter()
         .map(|f| {

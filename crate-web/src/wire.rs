@@ -1,9 +1,10 @@
-//! A compact binary form of serde data, for scenario files inside the page: the built-ins
-//! are embedded in it (see `build.rs`), and the import worker sends imported scenarios in
-//! it. The page only decodes. Structs are their fields in order (never a map of names), so
-//! the decoder stays small; every value carries a one-byte tag, so untagged enums work and
-//! a damaged input is refused, never misread. A field its struct chose not to write
-//! (`skip_serializing_if`) is marked absent and takes its `#[serde(default)]`.
+//! A compact binary form of serde data, for scenario and lesson files inside the page: the
+//! built-in scenarios and lessons are embedded in it (see `build.rs`), and the import worker
+//! sends imported scenarios in it. The page only decodes. Structs are their fields in order
+//! (never a map of names), so the decoder stays small; every value carries a one-byte tag,
+//! so untagged enums work and a damaged input is refused, never misread. A field its struct
+//! chose not to write (`skip_serializing_if`) is marked absent and takes its
+//! `#[serde(default)]`.
 //!
 //! This file is also compiled into `build.rs` (with `#[path]`).
 
@@ -487,6 +488,34 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
     }
 }
 
+/// A struct's fields as a map from field index to value; absent fields are left out.
+struct Fields<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    left: u32,
+    index: u64,
+}
+
+impl<'de> de::MapAccess<'de> for Fields<'_, 'de> {
+    type Error = WireError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        while self.left > 0 {
+            self.left -= 1;
+            self.index += 1;
+            if self.reader.peek() == Some(ABSENT) {
+                self.reader.at += 1;
+                continue;
+            }
+            return seed
+                .deserialize((self.index - 1).into_deserializer())
+                .map(Some);
+        }
+        Ok(None)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.reader)
+    }
+}
+
 impl<'de> de::EnumAccess<'de> for &mut Reader<'de> {
     type Error = WireError;
     type Variant = Self;
@@ -550,9 +579,17 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                 let left = self.length()?;
                 self.nested(|reader| visitor.visit_seq(Items { reader, left }))
             }
+            // A struct met without its type (an untagged enum, or a lesson's `until` table):
+            // a map keyed by field index, which serde's derived field names accept.
             STRUCT => {
                 let left = self.field_count()?;
-                self.nested(|reader| visitor.visit_seq(Items { reader, left }))
+                self.nested(|reader| {
+                    visitor.visit_map(Fields {
+                        reader,
+                        left,
+                        index: 0,
+                    })
+                })
             }
             MAP => {
                 let left = self.length()?;
@@ -720,6 +757,15 @@ mod tests {
             };
             let back: ScenarioFile = from_bytes(&to_bytes(&plain).expect("encodes")).expect(name);
             assert_eq!(back, plain, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_builtin_lesson_round_trips() {
+        for lesson in eos_core::lesson::builtin_lessons() {
+            let bytes = to_bytes(&lesson.file).expect("encodes");
+            let back: eos_core::lesson::schema::LessonFile = from_bytes(&bytes).expect("decodes");
+            assert_eq!(back, lesson.file);
         }
     }
 

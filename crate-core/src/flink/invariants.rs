@@ -64,10 +64,10 @@ pub fn completion_rules(job: &Job) -> Result<(), String> {
         .iter()
         .filter(|s| s.outcome == CheckpointOutcome::Completed)
         .collect();
-    completed.sort_by_key(|s| (s.finished_at, s.id));
+    crate::order::sort_by_key(&mut completed, |s| (s.finished_at, s.id));
     for s in completed {
         let mut acked: Vec<u8> = s.acks.iter().map(|(t, _)| *t).collect();
-        acked.sort_unstable();
+        crate::order::sort(&mut acked);
         acked.dedup();
         if acked.len() != tasks {
             return Err(format!(

@@ -170,14 +170,14 @@ impl Job {
         let Some((pid, epoch)) = txn.producer else {
             return;
         };
-        let new: Vec<Tp> = txn
-            .buffer
-            .iter()
-            .map(|(tp, _)| *tp)
-            .filter(|tp| !txn.added.contains(tp))
-            .collect::<BTreeSet<Tp>>()
-            .into_iter()
-            .collect();
+        let new: Vec<Tp> = crate::order::set_of(
+            txn.buffer
+                .iter()
+                .map(|(tp, _)| *tp)
+                .filter(|tp| !txn.added.contains(tp)),
+        )
+        .into_iter()
+        .collect();
         if !new.is_empty() && txn.adding.is_none() {
             let request_id = next;
             next += 1;
@@ -278,7 +278,7 @@ impl Job {
         snap.pending = sink.pending.clone();
         snap.pending.extend(sink.committing.values().cloned());
         snap.pending.extend(sink.retry_commits.iter().cloned());
-        snap.pending.sort_by_key(|c| c.checkpoint);
+        crate::order::sort_by_key(&mut snap.pending, |c| c.checkpoint);
         if begin_next {
             let n = sink.next_number.max(id + 1);
             self.sink_begin(t, n, ctx);
@@ -298,7 +298,7 @@ impl Job {
         again.extend(std::mem::take(&mut sink.committing).into_values());
         let mut all = due;
         all.extend(again);
-        all.sort_by_key(|c| c.checkpoint);
+        crate::order::sort_by_key(&mut all, |c| c.checkpoint);
         let acted = !all.is_empty();
         for c in all {
             self.send_commit(t, c, ctx);

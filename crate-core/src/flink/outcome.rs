@@ -42,12 +42,7 @@ impl FlinkOutput {
         Some(FlinkOutput {
             committed,
             appended: job.external.appended_copies(),
-            upserts: job
-                .external
-                .upserts
-                .iter()
-                .map(|(k, (v, _))| (*k, *v))
-                .collect(),
+            upserts: crate::order::map_of(job.external.upserts.iter().map(|(k, (v, _))| (*k, *v))),
             state: job.state(),
         })
     }
@@ -96,7 +91,7 @@ fn copies_diff(
 
 fn values_diff(expected: &BTreeMap<u32, u64>, got: &BTreeMap<u32, u64>, diff: &mut FlinkDiff) {
     let keys: std::collections::BTreeSet<u32> =
-        expected.keys().chain(got.keys()).copied().collect();
+        crate::order::set_of(expected.keys().chain(got.keys()).copied());
     for k in keys {
         let (e, g) = (
             expected.get(&k).copied().unwrap_or(0),
@@ -112,9 +107,9 @@ pub fn diff(failure_free: &FlinkOutput, run: &FlinkOutput) -> FlinkDiff {
     let mut d = FlinkDiff::default();
     copies_diff(&failure_free.committed, &run.committed, &mut d);
     copies_diff(&failure_free.appended, &run.appended, &mut d);
-    d.lost.sort();
+    crate::order::sort(&mut d.lost);
     d.lost.dedup();
-    d.duplicated.sort();
+    crate::order::sort(&mut d.duplicated);
     d.duplicated.dedup();
     values_diff(&failure_free.upserts, &run.upserts, &mut d);
     values_diff(&failure_free.state, &run.state, &mut d);

@@ -64,7 +64,7 @@ fn ledger(job: &crate::flink::Job, output: &FlinkOutput) -> BTreeMap<String, Led
     for (id, n) in &output.appended {
         m.entry(*id).or_default().appended = *n;
     }
-    m.into_iter().map(|(id, l)| (id.to_string(), l)).collect()
+    crate::order::map_of(m.into_iter().map(|(id, l)| (id.to_string(), l)))
 }
 
 fn line(s: &CheckpointStat) -> CheckpointLine {

@@ -50,12 +50,13 @@ pub struct SourceState {
 impl SourceState {
     pub fn new(partitions: Vec<Tp>, leaders: &BTreeMap<Tp, u8>) -> Self {
         SourceState {
-            positions: partitions.iter().map(|&tp| (tp, 0)).collect(),
-            fetch_at: partitions.iter().map(|&tp| (tp, 0)).collect(),
-            leader_hint: partitions
-                .iter()
-                .map(|&tp| (tp, leaders.get(&tp).copied().unwrap_or(0)))
-                .collect(),
+            positions: crate::order::map_of(partitions.iter().map(|&tp| (tp, 0))),
+            fetch_at: crate::order::map_of(partitions.iter().map(|&tp| (tp, 0))),
+            leader_hint: crate::order::map_of(
+                partitions
+                    .iter()
+                    .map(|&tp| (tp, leaders.get(&tp).copied().unwrap_or(0))),
+            ),
             partitions,
             ..Default::default()
         }

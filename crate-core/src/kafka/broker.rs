@@ -655,7 +655,7 @@ impl Broker {
         let leader_leo = replica.log.log_end_offset();
         if log_end_offset >= leader_leo && !replica.isr.contains(&follower) {
             replica.isr.push(follower);
-            replica.isr.sort_unstable();
+            crate::order::sort(&mut replica.isr);
         }
         if log_end_offset < leader_leo {
             ctx.send(

@@ -9,10 +9,7 @@ use crate::sim::{Ctx, Note};
 use std::collections::BTreeSet;
 
 fn partitions(brokers: &[Broker]) -> BTreeSet<Tp> {
-    brokers
-        .iter()
-        .flat_map(|b| b.replicas.keys().copied())
-        .collect()
+    crate::order::set_of(brokers.iter().flat_map(|b| b.replicas.keys().copied()))
 }
 
 fn set_metadata(brokers: &mut [Broker], tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {

@@ -482,7 +482,7 @@ pub fn read_committed_filter(
     aborted: &[AbortedTxn],
 ) -> Vec<FetchedRecord> {
     let mut queue: Vec<AbortedTxn> = aborted.to_vec();
-    queue.sort_by_key(|txn| txn.first_offset);
+    crate::order::sort_by_key(&mut queue, |txn| txn.first_offset);
     let mut next_aborted = 0;
     let mut aborted_producers: BTreeSet<i64> = BTreeSet::new();
     let mut delivered = Vec::new();

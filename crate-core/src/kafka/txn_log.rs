@@ -206,7 +206,7 @@ impl TxnLog {
         for entry in &self.entries {
             latest.insert(entry.transit.transactional_id.as_str(), entry.offset);
         }
-        let keep: BTreeSet<u64> = latest.into_values().collect();
+        let keep: BTreeSet<u64> = crate::order::set_of(latest.into_values());
         self.entries
             .retain(|e| keep.contains(&e.offset) && e.transit.state != TxnState::Dead);
     }

@@ -241,7 +241,7 @@ fn question(
             ));
         }
         let mut values: Vec<i64> = q.choices.iter().filter_map(|c| c.value).collect();
-        values.sort_unstable();
+        crate::order::sort(&mut values);
         if values.windows(2).any(|w| w[0] == w[1]) {
             errors.push(err(
                 "choices",

@@ -315,8 +315,7 @@ impl Probe {
         match &self.target {
             Target::Consumer(i) => sim.consumers.get(usize::from(*i)).map_or(0, |c| {
                 if self.name == "keys_read" {
-                    let keys: std::collections::BTreeSet<_> =
-                        c.reads.iter().map(|r| r.key).collect();
+                    let keys = crate::order::set_of(c.reads.iter().map(|r| r.key));
                     count(keys.len())
                 } else {
                     count(c.reads.len())

@@ -82,7 +82,8 @@ pub fn aborted_offsets(sim: &Simulation) -> BTreeSet<(Tp, u64)> {
     let mut out = BTreeSet::new();
     for tp in partitions(sim) {
         if let Some((_, r)) = leader_replica(sim, tp) {
-            let visible: BTreeSet<u64> = committed_view(r).iter().map(|x| x.offset).collect();
+            let visible: BTreeSet<u64> =
+                crate::order::set_of(committed_view(r).iter().map(|x| x.offset));
             for e in r.log.read_entries(0, r.last_stable_offset(), u32::MAX) {
                 if let crate::kafka::txn_index::FetchedEntry::Data {
                     record,
@@ -231,13 +232,13 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
         by_producer.entry((p, tp)).or_default().push((*id, offset));
     }
     for ((p, tp), mut recs) in by_producer {
-        recs.sort_by_key(|(_, offset)| *offset);
+        crate::order::sort_by_key(&mut recs, |(_, offset)| *offset);
         for pair in recs.windows(2) {
             let ((a, oa), (b, ob)) = (pair[0], pair[1]);
             if sim.ledger.send_order(b) < sim.ledger.send_order(a) {
                 let mut events = evidence(a);
                 events.extend(evidence(b));
-                events.sort_unstable();
+                crate::order::sort(&mut events);
                 events.dedup();
                 push(
                     &mut out,
@@ -272,7 +273,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                     .map(|r| r.step)
             })
             .collect();
-        steps.sort_unstable();
+        crate::order::sort(&mut steps);
         steps.dedup();
         steps
     };
@@ -281,12 +282,13 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
     let mut deliverable: BTreeMap<(bool, Tp), BTreeSet<u64>> = BTreeMap::new();
     for tp in partitions(sim) {
         if let Some((_, r)) = leader_replica(sim, tp) {
-            let all: BTreeSet<u64> = r
-                .log
-                .records_below(r.log.log_end_offset())
-                .map(|x| x.offset)
-                .collect();
-            let committed: BTreeSet<u64> = committed_view(r).iter().map(|x| x.offset).collect();
+            let all: BTreeSet<u64> = crate::order::set_of(
+                r.log
+                    .records_below(r.log.log_end_offset())
+                    .map(|x| x.offset),
+            );
+            let committed: BTreeSet<u64> =
+                crate::order::set_of(committed_view(r).iter().map(|x| x.offset));
             deliverable.insert((false, tp), all);
             deliverable.insert((true, tp), committed);
         }

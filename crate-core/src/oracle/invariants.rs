@@ -251,7 +251,7 @@ fn aborted_never_visible(sim: &Simulation) -> Failure {
 /// visible to read_committed readers.
 fn committed_all_visible(sim: &Simulation) -> Failure {
     let visible: std::collections::BTreeSet<crate::ids::RecordId> =
-        visible_set(sim).into_iter().map(|(_, _, v)| v).collect();
+        crate::order::set_of(visible_set(sim).into_iter().map(|(_, _, v)| v));
     for (i, e) in sim.ledger.records.iter().enumerate() {
         let id = crate::ids::RecordId(i as u32);
         if e.txn_outcome == Some(crate::oracle::TxnOutcome::Committed) && !visible.contains(&id) {

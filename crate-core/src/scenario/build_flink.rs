@@ -167,12 +167,12 @@ pub(super) fn build(
             ),
         );
     }
-    let index: BTreeMap<&str, usize> = spec
-        .operators
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.name.as_str(), i))
-        .collect();
+    let index: BTreeMap<&str, usize> = crate::order::map_of(
+        spec.operators
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name.as_str(), i)),
+    );
     if index.len() != spec.operators.len() {
         e(
             "flink.operators".into(),

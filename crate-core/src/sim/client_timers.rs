@@ -67,6 +67,6 @@ pub fn producer_timers(sim: &Simulation, producer: &Producer) -> Vec<ClientTimer
             until,
         });
     }
-    out.sort_by_key(|t| (t.until, t.tp, t.base_sequence));
+    crate::order::sort_by_key(&mut out, |t| (t.until, t.tp, t.base_sequence));
     out
 }

@@ -9,11 +9,8 @@ use std::collections::BTreeSet;
 
 /// Every partition in the cluster, in order.
 pub fn partitions(sim: &Simulation) -> Vec<Tp> {
-    let set: BTreeSet<Tp> = sim
-        .brokers
-        .iter()
-        .flat_map(|b| b.replicas.keys().copied())
-        .collect();
+    let set: BTreeSet<Tp> =
+        crate::order::set_of(sim.brokers.iter().flat_map(|b| b.replicas.keys().copied()));
     set.into_iter().collect()
 }
 
@@ -190,6 +187,6 @@ pub fn partition_views_last(sim: &Simulation, last: usize, stride: usize) -> Vec
             });
         }
     }
-    out.sort_by_key(|p| (p.tp, !p.is_leader, p.broker));
+    crate::order::sort_by_key(&mut out, |p| (p.tp, !p.is_leader, p.broker));
     out
 }

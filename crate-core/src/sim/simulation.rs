@@ -276,7 +276,7 @@ impl Simulation {
     /// A hash of the whole current state (processes, network, queue, RNG, ledger).
     pub fn state_hash(&self) -> u64 {
         let mut queue: Vec<&Scheduled> = self.queue.iter().collect();
-        queue.sort_by_key(|s| (s.time, s.seq));
+        crate::order::sort_by_key(&mut queue, |s| (s.time, s.seq));
         stable_hash(&(
             self.now,
             self.steps,
@@ -344,7 +344,7 @@ impl Simulation {
                 _ => None,
             })
             .collect();
-        out.sort_by_key(|m| (m.arrive_at, m.id));
+        crate::order::sort_by_key(&mut out, |m| (m.arrive_at, m.id));
         out
     }
 
@@ -751,7 +751,7 @@ impl Simulation {
         notes: &mut Vec<Note>,
     ) {
         let mut items = std::mem::take(&mut self.queue).into_vec();
-        items.sort_by_key(|s| (s.time, s.seq));
+        crate::order::sort_by_key(&mut items, |s| (s.time, s.seq));
         let mut left = count;
         let mut kept = Vec::with_capacity(items.len());
         for mut item in items {

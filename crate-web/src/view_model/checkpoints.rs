@@ -42,7 +42,7 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
             })
         })
         .collect();
-    out.sort_by_key(|r| r.unaligned);
+    eos_core::order::sort_by_key(&mut out, |r| r.unaligned);
     out
 }
 

@@ -485,7 +485,7 @@ mod tests {
         let sim = at_step("seed-frozen-broker", 20);
         let d = diagram(&sim, 40, Lang::En);
         let mut ids: Vec<u64> = d.arrows.iter().map(|a| a.msg_id).collect();
-        ids.sort_unstable();
+        eos_core::order::sort(&mut ids);
         let before = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), before, "no message drawn twice");
