@@ -139,6 +139,32 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
 });
 
+test('the stage shows countdown rings, a lost ack fading under a cross, and a recognised duplicate flashing', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-on');
+  // Steps with → until `selector` is on screen (at most `limit` steps).
+  const stepUntil = async (selector, limit = 200) => {
+    for (let i = 0; i < limit && (await page.locator(selector).count()) === 0; i++) {
+      await page.keyboard.press('ArrowRight');
+    }
+    assert((await page.locator(selector).count()) > 0, `${selector} appears`);
+  };
+  await stepUntil('article.producer .timer.request');
+  const ring = await page.locator('article.producer .timer.request').first().getAttribute('title');
+  assert(ring.includes('request.timeout.ms'), `the ring says what it counts down: ${ring}`);
+  await stepUntil('.flights li.lost');
+  const lost = await page.locator('.flights li.lost').innerText();
+  assert(/ack for payments-0/.test(lost) && /lost/.test(lost), `the lost ack is listed: ${lost}`);
+  assert((await page.locator('.flights li.lost .cross').count()) === 1, 'under a cross');
+  await page.locator('.flights').screenshot({ path: join(artifacts, '39-lost-ack-cross.png') });
+  await stepUntil('article.producer .timer.backoff, .partition.dedup-flash');
+  await stepUntil('.partition.dedup-flash');
+  const flash = await page.locator('.partition.dedup-flash .flash').innerText();
+  assert(/duplicate recognised: seq \d+–\d+ is already at offset \d+/.test(flash), `the flash says why: ${flash}`);
+  await page.screenshot({ path: join(artifacts, '40-dedup-flash.png'), fullPage: false });
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => !document.querySelector('.partition.dedup-flash'));
+});
+
 test('scrub bar, jumps between notable events, and playback speed', async (page) => {
   await page.keyboard.press('Shift+ArrowRight');
   const first = await stepNumber(page);
@@ -657,6 +683,52 @@ test('the cost chart: three guarantees across commit intervals, as eos-sim cost 
   await page.screenshot({ path: join(artifacts, '32-cost-chart.png'), fullPage: false });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: join(artifacts, '33-cost-chart-light.png'), fullPage: false });
+});
+
+test('outcomes over time: a line per guarantee, ending where eos-sim compare ends', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-at-least-once');
+  await page.locator('#outcomes-visible svg').waitFor();
+  for (const id of ['#outcomes-visible', '#outcomes-duplicates', '#outcomes-lost']) {
+    const lines = await page.locator(`${id} svg polyline`).count();
+    assert(lines >= 3, `${id}: a line per guarantee (${lines})`);
+  }
+  const report = cli(['compare', 'rpw-crash-at-least-once', '--json']);
+  const rows = await page.locator('.outcomes-table tbody tr').allInnerTexts();
+  assert(rows.length === 3, `a row per guarantee: ${rows}`);
+  for (const row of rows) {
+    const [g, steps, , dup, lost] = row.split('\t');
+    const p = report[g].processing;
+    assert(Number(steps) === report[g].steps, `${g}: steps ${steps} vs ${report[g].steps}`);
+    assert(Number(dup) === p.duplicates && Number(lost) === p.lost, `${g}: ${row} vs ${JSON.stringify({ dup: p.duplicates, lost: p.lost })}`);
+  }
+  assert(rows.some((r) => r.startsWith('at-least-once') && r.split('\t')[3] !== '0'), 'at-least-once duplicates');
+  const svg = await download(page, '#outcomes-lost-svg');
+  assert(svg.name === 'rpw-crash-at-least-once-outcomes-lost.svg', `SVG export ${svg.name}`);
+  await page.locator('.outcomes').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '38-outcomes-over-time.png'), fullPage: false });
+});
+
+test('the fork: idempotence flipped at a step, both futures side by side', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  const options = await page.locator('#fork-change option').allInnerTexts();
+  assert(options.includes('idempotence') && !options.includes('unaligned'), `changes offered: ${options}`);
+  await page.selectOption('#fork-change', { label: 'idempotence' });
+  assert((await page.locator('#fork-here').innerText()).includes('step 4'), 'forks at the step on screen');
+  await page.click('#fork-here');
+  const parted = await page.locator('.fork-parted').innerText();
+  assert(/part at step \d+/.test(parted), parted);
+  const asIs = await page.locator('.fork-side.as-is .fork-counts').innerText();
+  const changed = await page.locator('.fork-side.changed .fork-counts').innerText();
+  assert(asIs.includes('1 duplicates') && changed.includes('0 duplicates'), `${asIs} | ${changed}`);
+  const fates = await page.locator('.fork-fates tbody tr').allInnerTexts();
+  assert(fates.some((r) => r.startsWith('v0')), `v0's fate differs: ${fates}`);
+  const steps = await page.locator('.fork-side .fork-events .step').allInnerTexts();
+  assert(steps.every((s) => Number(s.slice(1)) > 4), `events after the fork: ${steps}`);
+  await page.locator('.fork').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '41-fork.png'), fullPage: false });
+  await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
+  assert((await page.locator('.fork-result').count()) === 0, 'a new scenario clears the fork');
 });
 
 test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side', async (page) => {

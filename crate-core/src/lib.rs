@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod cost;
 pub mod flink;
+pub mod fork;
 pub mod hash;
 pub mod ids;
 pub mod kafka;

@@ -212,12 +212,14 @@ pub fn app() -> Html {
             }
             if let Some(compare) = compare {
                 <ComparePanel compare={compare} />
+                <crate::components::outcome_chart::OutcomeChart scenario={state.scenario.clone()} />
                 <crate::components::cost_chart::CostChart scenario={state.scenario.clone()}
                     intervals={vec![10, 25, 50, 100, 200]} />
             }
             if state.scenario.file.flink.is_some() {
                 <crate::components::checkpoint_chart::CheckpointChart scenario={state.scenario.clone()} />
             }
+            <crate::components::fork_panel::ForkPanel scenario={state.scenario.clone()} seed={seed} step={step} />
             <footer class="footer">
                 { i18n.t(crate::i18n::S::Footer) }
                 <br />{ i18n.t(crate::i18n::S::NarrationNote) }

@@ -23,6 +23,8 @@ pub struct LineChart {
 }
 
 pub const WIDTH: u32 = 520;
+/// Series with more points than this are drawn without a dot per point.
+pub const DOTS_UP_TO: usize = 24;
 pub const HEIGHT: u32 = 320;
 
 /// Placeholder colours: the axes and labels, then one per series (at most 8).
@@ -77,19 +79,26 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .y_labels(6)
             .draw()
             .map_err(e)?;
+        let n = chart.series.len().min(8);
         for (i, s) in chart.series.iter().enumerate().take(8) {
             let colour = placeholder(i);
+            // A long series (a run sampled over time) is a plain line, and the lines are
+            // layered, wider first: where two runs agree, both still show.
+            let dense = s.points.len() > DOTS_UP_TO;
+            let width = if dense { 2 + 2 * (n - 1 - i) as u32 } else { 3 };
             c.draw_series(LineSeries::new(
                 s.points.iter().copied(),
-                colour.stroke_width(3),
+                colour.stroke_width(width),
             ))
             .map_err(e)?
             .label(&s.label)
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
             });
-            c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-                .map_err(e)?;
+            if !dense {
+                c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                    .map_err(e)?;
+            }
         }
         c.configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)

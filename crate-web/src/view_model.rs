@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod effects;
 pub mod inspector;
 pub mod lesson;
+pub mod outcomes;
 pub mod timers;
 
 use crate::i18n::{duration, either, Lang, S};

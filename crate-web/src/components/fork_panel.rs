@@ -1,0 +1,147 @@
+//! The fork: pick one change (a flipped setting or another guarantee), fork at the current
+//! step, and see both futures side by side: where the runs part, what each holds after the
+//! fork, and every record whose fate differs (`eos_core::fork`).
+
+use crate::i18n::{I18n, Lang};
+use eos_core::fork::{change_name, changes, fork, Fork, ForkSide};
+use eos_core::Scenario;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ForkPanelProps {
+    pub scenario: Rc<Scenario>,
+    pub seed: u64,
+    /// The step the fork is taken at: the one on screen.
+    pub step: u64,
+}
+
+#[function_component(ForkPanel)]
+pub fn fork_panel(props: &ForkPanelProps) -> Html {
+    let ru = use_context::<I18n>().unwrap_or_default().lang == Lang::Ru;
+    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+    let options = use_memo(props.scenario.clone(), |s| changes(s));
+    let choice = use_state(|| 0usize);
+    let result = use_state(|| None::<Rc<Result<Fork, String>>>);
+    {
+        // A new scenario or seed: the old fork no longer applies.
+        let (result, choice) = (result.clone(), choice.clone());
+        use_effect_with((props.scenario.clone(), props.seed), move |_| {
+            result.set(None);
+            choice.set(0);
+        });
+    }
+    if options.is_empty() {
+        return html! {};
+    }
+    let on_choose = {
+        let choice = choice.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            choice.set(v.parse().unwrap_or(0));
+        })
+    };
+    let on_fork = {
+        let (result, options, choice) = (result.clone(), options.clone(), choice.clone());
+        let (scenario, seed, step) = (props.scenario.clone(), props.seed, props.step);
+        Callback::from(move |_: MouseEvent| {
+            if let Some(change) = options.get(*choice) {
+                result.set(Some(Rc::new(fork(&scenario, Some(seed), change, step))));
+            }
+        })
+    };
+    html! {
+        <section class="fork panel" aria-label={tr("Fork", "Развилка")}>
+            <h2>{ tr("Fork: change one thing, see both futures", "Развилка: измените одно и сравните оба будущих") }</h2>
+            <div class="fork-controls">
+                <label>{ tr("Change", "Изменить") }
+                    <select id="fork-change" onchange={on_choose}>
+                        { for options.iter().enumerate().map(|(i, c)| html! {
+                            <option value={i.to_string()} selected={i == *choice}>{ change_name(c) }</option>
+                        }) }
+                    </select>
+                </label>
+                <button id="fork-here" onclick={on_fork}>{ format!("{} {}", tr("Fork at step", "Развилка на шаге"), props.step) }</button>
+            </div>
+            { match result.as_deref() {
+                None => html! { <p class="quiet">{ tr(
+                    "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
+                    "Изменённый сценарий идёт с начала с тем же зерном и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
+                Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
+                Some(Ok(f)) => view_fork(f, &options[(*choice).min(options.len() - 1)], ru),
+            } }
+        </section>
+    }
+}
+
+fn view_fork(f: &Fork, change: &eos_core::lesson::TryAction, ru: bool) -> Html {
+    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+    let parted = match f.diverged_at {
+        None => tr(
+            "This change makes no difference to this run.",
+            "В этом прогоне изменение ничего не меняет.",
+        )
+        .to_string(),
+        Some(d) if d <= f.at => format!(
+            "{} {d}, {} {}.",
+            tr("The runs part at step", "Прогоны расходятся на шаге"),
+            tr("before the fork at step", "раньше развилки на шаге"),
+            f.at
+        ),
+        Some(d) => format!(
+            "{} {}; {} {d}.",
+            tr(
+                "The runs are the same up to step",
+                "Прогоны совпадают до шага"
+            ),
+            d.saturating_sub(1),
+            tr("they part at step", "расходятся на шаге"),
+        ),
+    };
+    html! {
+        <div class="fork-result" role="status">
+            <p class="fork-parted">{ parted }</p>
+            <div class="fork-sides">
+                { side(tr("As is", "Как есть"), &f.as_is, "as-is", ru) }
+                { side(&format!("{} {}", tr("With", "С изменением:"), change_name(change)), &f.changed, "changed", ru) }
+            </div>
+            if f.fates.is_empty() {
+                <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих будущих.") }</p>
+            } else {
+                <table class="fork-fates">
+                    <thead><tr>
+                        <th>{ tr("record", "запись") }</th><th>{ tr("as is", "как есть") }</th><th>{ tr("changed", "с изменением") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for f.fates.iter().map(|d| html! {
+                            <tr><td>{ &d.record }</td><td>{ &d.as_is }</td><td>{ &d.changed }</td></tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </div>
+    }
+}
+
+fn side(title: &str, s: &ForkSide, class: &'static str, ru: bool) -> Html {
+    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+    let o = &s.report.outcome;
+    html! {
+        <article class={classes!("fork-side", class)}>
+            <h3>{ title }</h3>
+            <p class="fork-counts">
+                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{} {}", o.duplicates, tr("duplicates", "дубликатов")) }</span>
+                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{} {}", o.lost, tr("lost", "потеряно")) }</span>
+                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{} {}", o.aborted_reads, tr("aborted reads", "прочитано из прерванных")) }</span>
+                <span>{ format!("{} {}", s.report.steps, tr("steps", "шагов")) }</span>
+            </p>
+            <ol class="fork-events">
+                { for s.events.iter().map(|(step, text)| html! {
+                    <li><span class="step">{ format!("#{step}") }</span>{ text }</li>
+                }) }
+            </ol>
+        </article>
+    }
+}

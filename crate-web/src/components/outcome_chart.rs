@@ -1,0 +1,78 @@
+//! Outcomes over time under the three guarantees: the scenario and its fault schedule run
+//! headless once per guarantee (`eos_core::outcomes`), drawn as three small charts with SVG
+//! and PNG export, the end of each run in a table.
+
+use super::cost_chart::figure;
+use crate::i18n::{I18n, Lang};
+use crate::view_model::outcomes;
+use eos_core::Scenario;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct OutcomeChartProps {
+    pub scenario: Rc<Scenario>,
+}
+
+#[function_component(OutcomeChart)]
+pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
+    let i18n = use_context::<I18n>().unwrap_or_default();
+    let ru = i18n.lang == Lang::Ru;
+    let lanes = use_memo(props.scenario.clone(), |s| {
+        eos_core::outcomes::outcomes_over_time(s, None, outcomes::SAMPLES)
+    });
+    let status = use_state(String::new);
+    let lanes = match &*lanes {
+        Ok(l) => l,
+        Err(e) => return html! { <div class="error" role="alert">{ e.clone() }</div> },
+    };
+    let [visible, duplicates, lost] = outcomes::charts(lanes, i18n.lang);
+    let name = props.scenario.name().to_string();
+    let heads: [&str; 5] = if ru {
+        [
+            "гарантия",
+            "шагов",
+            "с результатом",
+            "дубликаты",
+            "потеряно",
+        ]
+    } else {
+        ["guarantee", "steps", "with output", "duplicates", "lost"]
+    };
+    let title = if ru {
+        "Исходы во времени"
+    } else {
+        "Outcomes over time"
+    };
+    html! {
+        <section class="outcomes panel" aria-label={title}>
+            <h2>{ title }
+                <span class="muted">{ format!(" · {name}, {}", if ru {
+                    "те же сбои при каждой гарантии, прогон без браузера"
+                } else {
+                    "the same faults under each guarantee, headless runs"
+                }) }</span></h2>
+            <div class="chart-row three">
+                { figure("outcomes-visible", &visible, &name, &status) }
+                { figure("outcomes-duplicates", &duplicates, &name, &status) }
+                { figure("outcomes-lost", &lost, &name, &status) }
+            </div>
+            <p class="quiet">{ if ru {
+                "Потерянный вход — тот, мимо которого процессор прошёл и результата которого никто не увидит; потеря после передачи результата продюсеру видна лишь в конце прогона."
+            } else {
+                "A lost input is one the processor has moved past and whose output nobody will see; an output lost after it was handed to the producer shows only at the end of the run."
+            } }</p>
+            if !status.is_empty() {
+                <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
+            }
+            <table class="outcomes-table">
+                <thead><tr>{ for heads.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
+                <tbody>
+                    { for outcomes::final_rows(lanes).into_iter().map(|r| html! {
+                        <tr class={r[0].clone()}>{ for r.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr>
+                    }) }
+                </tbody>
+            </table>
+        </section>
+    }
+}

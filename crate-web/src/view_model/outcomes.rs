@@ -1,0 +1,110 @@
+//! Outcomes over time, per guarantee: three small line charts (inputs with visible output,
+//! extra copies, inputs lost), one line per guarantee in its colour, over each run's steps.
+
+use super::cost::GUARANTEES;
+use crate::charts::{LineChart, Series};
+use crate::i18n::Lang;
+use eos_core::outcomes::{OutcomeLane, OutcomePoint};
+
+/// Samples per lane the page takes.
+pub const SAMPLES: usize = 60;
+
+fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) -> u64) -> LineChart {
+    let (x_label, y_label) = match lang {
+        Lang::En => ("step", "inputs"),
+        Lang::Ru => ("шаг", "входы"),
+    };
+    LineChart {
+        title: title.to_string(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        series: GUARANTEES
+            .iter()
+            .filter_map(|(g, colour)| {
+                let lane = lanes.iter().find(|l| l.guarantee == *g)?;
+                Some(Series {
+                    label: (*g).to_string(),
+                    colour,
+                    points: lane
+                        .points
+                        .iter()
+                        .map(|p| (p.step as f64, y(p) as f64))
+                        .collect(),
+                })
+            })
+            .collect(),
+    }
+}
+
+/// (visible outputs, duplicates, losses).
+pub fn charts(lanes: &[OutcomeLane], lang: Lang) -> [LineChart; 3] {
+    let titles = match lang {
+        Lang::En => [
+            "Inputs with visible output",
+            "Duplicates (extra copies)",
+            "Inputs lost",
+        ],
+        Lang::Ru => [
+            "Входы с видимым результатом",
+            "Дубликаты (лишние копии)",
+            "Потерянные входы",
+        ],
+    };
+    [
+        chart(lanes, titles[0], lang, |p| p.visible),
+        chart(lanes, titles[1], lang, |p| p.duplicates),
+        chart(lanes, titles[2], lang, |p| p.lost),
+    ]
+}
+
+/// Per guarantee, where its run ends: [guarantee, steps, visible, duplicates, lost].
+pub fn final_rows(lanes: &[OutcomeLane]) -> Vec<[String; 5]> {
+    lanes
+        .iter()
+        .filter_map(|l| {
+            let p = l.points.last()?;
+            Some([
+                l.guarantee.clone(),
+                p.step.to_string(),
+                p.visible.to_string(),
+                p.duplicates.to_string(),
+                p.lost.to_string(),
+            ])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::builtin;
+    use eos_core::outcomes::outcomes_over_time;
+
+    #[test]
+    fn three_charts_one_line_per_guarantee_ending_at_the_comparison() {
+        let s = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let lanes = outcomes_over_time(&s, None, SAMPLES).expect("lanes");
+        let charts = charts(&lanes, Lang::En);
+        for c in &charts {
+            let colours: Vec<&str> = c.series.iter().map(|s| s.colour).collect();
+            assert_eq!(colours, ["--g-amo", "--g-alo", "--g-eos"], "{}", c.title);
+            assert!(c.series.iter().all(|s| s.points.len() == SAMPLES + 1));
+            let svg = crate::charts::svg(c).expect("drawn");
+            assert!(
+                svg.contains("var(--g-alo)") && !svg.contains("<circle"),
+                "lines, no dots"
+            );
+        }
+        let compared = eos_core::compare::compare(&s, None).expect("lanes");
+        let rows = final_rows(&lanes);
+        for (row, lane) in rows.iter().zip(&compared) {
+            assert_eq!(row[0], lane.guarantee);
+            assert_eq!(row[3], lane.duplicates.to_string());
+            assert_eq!(row[4], lane.lost.to_string());
+        }
+        assert!(
+            rows[1][3] != "0",
+            "at-least-once duplicates after the crash: {rows:?}"
+        );
+    }
+}
