@@ -720,7 +720,7 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   assert(/part at step \d+/.test(parted), parted);
   const asIs = await page.locator('.fork-side.as-is .fork-counts').innerText();
   const changed = await page.locator('.fork-side.changed .fork-counts').innerText();
-  assert(asIs.includes('1 duplicates') && changed.includes('0 duplicates'), `${asIs} | ${changed}`);
+  assert(asIs.includes('duplicates: 1') && changed.includes('duplicates: 0'), `${asIs} | ${changed}`);
   const fates = await page.locator('.fork-fates tbody tr').allInnerTexts();
   assert(fates.some((r) => r.startsWith('v0')), `v0's fate differs: ${fates}`);
   const steps = await page.locator('.fork-side .fork-events .step').allInnerTexts();

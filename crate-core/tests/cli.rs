@@ -362,3 +362,41 @@ fn a_closed_pipe_ends_the_output_quietly() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn outcomes_json_has_a_lane_per_guarantee_and_bad_samples_are_refused() {
+    let v = run_json(&[
+        "outcomes",
+        "rpw-crash-at-most-once",
+        "--samples",
+        "5",
+        "--json",
+    ]);
+    let lanes = v.as_array().expect("an array of lanes");
+    let names: Vec<&str> = lanes
+        .iter()
+        .filter_map(|l| l["guarantee"].as_str())
+        .collect();
+    assert_eq!(names, ["at-most-once", "at-least-once", "exactly-once"]);
+    for l in lanes {
+        let points = l["points"].as_array().expect("points");
+        assert_eq!(points.len(), 6, "start, 4 between, end");
+        for key in ["step", "time", "visible", "duplicates", "lost"] {
+            assert!(points[0][key].is_u64(), "{key}");
+        }
+    }
+    assert!(
+        lanes[0]["points"][5]["lost"].as_u64() > Some(0),
+        "at-most-once loses"
+    );
+    let text = eos_sim(&["outcomes", "rpw-crash-at-most-once"]);
+    assert!(stdout(&text).contains("duplicates"));
+    assert_clean_failure(
+        &eos_sim(&["outcomes", "rpw-crash-at-most-once", "--samples", "0"]),
+        "--samples",
+    );
+    assert_clean_failure(
+        &eos_sim(&["outcomes", "seed-frozen-broker"]),
+        "no read-process-write",
+    );
+}

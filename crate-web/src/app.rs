@@ -136,7 +136,8 @@ pub fn app() -> Html {
     let consumers = view_model::consumers(&sim, lang);
     let processors = view_model::processors(&sim, lang);
     let transactions = view_model::transactions(&sim, lang);
-    let flights = view_model::in_flight(&sim, lang);
+    let (flights, more_flights) =
+        view_model::in_flight_shown(&sim, lang, crate::components::flights::MAX_SHOWN);
     let flink = crate::flink_view::flink(&sim, lang);
     let only = view_model::parse_component(&event_filter);
     let events = view_model::events(&sim, EVENTS_SHOWN, only, lang);
@@ -189,7 +190,7 @@ pub fn app() -> Html {
                     { for processors.into_iter().map(|p| html! {
                         <ProcessorCard selected={selected == Some(Selection::Node(p.node))} processor={p} on_select={on_pick.clone()} />
                     }) }
-                    <Flights flights={flights} selected={selected} on_select={on_pick.clone()} />
+                    <Flights flights={flights} more={more_flights} selected={selected} on_select={on_pick.clone()} />
                     { for consumers.into_iter().map(|c| html! {
                         <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
                     }) }
@@ -212,14 +213,14 @@ pub fn app() -> Html {
             }
             if let Some(compare) = compare {
                 <ComparePanel compare={compare} />
-                <crate::components::outcome_chart::OutcomeChart scenario={state.scenario.clone()} />
-                <crate::components::cost_chart::CostChart scenario={state.scenario.clone()}
+                <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
+                <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(state.scenario.clone())}
                     intervals={vec![10, 25, 50, 100, 200]} />
             }
             if state.scenario.file.flink.is_some() {
-                <crate::components::checkpoint_chart::CheckpointChart scenario={state.scenario.clone()} />
+                <crate::components::checkpoint_chart::CheckpointChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
             }
-            <crate::components::fork_panel::ForkPanel scenario={state.scenario.clone()} seed={seed} step={step} />
+            <crate::components::fork_panel::ForkPanel scenario={crate::components::SharedScenario(state.scenario.clone())} seed={seed} step={step} />
             <footer class="footer">
                 { i18n.t(crate::i18n::S::Footer) }
                 <br />{ i18n.t(crate::i18n::S::NarrationNote) }

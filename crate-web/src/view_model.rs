@@ -345,10 +345,18 @@ pub fn progress(sent: SimTime, arrive: SimTime, now: SimTime) -> u16 {
 }
 
 pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
+    in_flight_shown(sim, lang, usize::MAX).0
+}
+
+/// What the wire list shows: the messages the step just lost, then the first `limit` on the
+/// wire by arrival; and how many more are on the wire.
+pub fn in_flight_shown(sim: &Simulation, lang: Lang, limit: usize) -> (Vec<FlightVm>, usize) {
     let now = sim.now();
     // What the current step lost on the wire, first: drawn fading out with a cross.
     let mut out = effects::lost_on_the_wire(sim, lang);
-    out.extend(sim.in_flight().into_iter().map(|m| FlightVm {
+    let (first, total) = sim.in_flight_first(limit);
+    let more = total - first.len();
+    out.extend(first.into_iter().map(|m| FlightVm {
         id: m.id,
         route: effects::route(sim, m.from, m.to, lang),
         label: m.label,
@@ -356,7 +364,7 @@ pub fn in_flight(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
         progress: progress(m.sent_at, m.arrive_at, now),
         lost: false,
     }));
-    out
+    (out, more)
 }
 
 #[derive(Clone, Debug, PartialEq)]

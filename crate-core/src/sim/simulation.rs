@@ -327,25 +327,37 @@ impl Simulation {
     }
 
     pub fn in_flight(&self) -> Vec<InFlightMessage> {
-        let mut out: Vec<InFlightMessage> = self
+        self.in_flight_first(usize::MAX).0
+    }
+
+    /// The `limit` messages on the wire that arrive first (in arrival order), and how many
+    /// are on the wire in all: only those shown are described (a busy wire holds thousands).
+    pub fn in_flight_first(&self, limit: usize) -> (Vec<InFlightMessage>, usize) {
+        let mut all: Vec<(SimTime, &Envelope)> = self
             .queue
             .iter()
             .filter_map(|s| match &s.event {
-                Event::Deliver(env) => Some(InFlightMessage {
-                    id: env.id,
-                    from: env.from,
-                    to: env.to,
-                    kind: env.msg.kind(),
-                    label: env.msg.label(),
-                    tp: env.msg.tp(),
-                    sent_at: env.sent_at,
-                    arrive_at: s.time,
-                }),
+                Event::Deliver(env) => Some((s.time, env)),
                 _ => None,
             })
             .collect();
-        crate::order::sort_by_key(&mut out, |m| (m.arrive_at, m.id));
-        out
+        let total = all.len();
+        crate::order::sort_by_key(&mut all, |(at, env)| (*at, env.id));
+        let first = all
+            .into_iter()
+            .take(limit)
+            .map(|(arrive_at, env)| InFlightMessage {
+                id: env.id,
+                from: env.from,
+                to: env.to,
+                kind: env.msg.kind(),
+                label: env.msg.label(),
+                tp: env.msg.tp(),
+                sent_at: env.sent_at,
+                arrive_at,
+            })
+            .collect();
+        (first, total)
     }
 
     /// Runs until the limit, the end, or the scenario's step limit.

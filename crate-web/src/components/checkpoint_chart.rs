@@ -4,13 +4,11 @@
 use crate::components::cost_chart::figure;
 use crate::i18n::{I18n, Lang};
 use crate::view_model::checkpoints;
-use eos_core::Scenario;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct CheckpointChartProps {
-    pub scenario: Rc<Scenario>,
+    pub scenario: super::SharedScenario,
 }
 
 #[function_component(CheckpointChart)]

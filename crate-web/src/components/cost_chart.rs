@@ -3,13 +3,11 @@
 
 use crate::i18n::{I18n, Lang};
 use crate::view_model::cost;
-use eos_core::Scenario;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct CostChartProps {
-    pub scenario: Rc<Scenario>,
+    pub scenario: super::SharedScenario,
     pub intervals: Vec<u64>,
 }
 

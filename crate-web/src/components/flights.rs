@@ -6,7 +6,11 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct FlightsProps {
+    /// The first messages on the wire (and those the step just lost).
     pub flights: Vec<FlightVm>,
+    /// How many more are on the wire, not listed.
+    #[prop_or_default]
+    pub more: usize,
     pub selected: Option<Selection>,
     pub on_select: Callback<Selection>,
 }
@@ -20,6 +24,8 @@ pub const MAX_SHOWN: usize = 24;
 pub fn flights(props: &FlightsProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
+    // Past the first MAX_SHOWN rows, a count: those beyond the list, and those not given.
+    let more = props.more + props.flights.len().saturating_sub(MAX_SHOWN);
     html! {
         <section class="flights" aria-label={t(S::OnTheWire)}>
             <h2>{ t(S::OnTheWire) }</h2>
@@ -56,8 +62,8 @@ pub fn flights(props: &FlightsProps) -> Html {
                             </li>
                         }
                     }) }</>
-                    if props.flights.len() > MAX_SHOWN {
-                        <li class="more">{ i18n.f(S::MoreOnTheWire, &[&(props.flights.len() - MAX_SHOWN)]) }</li>
+                    if more > 0 {
+                        <li class="more">{ i18n.f(S::MoreOnTheWire, &[&more]) }</li>
                     }
                 </ul>
             }

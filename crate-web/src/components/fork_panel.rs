@@ -4,13 +4,12 @@
 
 use crate::i18n::{I18n, Lang};
 use eos_core::fork::{change_name, changes, fork, Fork, ForkSide};
-use eos_core::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ForkPanelProps {
-    pub scenario: Rc<Scenario>,
+    pub scenario: super::SharedScenario,
     pub seed: u64,
     /// The step the fork is taken at: the one on screen.
     pub step: u64,
@@ -132,10 +131,10 @@ fn side(title: &str, s: &ForkSide, class: &'static str, ru: bool) -> Html {
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>
             <p class="fork-counts">
-                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{} {}", o.duplicates, tr("duplicates", "дубликатов")) }</span>
-                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{} {}", o.lost, tr("lost", "потеряно")) }</span>
-                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{} {}", o.aborted_reads, tr("aborted reads", "прочитано из прерванных")) }</span>
-                <span>{ format!("{} {}", s.report.steps, tr("steps", "шагов")) }</span>
+                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", tr("duplicates", "дубликаты"), o.duplicates) }</span>
+                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{}: {}", tr("lost", "потеряно"), o.lost) }</span>
+                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", tr("aborted reads", "прочитано из прерванных"), o.aborted_reads) }</span>
+                <span>{ format!("{}: {}", tr("steps", "шагов"), s.report.steps) }</span>
             </p>
             <ol class="fork-events">
                 { for s.events.iter().map(|(step, text)| html! {

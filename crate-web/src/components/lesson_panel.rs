@@ -126,7 +126,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             </div>
             if let Some(chart) = &vm.chart {
                 if let Ok(scenario) = crate::builtins::get(&chart.scenario) {
-                    <crate::components::cost_chart::CostChart scenario={std::rc::Rc::new(scenario)}
+                    <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(std::rc::Rc::new(scenario))}
                         intervals={chart.commit_intervals_ms.clone()} />
                 }
             }

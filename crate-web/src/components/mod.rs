@@ -47,3 +47,22 @@ pub fn activate<T: Clone + 'static>(
     };
     (on_click, on_key)
 }
+
+/// A scenario handed down by reference. Props and memo keys compare the pointer first (the
+/// page passes the same `Rc` at every step, and comparing whole scenarios at every frame is
+/// not free), and the value only when the pointers differ.
+#[derive(Clone, Debug)]
+pub struct SharedScenario(pub std::rc::Rc<eos_core::Scenario>);
+
+impl PartialEq for SharedScenario {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl std::ops::Deref for SharedScenario {
+    type Target = eos_core::Scenario;
+    fn deref(&self) -> &eos_core::Scenario {
+        &self.0
+    }
+}

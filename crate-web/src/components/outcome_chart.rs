@@ -5,13 +5,11 @@
 use super::cost_chart::figure;
 use crate::i18n::{I18n, Lang};
 use crate::view_model::outcomes;
-use eos_core::Scenario;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct OutcomeChartProps {
-    pub scenario: Rc<Scenario>,
+    pub scenario: super::SharedScenario,
 }
 
 #[function_component(OutcomeChart)]
@@ -52,7 +50,7 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
                 } else {
                     "the same faults under each guarantee, headless runs"
                 }) }</span></h2>
-            <div class="chart-row three">
+            <div class="chart-row">
                 { figure("outcomes-visible", &visible, &name, &status) }
                 { figure("outcomes-duplicates", &duplicates, &name, &status) }
                 { figure("outcomes-lost", &lost, &name, &status) }

@@ -267,7 +267,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let now = sim.last_step_at();
     // The next to arrive, at most `WIRE_ARROWS`: a busy wire (a thousand requests) would
     // otherwise redraw every one at every step.
-    for (i, m) in sim.in_flight().into_iter().take(WIRE_ARROWS).enumerate() {
+    for (i, m) in sim.in_flight_first(WIRE_ARROWS).0.into_iter().enumerate() {
         let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
             continue;
         };
