@@ -323,6 +323,9 @@ pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlightVm {
     pub id: u64,
+    /// Unique in the list (its key): the message id, but a copy the network duplicated is
+    /// on the wire twice under one id.
+    pub key: u64,
     pub route: String,
     pub label: String,
     pub arrives: String,
@@ -356,7 +359,17 @@ pub fn in_flight_shown(sim: &Simulation, lang: Lang, limit: usize) -> (Vec<Fligh
     let mut out = effects::lost_on_the_wire(sim, lang);
     let (first, total) = sim.in_flight_first(limit);
     let more = total - first.len();
+    let mut copies = std::collections::BTreeMap::<u64, u64>::new();
     out.extend(first.into_iter().map(|m| FlightVm {
+        key: {
+            let n = copies.entry(m.id).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                m.id
+            } else {
+                effects::COPY_KEY | (m.id << 8) | (*n).min(0xff)
+            }
+        },
         id: m.id,
         route: effects::route(sim, m.from, m.to, lang),
         label: m.label,

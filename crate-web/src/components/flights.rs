@@ -38,7 +38,7 @@ pub fn flights(props: &FlightsProps) -> Html {
                         if f.lost {
                             // Gone with the step just taken: it fades out under a cross.
                             return html! {
-                                <li key={f.id} class="lost" aria-label={format!("{} {} {}", f.route, f.label, f.arrives)}>
+                                <li key={f.key} class="lost" aria-label={format!("{} {} {}", f.route, f.label, f.arrives)}>
                                     <span class="route">{ &f.route }</span>
                                     <span class="label">{ &f.label }</span>
                                     <span class="eta">{ &f.arrives }</span>
@@ -49,7 +49,7 @@ pub fn flights(props: &FlightsProps) -> Html {
                         let sel = Selection::Message(f.id);
                         let (click, key) = activate(&props.on_select, sel);
                         html! {
-                            <li key={f.id} tabindex="0" role="button" data-msg={f.id.to_string()}
+                            <li key={f.key} tabindex="0" role="button" data-msg={f.id.to_string()}
                                 class={classes!((props.selected == Some(sel)).then_some("selected"))}
                                 title={t(S::InspectMessageTip)}
                                 onclick={click} onkeydown={key}>

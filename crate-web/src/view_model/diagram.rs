@@ -267,7 +267,17 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let now = sim.last_step_at();
     // The next to arrive, at most `WIRE_ARROWS`: a busy wire (a thousand requests) would
     // otherwise redraw every one at every step.
+    let mut wire_ids = std::collections::BTreeSet::new();
     for (i, m) in sim.in_flight_first(WIRE_ARROWS).0.into_iter().enumerate() {
+        // One arrow per message (the diagram's keys): a copy the network duplicated is on
+        // the wire twice, and a message a frozen process held goes back on the wire after
+        // it was drawn delivered.
+        if !wire_ids.insert(m.id) {
+            continue;
+        }
+        if seen_ids.contains(&m.id) {
+            arrows.retain(|a| a.msg_id != m.id);
+        }
         let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
             continue;
         };

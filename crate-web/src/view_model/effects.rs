@@ -9,6 +9,8 @@ use eos_core::sim::{Note, Simulation};
 
 /// The top bit marks a lost message's row in the wire list (message ids never reach it).
 pub const GHOST_ID: u64 = 1 << 63;
+/// The next bit marks the second and later copies of a message the network duplicated.
+pub const COPY_KEY: u64 = 1 << 62;
 
 /// The notes of the step just taken (none before the first step).
 pub fn current_notes(sim: &Simulation) -> &[Note] {
@@ -51,8 +53,10 @@ pub fn lost_on_the_wire(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
                 }
                 _ => return None,
             };
+            let id = GHOST_ID | (sim.steps() << 8) | (i.min(0xff) as u64);
             Some(FlightVm {
-                id: GHOST_ID | (sim.steps() << 8) | (i.min(0xff) as u64),
+                id,
+                key: id,
                 route,
                 label,
                 arrives: S::LostOnTheWire.get(lang).to_string(),
@@ -129,5 +133,69 @@ mod tests {
         assert!(text.starts_with("duplicate recognised: seq 0"), "{text}");
         sim.step();
         assert!(!flashing(&sim));
+    }
+}
+
+/// Yew panics on a keyed list with a key twice: every keyed list the stage draws must keep
+/// its keys unique at every step, including when the network duplicates a message (two
+/// copies on the wire under one id) or a frozen process hands a held message back.
+#[cfg(test)]
+mod keys {
+    use crate::i18n::Lang;
+    use crate::view_model::{diagram, events, in_flight, partitions};
+    use eos_core::builtin::BUILTIN;
+    use eos_core::{Scenario, StepOutcome};
+    use std::collections::BTreeSet;
+
+    fn unique(keys: impl IntoIterator<Item = u64>, what: &str, at: &str) {
+        let mut seen = BTreeSet::new();
+        for k in keys {
+            assert!(seen.insert(k), "{at}: {what} key {k} twice");
+        }
+    }
+
+    fn check(name: &str, text: &str) {
+        let scenario = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut sim = scenario.simulation(None);
+        for _ in 0..500 {
+            if sim.step() != StepOutcome::Stepped {
+                break;
+            }
+            let at = format!("{name} step {}", sim.steps());
+            unique(
+                in_flight(&sim, Lang::En).iter().map(|f| f.key),
+                "wire row",
+                &at,
+            );
+            let d = diagram::diagram(&sim, diagram::WINDOW_COLUMNS, Lang::En);
+            unique(d.arrows.iter().map(|a| a.msg_id), "arrow", &at);
+            unique(
+                events(&sim, 14, None, Lang::En).iter().map(|e| e.id),
+                "event",
+                &at,
+            );
+            for p in partitions(&sim, Lang::En) {
+                unique(p.cells.iter().map(|c| c.offset), "cell", &at);
+            }
+        }
+    }
+
+    #[test]
+    fn every_built_in_keeps_its_keys_unique() {
+        for (name, text) in BUILTIN {
+            check(name, text);
+        }
+    }
+
+    #[test]
+    fn duplicated_messages_keep_the_keys_unique() {
+        let (name, text) = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == eos_core::builtin::DEFAULT)
+            .expect("the default");
+        let text = format!(
+            "{text}\n[[faults]]\nat_ms = 0\naction = \"duplicate\"\nextra_ms = 3\ncount = 50\n"
+        );
+        check(name, &text);
     }
 }
