@@ -52,7 +52,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         })
     };
     html! {
-        <section class="fork panel" aria-label={tr("Fork", "Развилка")}>
+        <section class="fork card" aria-label={tr("Fork", "Развилка")}>
             <h2>{ tr("Fork: change one thing, see both futures", "Развилка: измените одно и сравните оба будущих") }</h2>
             <div class="fork-controls">
                 <label>{ tr("Change", "Изменить") }
