@@ -47,14 +47,14 @@ const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
 
 const clockText = (page) => page.locator('#clock').innerText();
 const stepNumber = async (page) => Number((await clockText(page)).match(/step (\d+)/)?.[1] ?? NaN);
-const cells = (page, partition) => page.locator(`ol.log[data-partition="${partition}"] li.cell`);
+const cells = (page, partition) => page.locator(`.brokers ol.log[data-partition="${partition}"] li.cell`);
 
 test('the default scenario opens, ready to step', async (page) => {
   assert((await page.title()) === 'Exactly-Once Playground', 'page title');
   const picked = await page.locator('#scenario-picker option:checked').innerText();
   assert(picked.includes('Frozen broker'), `default scenario is the frozen broker, got ${picked}`);
   assert((await stepNumber(page)) === 0, 'starts at step 0');
-  assert((await page.locator('li.cell').count()) === 0, 'logs start empty');
+  assert((await page.locator('.brokers li.cell').count()) === 0, 'logs start empty');
   await page.screenshot({ path: join(artifacts, '01-start.png'), fullPage: true });
 });
 
@@ -102,7 +102,7 @@ test('the finished run agrees with the CLI report', async (page) => {
   assert((await cells(page, 'events-0').count()) === d.copies.length, 'copies in the log');
   const cell = await cells(page, 'events-0').first().innerText();
   assert(cell.includes('v0') && cell.includes('order-42') && cell.includes('pid 0 · seq 0'), `cell: ${cell}`);
-  assert((await page.locator('li.cell.dup').count()) === report.outcome.duplicates, 'duplicates match');
+  assert((await page.locator('.brokers li.cell.dup').count()) === report.outcome.duplicates, 'duplicates match');
   await page.screenshot({ path: join(artifacts, '04-finished.png'), fullPage: true });
 });
 
@@ -134,7 +134,7 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.click('#run-to-end');
   const report = cli(['run', 'lost-ack-idempotence-off', '--json']);
   assert(report.outcome.duplicates === 1, 'CLI sees one duplicate');
-  assert((await page.locator('li.cell.dup').count()) === 1, 'one cell marked DUPLICATE');
+  assert((await page.locator('.brokers li.cell.dup').count()) === 1, 'one cell marked DUPLICATE');
   assert((await cells(page, 'payments-0').count()) === 4, 'four records in the log');
   await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
 });
@@ -242,14 +242,14 @@ test('the space-time diagram draws messages; clicking an arrow opens it in the i
 test('clicking a record cell shows its ledger entry', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   await page.click('#run-to-end');
-  await page.locator('li.cell.dup').click();
+  await page.locator('.brokers li.cell.dup').click();
   const inspector = page.locator('#inspector');
   await inspector.waitFor();
   const text = await inspector.innerText();
   for (const want of ['ledger status', 'delivered', 'appends', 'payments-0 @0', 'reads', 'Anomaly duplicate']) {
     assert(text.includes(want), `ledger entry shows "${want}": ${text}`);
   }
-  assert((await page.locator('li.cell.dup.selected').count()) === 1, 'the cell is marked selected');
+  assert((await page.locator('.brokers li.cell.dup.selected').count()) === 1, 'the cell is marked selected');
   await page.screenshot({ path: join(artifacts, '12-record-ledger.png'), fullPage: false });
   await page.locator('article.producer').click();
   const producer = await inspector.innerText();
@@ -347,11 +347,28 @@ test('three guarantees side by side: the ledger agrees with eos-sim compare', as
   assert((await page.locator('#compare-table').count()) === 0, 'no ledger without a processor');
 });
 
+test('three lanes follow the clock: each guarantee\'s output log and counts at this moment', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-at-least-once');
+  const lanes = await page.locator('.lane-stage h3').allInnerTexts();
+  assert(JSON.stringify(lanes) === JSON.stringify(['at-most-once', 'at-least-once', 'exactly-once']), `lanes: ${lanes}`);
+  assert((await page.locator('.lane-stage li.cell').count()) === 0, 'nothing written at step 0');
+  await page.click('#run-to-end');
+  const report = cli(['compare', 'rpw-crash-at-least-once', '--json']);
+  const alo = await page.locator('.lane-stage.at-least-once .lane-counts').innerText();
+  assert(alo.includes(`duplicates: ${report['at-least-once'].processing.duplicates}`), `${alo} vs the CLI`);
+  assert((await page.locator('.lane-stage.at-least-once li.cell.dup').count()) >= 1, 'the duplicate is in the at-least-once log');
+  assert((await page.locator('.lane-stage.exactly-once li.cell.dup').count()) === 0, 'none under exactly-once');
+  await page.locator('.lane-stages').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '42-three-lanes.png'), fullPage: false });
+  await page.keyboard.press('Home');
+  assert((await page.locator('.lane-stage li.cell').count()) === 0, 'back at the start, the lanes are too');
+});
+
 test('transactions: markers, an aborted record and two isolation levels', async (page) => {
   await page.selectOption('#scenario-picker', 'seed-commit-abort');
   await page.click('#run-to-end');
   const report = cli(['run', 'seed-commit-abort', '--json']);
-  const log = page.locator('ol.log[data-partition="events-1"] li');
+  const log = page.locator('.brokers ol.log[data-partition="events-1"] li');
   const classes = await log.evaluateAll((lis) => lis.map((li) => li.className));
   assert(JSON.stringify(classes) === JSON.stringify(['cell txn-committed', 'cell marker marker-commit', 'cell txn-aborted', 'cell marker marker-abort']),
     `events-1 cells: ${classes}`);
@@ -371,13 +388,13 @@ test('read-process-write: an open transaction pins the last stable offset', asyn
     pinned = (await page.locator('.lso').count()) > 0;
   }
   assert(pinned, 'the LSO shows below the HW while a transaction is open');
-  assert((await page.locator('li.cell.txn-open').count()) > 0, 'open-transaction records are marked');
+  assert((await page.locator('.brokers li.cell.txn-open').count()) > 0, 'open-transaction records are marked');
   assert((await page.locator('article.processor.exactly-once').count()) === 1, 'processor card with its guarantee');
   await page.screenshot({ path: join(artifacts, '07-read-process-write.png'), fullPage: true });
   await page.click('#run-to-end');
   const report = cli(['run', 'rpw-crash-exactly-once', '--json']);
   assert(report.processing.visible_outputs === 12 && report.processing.duplicates === 0, 'CLI: exactly once');
-  assert((await page.locator('li.cell.dup').count()) === 0, 'no duplicate on screen');
+  assert((await page.locator('.brokers li.cell.dup').count()) === 0, 'no duplicate on screen');
 });
 
 test('flink: barriers in channels, a blocked input while aligning, and the checkpoint timeline', async (page) => {
@@ -425,7 +442,7 @@ test('every built-in scenario runs to the end in the page with the native trace 
     await page.click('#run-to-end');
     const report = cli(['run', name, '--json']);
     assert((await stepNumber(page)) === report.steps, `${name}: steps UI ${await stepNumber(page)} vs CLI ${report.steps}`);
-    assert((await page.locator('li.cell.dup').count()) === report.outcome.duplicates, `${name}: duplicates`);
+    assert((await page.locator('.brokers li.cell.dup').count()) === report.outcome.duplicates, `${name}: duplicates`);
     const hash = (await page.locator('#trace-hash').innerText()).trim();
     assert(hash === report.trace_hash, `${name}: trace hash in the browser ${hash} vs native ${report.trace_hash}`);
   }
@@ -512,11 +529,11 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   await trying.waitFor();
   assert((await trying.innerText()).length > 10, 'the try-it is named');
   await page.click('#run-to-end');
-  assert((await page.locator('li.cell.dup').count()) >= 1, 'without idempotence the changed run has a duplicate');
+  assert((await page.locator('.brokers li.cell.dup').count()) >= 1, 'without idempotence the changed run has a duplicate');
   await page.screenshot({ path: join(artifacts, '25-try-it.png'), fullPage: false });
   await page.click('#back-to-lesson');
   assert((await lessonStep(page)) === 'Step 6 of 6', 'back at the lesson step');
-  assert((await page.locator('li.cell.dup').count()) === 0, 'the lesson run again');
+  assert((await page.locator('.brokers li.cell.dup').count()) === 0, 'the lesson run again');
   await page.click('#next-lesson');
   assert((await lessonStep(page)) === 'Step 1 of 4', 'the second lesson starts at its first step');
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'rpw-crash-at-least-once', 'its scenario loaded');

@@ -152,6 +152,7 @@ pub fn app() -> Html {
     let schedule = view_model::fault_schedule(&sim, lang);
     let compare = view_model::comparison(&state.comparison);
     let seed = sim.seed;
+    let now = sim.now();
     let step = sim.steps();
     drop(sim);
 
@@ -212,6 +213,8 @@ pub fn app() -> Html {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
             }
             if let Some(compare) = compare {
+                <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
+                    seed={seed} time={now} />
                 <ComparePanel compare={compare} />
                 <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
                 <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(state.scenario.clone())}

@@ -74,6 +74,8 @@ pub struct PartitionVm {
     pub tp: Tp,
     pub broker: u8,
     pub title: String,
+    /// This replica leads the partition (readers are served from it).
+    pub leader: bool,
     pub role: String,
     pub status: &'static str,
     pub cells: Vec<CellVm>,
@@ -158,6 +160,7 @@ pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
                 tp: p.tp,
                 broker: p.broker,
                 title: p.name.clone(),
+                leader: p.is_leader,
                 role: match (p.is_leader, p.leader) {
                     (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
                     (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),

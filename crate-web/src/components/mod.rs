@@ -15,6 +15,7 @@ pub mod header;
 pub mod icon;
 pub mod import_errors;
 pub mod inspector;
+pub mod lane_stages;
 pub mod lesson_nav;
 pub mod lesson_panel;
 pub mod outcome_chart;

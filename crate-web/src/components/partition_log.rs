@@ -10,6 +10,9 @@ pub struct PartitionLogProps {
     pub partition: PartitionVm,
     pub selected: Option<Selection>,
     pub on_select: Callback<Selection>,
+    /// Lessons may spotlight it (false for a copy drawn elsewhere, like a compared lane).
+    #[prop_or(true)]
+    pub spot: bool,
 }
 
 /// One replica's log as a row of cells, with the high watermark drawn between cells. Cells
@@ -25,7 +28,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         Selection::Node(eos_core::ids::NodeId::Broker(broker)),
     );
     html! {
-        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={crate::view_model::lesson::partition_spots(&p.title, broker)} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={props.spot.then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
                 <span class="partition-name pickable" tabindex="0" role="button"
                     aria-label={i18n.f(S::InspectPartition, &[&p.title, &broker])}
