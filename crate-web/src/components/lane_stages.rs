@@ -2,7 +2,8 @@
 //! exactly-once, each run to the moment on screen, side by side. Each lane shows its
 //! processor's output log as a read_committed reader would find it, and its counts at that
 //! moment (`eos_core::outcomes::outcome_now`). Step, step back or scrub the main run and the
-//! three follow (a lane that must go back is replayed from its start: these runs are small).
+//! three follow (a lane that must go back replays from the latest copy of its run before that
+//! moment).
 
 use super::partition_log::PartitionLog;
 use super::SharedScenario;
@@ -10,7 +11,7 @@ use crate::i18n::{I18n, Lang};
 use crate::view_model::{cost::GUARANTEES, partitions, PartitionVm};
 use eos_core::kafka::processor::Guarantee;
 use eos_core::time::SimTime;
-use eos_core::{RunLimit, Simulation};
+use eos_core::Simulation;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -23,10 +24,60 @@ pub struct LaneStagesProps {
     pub time: SimTime,
 }
 
-/// One lane's run, and what it was built from.
+/// A lane keeps a copy of its run every this many steps, so that going back in a long run
+/// replays at most this many.
+const SNAPSHOT_EVERY: u64 = 2_000;
+/// The most copies a lane keeps (past it, every other one goes and the spacing doubles).
+const MAX_SNAPSHOTS: usize = 32;
+
+/// One lane's run, with copies of it taken on the way (the first is its start).
 struct Lane {
     guarantee: Guarantee,
     sim: Simulation,
+    snapshots: Vec<Simulation>,
+    every: u64,
+}
+
+impl Lane {
+    /// Runs to `time`: forward from where it is, or back from the latest copy before it.
+    fn seek(&mut self, time: SimTime) {
+        if self.sim.now() > time {
+            let from = self
+                .snapshots
+                .iter()
+                .rev()
+                .find(|s| s.now() <= time)
+                .or(self.snapshots.first());
+            if let Some(s) = from {
+                self.sim = s.clone();
+            }
+        }
+        // Every event up to `time` and none after it, one step at a time (a step count alone
+        // could overshoot the moment), keeping a copy every `every` steps.
+        while self.sim.next_event_time().is_some_and(|t| t <= time) {
+            if self.sim.step() != eos_core::StepOutcome::Stepped {
+                break;
+            }
+            if self.sim.steps() % self.every == 0 {
+                if self
+                    .snapshots
+                    .last()
+                    .is_none_or(|s| s.steps() < self.sim.steps())
+                {
+                    self.snapshots.push(self.sim.clone());
+                }
+                if self.snapshots.len() > MAX_SNAPSHOTS {
+                    // Every other copy goes (the start stays), and the spacing doubles.
+                    let mut i = 0;
+                    self.snapshots.retain(|_| {
+                        i += 1;
+                        i % 2 == 1
+                    });
+                    self.every *= 2;
+                }
+            }
+        }
+    }
 }
 
 fn fresh(scenario: &SharedScenario, seed: u64) -> Vec<Lane> {
@@ -34,9 +85,12 @@ fn fresh(scenario: &SharedScenario, seed: u64) -> Vec<Lane> {
         .into_iter()
         .filter_map(|g| {
             let s = eos_core::compare::with_guarantee(scenario, g).ok()?;
+            let sim = s.simulation_without_trace(Some(seed));
             Some(Lane {
                 guarantee: g,
-                sim: s.simulation_without_trace(Some(seed)),
+                snapshots: vec![sim.clone()],
+                sim,
+                every: SNAPSHOT_EVERY,
             })
         })
         .collect()
@@ -58,13 +112,7 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
     }
     let mut lanes = lanes.borrow_mut();
     for lane in lanes.iter_mut() {
-        if lane.sim.now() > props.time {
-            // Back in time: replay this lane from its start.
-            if let Ok(s) = eos_core::compare::with_guarantee(&props.scenario, lane.guarantee) {
-                lane.sim = s.simulation_without_trace(Some(props.seed));
-            }
-        }
-        lane.sim.run(RunLimit::Until(props.time));
+        lane.seek(props.time);
     }
     let title = if ru {
         "Три гарантии в этот момент"
@@ -117,5 +165,54 @@ fn lane_view(lane: &Lane, lang: Lang) -> Html {
                 <PartitionLog partition={p} selected={None} on_select={Callback::noop()} spot={false} />
             }) }
         </article>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::sim::observe::partition_views;
+    use eos_core::{builtin, RunLimit};
+
+    /// The lane as a fresh run to `time` would leave it.
+    fn direct(g: Guarantee, time: SimTime) -> Simulation {
+        let s = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let mut sim = eos_core::compare::with_guarantee(&s, g)
+            .expect("switched")
+            .simulation_without_trace(None);
+        sim.run(RunLimit::Until(time));
+        sim
+    }
+
+    #[test]
+    fn a_lane_seeks_forward_and_back_to_the_same_state_as_a_fresh_run() {
+        let s = SharedScenario(Rc::new(
+            builtin::get("rpw-crash-at-least-once").expect("built-in"),
+        ));
+        let seed = s.seed();
+        let mut lanes = fresh(&s, seed);
+        for lane in &mut lanes {
+            lane.every = 3; // copies often, and thins them out on the way
+        }
+        let end = direct(Guarantee::AtLeastOnce, SimTime::MAX).now();
+        for time in [end / 2, end / 5, end, 0, end / 3, end / 3 + 1, end] {
+            for lane in &mut lanes {
+                lane.seek(time);
+                let want = direct(lane.guarantee, time);
+                assert_eq!(
+                    lane.sim.steps(),
+                    want.steps(),
+                    "{:?} at {time}",
+                    lane.guarantee
+                );
+                assert_eq!(partition_views(&lane.sim), partition_views(&want));
+                assert!(lane.snapshots.len() <= MAX_SNAPSHOTS + 1);
+                assert_eq!(lane.snapshots[0].steps(), 0, "the start is kept");
+            }
+        }
+        assert!(
+            lanes.iter().any(|l| l.every > 3),
+            "spacing doubled past the limit"
+        );
     }
 }
