@@ -425,6 +425,7 @@ strings! {
         "смещение {0}: запись {1}, ключ {2} ({3}, эпоха {4}){5}{6}";
     InTransaction => ", transaction {0}", ", транзакция {0}";
     ADuplicate => " — a DUPLICATE copy", " — ДУБЛИКАТ";
+    DuplicateTag => "DUPLICATE", "ДУБЛИКАТ";
     // Compare panel.
     Compared => "The three guarantees compared", "Три гарантии в сравнении";
     CompareHeading => "The same faults under the three guarantees", "Те же сбои при трёх гарантиях";

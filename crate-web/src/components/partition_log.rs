@@ -87,6 +87,7 @@ fn log_cell(props: &LogCellProps) -> Html {
     let (click, key) = activate(&props.on_select, sel);
     html! {
         <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={c.title(i18n.lang)}
+            data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
             tabindex="0" role="button" aria-pressed={props.selected.to_string()}
             onclick={click} onkeydown={key}>
             <span class="offset">{ c.offset }</span>
