@@ -4,6 +4,7 @@
 use crate::i18n::{Lang, S};
 pub use crate::view_model::inspector::Selection;
 use eos_core::scenario::schema::FaultSpec;
+use eos_core::time::SimTime;
 #[cfg(test)]
 use eos_core::RunLimit;
 use eos_core::{builtin, Scenario, Simulation, StepOutcome};
@@ -206,10 +207,11 @@ impl Playground {
             added: Rc::new(Vec::new()),
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
-            snapshots: Rc::new(RefCell::new(Snapshots {
-                every: SNAPSHOT_EVERY,
-                sims: vec![sim.clone()],
-            })),
+            snapshots: Rc::new(RefCell::new(Snapshots::new(
+                &sim,
+                SNAPSHOT_EVERY,
+                MAX_SNAPSHOTS,
+            ))),
             sim: Rc::new(RefCell::new(sim)),
             version: 0,
             playing: false,
@@ -285,20 +287,32 @@ impl Playground {
 #[derive(Debug)]
 pub struct Snapshots {
     every: u64,
+    limit: usize,
     sims: Vec<Simulation>,
 }
 
-/// The most snapshots kept at once.
+/// The most snapshots the page's run keeps at once.
 pub const MAX_SNAPSHOTS: usize = 256;
 
 impl Snapshots {
-    fn offer(&mut self, sim: &mut Simulation) {
+    /// Starting from `start` (at step 0, so its trace is empty), one every `every` steps, at
+    /// most `limit` kept.
+    pub fn new(start: &Simulation, every: u64, limit: usize) -> Snapshots {
+        Snapshots {
+            every: every.max(1),
+            limit: limit.max(2),
+            sims: vec![start.clone()],
+        }
+    }
+
+    /// Keeps a copy of `sim` if it is at the next snapshot's step.
+    pub fn offer(&mut self, sim: &mut Simulation) {
         let steps = sim.steps();
         if steps % self.every != 0 || self.sims.len() as u64 != steps / self.every {
             return;
         }
         self.sims.push(sim.clone_without_trace());
-        if self.sims.len() > MAX_SNAPSHOTS {
+        if self.sims.len() > self.limit {
             let kept: Vec<Simulation> = std::mem::take(&mut self.sims)
                 .into_iter()
                 .step_by(2)
@@ -311,6 +325,21 @@ impl Snapshots {
     fn at_or_before(&self, target: u64) -> Option<&Simulation> {
         let index = usize::try_from(target / self.every).unwrap_or(usize::MAX);
         self.sims.get(index.min(self.sims.len().saturating_sub(1)))
+    }
+
+    /// The latest copy whose clock is at or before `time` (the start if none is).
+    pub fn at_or_before_time(&self, time: SimTime) -> Option<&Simulation> {
+        let after = self.sims.partition_point(|s| s.now() <= time);
+        self.sims.get(after.saturating_sub(1))
+    }
+
+    /// How many copies are kept.
+    pub fn kept(&self) -> usize {
+        self.sims.len()
+    }
+
+    pub fn every(&self) -> u64 {
+        self.every
     }
 }
 
@@ -595,10 +624,7 @@ mod tests {
     fn snapshots_thin_out_past_their_limit_and_stay_near_any_step() {
         let scenario = crate::builtins::get("rpw-cost").expect("built-in");
         let mut sim = scenario.simulation(None);
-        let mut snaps = Snapshots {
-            every: 1,
-            sims: vec![sim.clone_without_trace()],
-        };
+        let mut snaps = Snapshots::new(&sim, 1, MAX_SNAPSHOTS);
         while sim.step() == StepOutcome::Stepped {
             snaps.offer(&mut sim);
         }

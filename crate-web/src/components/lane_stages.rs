@@ -8,6 +8,7 @@
 use super::partition_log::PartitionLog;
 use super::SharedScenario;
 use crate::i18n::{I18n, Lang};
+use crate::state::Snapshots;
 use crate::view_model::{cost::GUARANTEES, partitions, PartitionVm};
 use eos_core::kafka::processor::Guarantee;
 use eos_core::time::SimTime;
@@ -30,52 +31,36 @@ const SNAPSHOT_EVERY: u64 = 2_000;
 /// The most copies a lane keeps (past it, every other one goes and the spacing doubles).
 const MAX_SNAPSHOTS: usize = 32;
 
-/// One lane's run, with copies of it taken on the way (the first is its start).
+/// One lane's run, with copies of it taken on the way (the page's `Snapshots`).
 struct Lane {
     guarantee: Guarantee,
     sim: Simulation,
-    snapshots: Vec<Simulation>,
-    every: u64,
+    snapshots: Snapshots,
 }
 
 impl Lane {
+    fn new(guarantee: Guarantee, sim: Simulation, every: u64) -> Lane {
+        Lane {
+            guarantee,
+            snapshots: Snapshots::new(&sim, every, MAX_SNAPSHOTS),
+            sim,
+        }
+    }
+
     /// Runs to `time`: forward from where it is, or back from the latest copy before it.
     fn seek(&mut self, time: SimTime) {
         if self.sim.now() > time {
-            let from = self
-                .snapshots
-                .iter()
-                .rev()
-                .find(|s| s.now() <= time)
-                .or(self.snapshots.first());
-            if let Some(s) = from {
+            if let Some(s) = self.snapshots.at_or_before_time(time) {
                 self.sim = s.clone();
             }
         }
         // Every event up to `time` and none after it, one step at a time (a step count alone
-        // could overshoot the moment), keeping a copy every `every` steps.
+        // could overshoot the moment).
         while self.sim.next_event_time().is_some_and(|t| t <= time) {
             if self.sim.step() != eos_core::StepOutcome::Stepped {
                 break;
             }
-            if self.sim.steps() % self.every == 0 {
-                if self
-                    .snapshots
-                    .last()
-                    .is_none_or(|s| s.steps() < self.sim.steps())
-                {
-                    self.snapshots.push(self.sim.clone());
-                }
-                if self.snapshots.len() > MAX_SNAPSHOTS {
-                    // Every other copy goes (the start stays), and the spacing doubles.
-                    let mut i = 0;
-                    self.snapshots.retain(|_| {
-                        i += 1;
-                        i % 2 == 1
-                    });
-                    self.every *= 2;
-                }
-            }
+            self.snapshots.offer(&mut self.sim);
         }
     }
 }
@@ -85,13 +70,11 @@ fn fresh(scenario: &SharedScenario, seed: u64) -> Vec<Lane> {
         .into_iter()
         .filter_map(|g| {
             let s = eos_core::compare::with_guarantee(scenario, g).ok()?;
-            let sim = s.simulation_without_trace(Some(seed));
-            Some(Lane {
-                guarantee: g,
-                snapshots: vec![sim.clone()],
-                sim,
-                every: SNAPSHOT_EVERY,
-            })
+            Some(Lane::new(
+                g,
+                s.simulation_without_trace(Some(seed)),
+                SNAPSHOT_EVERY,
+            ))
         })
         .collect()
 }
@@ -190,10 +173,11 @@ mod tests {
             builtin::get("rpw-crash-at-least-once").expect("built-in"),
         ));
         let seed = s.seed();
-        let mut lanes = fresh(&s, seed);
-        for lane in &mut lanes {
-            lane.every = 3; // copies often, and thins them out on the way
-        }
+        // Copies every 3 steps, so that they thin out on the way.
+        let mut lanes: Vec<Lane> = fresh(&s, seed)
+            .into_iter()
+            .map(|l| Lane::new(l.guarantee, l.sim, 3))
+            .collect();
         let end = direct(Guarantee::AtLeastOnce, SimTime::MAX).now();
         for time in [end / 2, end / 5, end, 0, end / 3, end / 3 + 1, end] {
             for lane in &mut lanes {
@@ -206,12 +190,16 @@ mod tests {
                     lane.guarantee
                 );
                 assert_eq!(partition_views(&lane.sim), partition_views(&want));
-                assert!(lane.snapshots.len() <= MAX_SNAPSHOTS + 1);
-                assert_eq!(lane.snapshots[0].steps(), 0, "the start is kept");
+                assert!(lane.snapshots.kept() <= MAX_SNAPSHOTS);
+                let start = lane
+                    .snapshots
+                    .at_or_before_time(0)
+                    .expect("the start is kept");
+                assert_eq!(start.steps(), 0, "the start is kept");
             }
         }
         assert!(
-            lanes.iter().any(|l| l.every > 3),
+            lanes.iter().any(|l| l.snapshots.every() > 3),
             "spacing doubled past the limit"
         );
     }
