@@ -104,6 +104,20 @@ function topSelf(profile, n) {
   }
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([f, ms]) => `${round(ms)} ${f}`);
 }
+// Inclusive time per function: each sample counts once for every function on its stack.
+function topTotal(profile, n, match) {
+  const dt = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const total = new Map();
+  for (const id of profile.samples) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) seen.add(byId.get(at).callFrame.functionName);
+    for (const f of seen) if (f && match.test(f)) total.set(f, (total.get(f) ?? 0) + dt);
+  }
+  return [...total].sort((a, b) => b[1] - a[1]).slice(0, n).map(([f, ms]) => `${round(ms)} ${f.replace(/::h[0-9a-f]{16}$/, '').slice(0, 140)}`);
+}
 const clockStep = (page) => page.evaluate(() => Number(document.querySelector('#clock').textContent.match(/step (\d+)/)[1]));
 
 // 1. Load to interactive: navigation start to the first lesson step on screen, 7 loads.
@@ -237,6 +251,11 @@ if (wants('frame')) {
   }
   const stepBefore = await clockStep(page);
   await page.click('#play');
+  if (process.env.BENCH_MOUSE_AWAY) await page.mouse.move(2, 890);
+  // BENCH_SCROLL=selector: play with that part of the page in view (the playback buttons
+  // stay on screen: the controls bar is sticky).
+  if (process.env.BENCH_SCROLL) await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView(), process.env.BENCH_SCROLL);
+  if (process.env.BENCH_DEBUG) results.where = await page.evaluate(() => ({ scrollY: window.scrollY, held: [...document.querySelectorAll('.held')].map((e) => Math.round(e.getBoundingClientRect().top)) }));
   const frames = await page.evaluate(async () => {
     const deltas = [];
     let last = performance.now();
@@ -272,7 +291,12 @@ if (wants('frame')) {
       steps: (await clockStep(page)) - stepBefore,
     };
     results.trace_top_ms = [...total].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([n, ms]) => `${round(ms)} ${n}`);
-  } else if (cdp) results.profile_top_self_ms = topSelf((await cdp.send('Profiler.stop')).profile, 40);
+  } else if (cdp) {
+    const profile = (await cdp.send('Profiler.stop')).profile;
+    if (process.env.BENCH_PROFILE_OUT) await (await import('node:fs/promises')).writeFile(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile));
+    results.profile_top_self_ms = topSelf(profile, 40);
+    results.profile_top_total_ms = topTotal(profile, 60, new RegExp(process.env.BENCH_MATCH ?? 'eos_|yew::|TimerFire|Run'));
+  }
   results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), messages_listed_on_screen: inFlight };
   await page.close();
 }

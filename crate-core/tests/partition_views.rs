@@ -64,3 +64,39 @@ fn a_duplicate_is_judged_against_cells_cut_off_the_window() {
     assert!(cut[0].earlier > 0);
     assert!(cut[0].cells[0].duplicate);
 }
+
+/// The page draws each replica's log on its own (`partition_view_last`): one by one, in the
+/// order `replicas` gives, they are the whole list, leaders first within a partition.
+#[test]
+fn one_replica_at_a_time_gives_the_same_views_in_the_same_order() {
+    for name in [
+        "flink-backpressure-unaligned",
+        "acks-all-leader-crash-no-loss",
+        "txn-producer-crash-restart",
+    ] {
+        let sim = finished(name);
+        let all = partition_views_last(&sim, 64, 16);
+        let replicas = eos_core::sim::observe::replicas(&sim);
+        assert_eq!(replicas.len(), all.len(), "{name}: one entry per replica");
+        assert!(!replicas.is_empty(), "{name}: has logs");
+        for ((tp, broker), view) in replicas.iter().zip(&all) {
+            assert_eq!((view.tp, view.broker), (*tp, *broker), "{name}: same order");
+            let one = eos_core::sim::observe::partition_view_last(&sim, *tp, *broker, 64, 16);
+            assert_eq!(one.as_ref(), Some(view), "{name}: same view");
+        }
+        let followers = all.iter().filter(|p| !p.is_leader).count();
+        if name == "acks-all-leader-crash-no-loss" {
+            assert!(followers > 0, "{name}: replicated, so followers too");
+        }
+        for pair in all.windows(2) {
+            if pair[0].tp == pair[1].tp {
+                assert!(
+                    pair[0].is_leader >= pair[1].is_leader,
+                    "{name}: leader first"
+                );
+            }
+        }
+        let missing = eos_core::sim::observe::partition_view_last(&sim, replicas[0].0, 200, 64, 16);
+        assert_eq!(missing, None, "{name}: no such broker");
+    }
+}

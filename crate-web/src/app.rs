@@ -1,10 +1,12 @@
 //! The page: header, controls, the Kafka stage and the narration, wired to the reducer.
 
+use crate::components::live::{
+    producer_node, DiagramPart, Live, LogPart, ProducerPart, SimRef, WirePart,
+};
 use crate::components::{
     compare_panel::ComparePanel, consumer_card::ConsumerCard, controls::Controls,
-    event_log::EventLog, fault_panel::FaultPanel, flights::Flights, header::Header,
-    inspector::Inspector, partition_log::PartitionLog, processor_card::ProcessorCard,
-    producer_card::ProducerCard, space_time::SpaceTime, transactions::Transactions,
+    event_log::EventLog, fault_panel::FaultPanel, header::Header, held::Held, inspector::Inspector,
+    processor_card::ProcessorCard, transactions::Transactions,
 };
 use crate::state::{Action, Playground, Selection};
 use crate::view_model;
@@ -131,18 +133,16 @@ pub fn app() -> Html {
     let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
     let sim = state.sim.borrow();
-    let partitions = view_model::partitions(&sim, lang);
-    let producers = view_model::producers(&sim, lang);
+    // The logs, producers, wire and diagram read the run themselves (components/live.rs).
+    let replicas = eos_core::sim::observe::replicas(&sim);
+    let producer_count = sim.producers.len();
     let consumers = view_model::consumers(&sim, lang);
     let processors = view_model::processors(&sim, lang);
     let transactions = view_model::transactions(&sim, lang);
-    let (flights, more_flights) =
-        view_model::in_flight_shown(&sim, lang, crate::components::flights::MAX_SHOWN);
     let flink = crate::flink_view::flink(&sim, lang);
     let only = view_model::parse_component(&event_filter);
     let events = view_model::events(&sim, EVENTS_SHOWN, only, lang);
     let components = view_model::components(&sim, lang);
-    let diagram = view_model::diagram::diagram(&sim, view_model::diagram::WINDOW_COLUMNS, lang);
     let selected = state.selection;
     let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s, lang));
     let clock = view_model::clock(&sim, lang);
@@ -157,6 +157,12 @@ pub fn app() -> Html {
     drop(sim);
 
     let embed = sharing.embed;
+    // While playing, parts out of view do not redraw (components/held.rs).
+    let hold = state.playing;
+    let live = SimRef {
+        sim: state.sim.clone(),
+        version: state.version,
+    };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class={classes!("app", embed.then_some("embed"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
@@ -181,40 +187,49 @@ pub fn app() -> Html {
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
             }
             if let Some(job) = flink {
-                <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} />
+                <Held hold={hold} class="held">
+                    <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} />
+                </Held>
             }
             <main class="stage">
                 <div class="clients">
-                    { for producers.into_iter().map(|p| html! {
-                        <ProducerCard selected={selected == Some(Selection::Node(p.node))} producer={p} on_select={on_pick.clone()} />
-                    }) }
-                    { for processors.into_iter().map(|p| html! {
+                    { for (0..producer_count).map(|index| html! { <Held hold={hold} class="held">
+                        <Live<ProducerPart> sim={live.clone()} part={ProducerPart { index, on_select: on_pick.clone(),
+                            selected: selected == Some(Selection::Node(producer_node(index))) }} />
+                    </Held> }) }
+                    { for processors.into_iter().map(|p| html! { <Held hold={hold} class="held">
                         <ProcessorCard selected={selected == Some(Selection::Node(p.node))} processor={p} on_select={on_pick.clone()} />
-                    }) }
-                    <Flights flights={flights} more={more_flights} selected={selected} on_select={on_pick.clone()} />
-                    { for consumers.into_iter().map(|c| html! {
+                    </Held> }) }
+                    <Held hold={hold} class="held">
+                        <Live<WirePart> sim={live.clone()} part={WirePart { selected, on_select: on_pick.clone() }} />
+                    </Held>
+                    { for consumers.into_iter().map(|c| html! { <Held hold={hold} class="held">
                         <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
-                    }) }
+                    </Held> }) }
                     <Transactions transactions={transactions} />
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
                         injected={state.injected} on_inject={on_inject.clone()} />
                 </div>
                 <div class="brokers">
                     <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
-                    { for partitions.into_iter().map(|p| html! {
-                        <PartitionLog partition={p} selected={selected} on_select={on_pick.clone()} />
-                    }) }
+                    { for replicas.into_iter().map(|(tp, broker)| html! { <Held hold={hold} class="held">
+                        <Live<LogPart> sim={live.clone()} part={LogPart { tp, broker, selected, on_select: on_pick.clone() }} />
+                    </Held> }) }
                 </div>
                 <EventLog events={events} components={components} filter={(*event_filter).clone()} on_filter={on_filter} />
             </main>
             if !embed {
-            <SpaceTime diagram={diagram} selected={selected} on_select={on_pick.clone()} />
+            <Held hold={hold} class="held">
+                <Live<DiagramPart> sim={live.clone()} part={DiagramPart { selected, on_select: on_pick.clone() }} />
+            </Held>
             if let Some(vm) = inspected {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
             }
             if let Some(compare) = compare {
-                <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
-                    seed={seed} time={now} />
+                <Held hold={hold} class="held">
+                    <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
+                        seed={seed} time={now} />
+                </Held>
                 <ComparePanel compare={compare} />
                 <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
                 <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(state.scenario.clone())}

@@ -20,12 +20,12 @@ pub fn use_i18n() -> I18n {
             let _ = root.set_attribute("lang", code(*lang));
         }
     });
-    let set = {
-        let lang = lang.clone();
-        Callback::from(move |l: Lang| {
-            crate::storage::set(LANG_KEY, code(l));
-            lang.set(l);
-        })
-    };
+    // Built once: the context compares equal from one render of the page to the next, so
+    // the components reading it (every log cell, every arrow) are not all drawn again at
+    // every step.
+    let set = use_callback(lang.setter(), |l: Lang, setter| {
+        crate::storage::set(LANG_KEY, code(l));
+        setter.set(l);
+    });
     I18n { lang: *lang, set }
 }

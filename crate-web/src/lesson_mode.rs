@@ -230,8 +230,14 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         .get(ui.step)
         .and_then(|s| s.spotlight.clone())
         .filter(|_| ui.mode == Mode::Lesson);
-    use_effect_with((step_spot, props.version), |(spot, _)| {
-        spotlight(spot.as_deref().and_then(vm::spot_selector));
+    // Lit again after every change (the lit elements may have been redrawn); with nothing
+    // to light and nothing lit, no search of the page at every step.
+    let lit = use_mut_ref(|| false);
+    use_effect_with((step_spot, props.version), move |(spot, _)| {
+        if spot.is_some() || *lit.borrow() {
+            *lit.borrow_mut() = spot.is_some();
+            spotlight(spot.as_deref().and_then(vm::spot_selector));
+        }
     });
 
     let reveal = {

@@ -93,89 +93,103 @@ pub const LOG_CELLS_SHOWN: usize = 64;
 /// The first cell shown moves by this many at a time, so most steps only add a cell.
 pub const LOG_CELLS_STRIDE: usize = 16;
 
-#[inline(never)] // called by the stage and by the logs export: one copy
+/// Every replica's log, in the stage's order (the logs export draws them all).
 pub fn partitions(sim: &Simulation, lang: Lang) -> Vec<PartitionVm> {
     eos_core::sim::observe::partition_views_last(sim, LOG_CELLS_SHOWN, LOG_CELLS_STRIDE)
         .into_iter()
-        .map(|p| {
-            let status = if !p.alive {
-                "crashed"
-            } else if p.frozen {
-                "frozen"
+        .map(|p| partition_vm(sim, p, lang))
+        .collect()
+}
+
+/// One replica's log (the stage draws each from the live run when it is in view): none if
+/// that broker holds no replica of the partition.
+pub fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> Option<PartitionVm> {
+    eos_core::sim::observe::partition_view_last(sim, tp, broker, LOG_CELLS_SHOWN, LOG_CELLS_STRIDE)
+        .map(|p| partition_vm(sim, p, lang))
+}
+
+#[inline(never)] // one copy for the stage and the logs export
+fn partition_vm(
+    sim: &Simulation,
+    p: eos_core::sim::observe::PartitionView,
+    lang: Lang,
+) -> PartitionVm {
+    let status = if !p.alive {
+        "crashed"
+    } else if p.frozen {
+        "frozen"
+    } else {
+        "up"
+    };
+    let cells = p
+        .cells
+        .iter()
+        .map(|c| {
+            let mut classes = vec!["cell"];
+            if c.duplicate {
+                classes.push("dup");
+            }
+            if c.offset >= p.high_watermark {
+                classes.push("uncommitted");
+            }
+            match c.txn {
+                Some(TxnCellState::Open) => classes.push("txn-open"),
+                Some(TxnCellState::Committed) => classes.push("txn-committed"),
+                Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
+                None => {}
+            }
+            if let Some(m) = &c.marker {
+                classes.push("marker");
+                classes.push(if m == "COMMIT" {
+                    "marker-commit"
+                } else {
+                    "marker-abort"
+                });
+            }
+            let meta = if c.marker.is_some() {
+                format!("pid {} · e{}", c.producer_id, c.epoch)
+            } else if c.producer_id < 0 {
+                S::NoPid.get(lang).to_string()
             } else {
-                "up"
+                format!("pid {} · seq {}", c.producer_id, c.sequence)
             };
-            let cells = p
-                .cells
-                .iter()
-                .map(|c| {
-                    let mut classes = vec!["cell"];
-                    if c.duplicate {
-                        classes.push("dup");
-                    }
-                    if c.offset >= p.high_watermark {
-                        classes.push("uncommitted");
-                    }
-                    match c.txn {
-                        Some(TxnCellState::Open) => classes.push("txn-open"),
-                        Some(TxnCellState::Committed) => classes.push("txn-committed"),
-                        Some(TxnCellState::Aborted) => classes.push("txn-aborted"),
-                        None => {}
-                    }
-                    if let Some(m) = &c.marker {
-                        classes.push("marker");
-                        classes.push(if m == "COMMIT" {
-                            "marker-commit"
-                        } else {
-                            "marker-abort"
-                        });
-                    }
-                    let meta = if c.marker.is_some() {
-                        format!("pid {} · e{}", c.producer_id, c.epoch)
-                    } else if c.producer_id < 0 {
-                        S::NoPid.get(lang).to_string()
-                    } else {
-                        format!("pid {} · seq {}", c.producer_id, c.sequence)
-                    };
-                    let key = if c.marker.is_some() {
-                        S::Marker.get(lang).to_string()
-                    } else {
-                        c.key.clone().unwrap_or_else(|| "null".into())
-                    };
-                    CellVm {
-                        offset: c.offset,
-                        key,
-                        value: c.value.clone(),
-                        meta,
-                        classes: classes.join(" "),
-                        marker: c.marker.clone(),
-                        producer_id: c.producer_id,
-                        epoch: c.epoch,
-                        txn: c.txn,
-                        duplicate: c.duplicate,
-                    }
-                })
-                .collect();
-            PartitionVm {
-                tp: p.tp,
-                broker: p.broker,
-                title: p.name.clone(),
-                leader: p.is_leader,
-                role: match (p.is_leader, p.leader) {
-                    (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
-                    (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
-                    (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),
-                },
-                status,
-                cells,
-                earlier: p.earlier,
-                dedup: effects::dedup_flash(sim, p.tp, p.broker, lang),
-                high_watermark: p.high_watermark,
-                last_stable_offset: p.last_stable_offset,
-                log_end_offset: p.log_end_offset,
+            let key = if c.marker.is_some() {
+                S::Marker.get(lang).to_string()
+            } else {
+                c.key.clone().unwrap_or_else(|| "null".into())
+            };
+            CellVm {
+                offset: c.offset,
+                key,
+                value: c.value.clone(),
+                meta,
+                classes: classes.join(" "),
+                marker: c.marker.clone(),
+                producer_id: c.producer_id,
+                epoch: c.epoch,
+                txn: c.txn,
+                duplicate: c.duplicate,
             }
         })
-        .collect()
+        .collect();
+    PartitionVm {
+        tp: p.tp,
+        broker: p.broker,
+        title: p.name.clone(),
+        leader: p.is_leader,
+        role: match (p.is_leader, p.leader) {
+            (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
+            (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
+            (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),
+        },
+        status,
+        cells,
+        earlier: p.earlier,
+        dedup: effects::dedup_flash(sim, p.tp, p.broker, lang),
+        high_watermark: p.high_watermark,
+        last_stable_offset: p.last_stable_offset,
+        log_end_offset: p.log_end_offset,
+    }
 }
 
 fn txn_word(t: TxnCellState, lang: Lang) -> &'static str {
@@ -279,48 +293,59 @@ pub struct ProducerVm {
 pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
     sim.producers
         .iter()
-        .map(|p| {
-            let node = p.node();
-            let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
-            let identity = match (p.is_idempotent(), p.state) {
-                (false, _) => S::IdempotenceOff.get(lang).to_string(),
-                (true, ClientState::Ready) => {
-                    let seqs: Vec<String> = p
-                        .next_sequence
-                        .iter()
-                        .map(|(tp, s)| S::NextSeq.f(lang, &[&sim.names.tp(*tp), s]))
-                        .collect();
-                    let mut id = S::PidEpoch.f(lang, &[&p.producer_id, &p.epoch]);
-                    if !seqs.is_empty() {
-                        id.push_str(" · ");
-                        id.push_str(&seqs.join(", "));
-                    }
-                    id
-                }
-                (true, _) => S::WaitingForPid.get(lang).to_string(),
-            };
-            let timers = timers::timers(sim, p, lang);
-            ProducerVm {
-                node,
-                name: sim.names.node(node),
-                settings: S::ProducerSettings.f(
-                    lang,
-                    &[
-                        &p.config.client.name(),
-                        &either(p.is_idempotent(), S::On, S::Off, lang),
-                        &p.config.acks.as_config(),
-                        &p.config.request_timeout_ms,
-                    ],
-                ),
-                identity,
-                in_flight: p.in_flight.len(),
-                waiting: p.pending_records(),
-                status: if crashed { "crashed" } else { "up" },
-                timers: timers.0,
-                more_timers: timers.1,
-            }
-        })
+        .map(|p| producer_vm(sim, p, lang))
         .collect()
+}
+
+/// The `index`th producer's card, if there is one.
+pub fn producer(sim: &Simulation, index: usize, lang: Lang) -> Option<ProducerVm> {
+    sim.producers.get(index).map(|p| producer_vm(sim, p, lang))
+}
+
+fn producer_vm(
+    sim: &Simulation,
+    p: &eos_core::kafka::producer::Producer,
+    lang: Lang,
+) -> ProducerVm {
+    let node = p.node();
+    let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
+    let identity = match (p.is_idempotent(), p.state) {
+        (false, _) => S::IdempotenceOff.get(lang).to_string(),
+        (true, ClientState::Ready) => {
+            let seqs: Vec<String> = p
+                .next_sequence
+                .iter()
+                .map(|(tp, s)| S::NextSeq.f(lang, &[&sim.names.tp(*tp), s]))
+                .collect();
+            let mut id = S::PidEpoch.f(lang, &[&p.producer_id, &p.epoch]);
+            if !seqs.is_empty() {
+                id.push_str(" · ");
+                id.push_str(&seqs.join(", "));
+            }
+            id
+        }
+        (true, _) => S::WaitingForPid.get(lang).to_string(),
+    };
+    let timers = timers::timers(sim, p, lang);
+    ProducerVm {
+        node,
+        name: sim.names.node(node),
+        settings: S::ProducerSettings.f(
+            lang,
+            &[
+                &p.config.client.name(),
+                &either(p.is_idempotent(), S::On, S::Off, lang),
+                &p.config.acks.as_config(),
+                &p.config.request_timeout_ms,
+            ],
+        ),
+        identity,
+        in_flight: p.in_flight.len(),
+        waiting: p.pending_records(),
+        status: if crashed { "crashed" } else { "up" },
+        timers: timers.0,
+        more_timers: timers.1,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

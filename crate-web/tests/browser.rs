@@ -100,3 +100,57 @@ async fn step_back_returns_to_the_previous_step() {
     assert_eq!(text(&root, "main"), at_four);
     root.remove();
 }
+
+/// A part kept back while playing (`components/held.rs`): off screen it does not redraw,
+/// on screen it does; it catches up when playback stops or when it scrolls into view.
+#[wasm_bindgen_test]
+async fn a_held_part_redraws_only_in_view_or_when_not_held() {
+    use eos_web::components::held::{Held, HeldProps};
+    use yew::prelude::*;
+    let place = |top: &str| {
+        let root = document().create_element("div").expect("div");
+        root.set_attribute(
+            "style",
+            &format!("position: absolute; left: 0; top: {top}; width: 200px; height: 40px"),
+        )
+        .expect("style");
+        document()
+            .body()
+            .expect("body")
+            .append_child(&root)
+            .expect("append");
+        root
+    };
+    let props = |n: u32, hold: bool| HeldProps {
+        children: html! { <span class="n">{ n }</span> },
+        hold,
+        class: classes!("probe"),
+    };
+    let (near, far) = (place("0px"), place("30000px"));
+    let mut shown =
+        yew::Renderer::<Held>::with_root_and_props(near.clone(), props(1, true)).render();
+    let mut hidden =
+        yew::Renderer::<Held>::with_root_and_props(far.clone(), props(1, true)).render();
+    // Let the observers report where each part is.
+    TimeoutFuture::new(150).await;
+    shown.update(props(2, true));
+    hidden.update(props(2, true));
+    TimeoutFuture::new(30).await;
+    assert_eq!(text(&near, ".n"), "2", "in view: redrawn while held");
+    assert_eq!(text(&far, ".n"), "1", "out of view: kept back while held");
+    hidden.update(props(3, false));
+    TimeoutFuture::new(30).await;
+    assert_eq!(text(&far, ".n"), "3", "not held: redrawn off screen too");
+    hidden.update(props(4, true));
+    TimeoutFuture::new(30).await;
+    assert_eq!(text(&far, ".n"), "3", "held again");
+    far.set_attribute(
+        "style",
+        "position: absolute; left: 0; top: 60px; width: 200px; height: 40px",
+    )
+    .expect("style");
+    TimeoutFuture::new(150).await;
+    assert_eq!(text(&far, ".n"), "4", "scrolled into view: caught up");
+    shown.destroy();
+    hidden.destroy();
+}

@@ -32,10 +32,7 @@ pub struct ClientTimer {
 pub fn producer_timers(sim: &Simulation, producer: &Producer) -> Vec<ClientTimer> {
     let me = producer.owner.unwrap_or(NodeId::Producer(producer.index));
     let mut out = Vec::new();
-    for (until, node, timer) in sim.pending_timers() {
-        if node != me {
-            continue;
-        }
+    for (until, timer) in sim.pending_timers_of(me) {
         let (kind, batch_id, from) = match timer {
             Timer::Producer(ProducerTimer::RequestTimeout { request_id }) => {
                 let Some(flight) = producer.in_flight.get(request_id) else {

@@ -122,71 +122,93 @@ pub fn partition_views(sim: &Simulation) -> Vec<PartitionView> {
 /// already drawn stay put and only new ones are added (at least `last - stride + 1` are
 /// shown once the log is long enough).
 pub fn partition_views_last(sim: &Simulation, last: usize, stride: usize) -> Vec<PartitionView> {
+    replicas(sim)
+        .into_iter()
+        .filter_map(|(tp, broker)| partition_view_last(sim, tp, broker, last, stride))
+        .collect()
+}
+
+/// Every replica of every partition as (partition, broker id), in the order
+/// `partition_views` lists them: by partition, its leader first, then by broker.
+pub fn replicas(sim: &Simulation) -> Vec<(Tp, u8)> {
     let mut out = Vec::new();
     for tp in partitions(sim) {
         for b in &sim.brokers {
-            let Some(r) = b.replicas.get(&tp) else {
-                continue;
-            };
-            let status = sim.status.get(&b.node());
-            let mut seen = BTreeSet::new();
-            let states = txn_states(r);
-            let entries = r.log.read_entries(0, u64::MAX, u32::MAX);
-            let stride = stride.max(1);
-            let earlier = entries.len().saturating_sub(last).div_ceil(stride) * stride;
-            for entry in &entries[..earlier] {
-                if let crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } = entry {
-                    if states.get(&rec.offset) != Some(&TxnCellState::Aborted) {
-                        seen.insert(rec.value);
-                    }
-                }
+            if let Some(r) = b.replicas.get(&tp) {
+                out.push((tp, !r.is_leader(b.id), b.id));
             }
-            let cells = entries
-                .into_iter()
-                .skip(earlier)
-                .map(|entry| match entry {
-                    crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } => CellView {
-                        offset: rec.offset,
-                        key: sim.names.key(rec.key),
-                        value: sim.names.record(rec.value),
-                        producer_id: rec.producer_id,
-                        epoch: rec.epoch,
-                        sequence: rec.sequence,
-                        // A copy in an aborted transaction is not a duplicate anyone sees.
-                        duplicate: states.get(&rec.offset) != Some(&TxnCellState::Aborted)
-                            && !seen.insert(rec.value),
-                        txn: states.get(&rec.offset).copied(),
-                        marker: None,
-                    },
-                    crate::kafka::txn_index::FetchedEntry::Control(c) => CellView {
-                        offset: c.offset,
-                        key: None,
-                        value: c.control.name().to_string(),
-                        producer_id: c.producer_id,
-                        epoch: c.epoch,
-                        sequence: -1,
-                        duplicate: false,
-                        txn: None,
-                        marker: Some(c.control.name().to_string()),
-                    },
-                })
-                .collect();
-            out.push(PartitionView {
-                tp,
-                name: sim.names.tp(tp),
-                broker: b.id,
-                is_leader: r.is_leader(b.id),
-                leader: r.leader,
-                alive: status.is_some_and(|s| !s.crashed),
-                frozen: status.is_some_and(|s| s.frozen),
-                cells,
-                earlier,
-                high_watermark: r.high_watermark,
-                last_stable_offset: r.last_stable_offset(),
-                log_end_offset: r.log.log_end_offset(),
-            });
         }
     }
-    crate::order::sort_by_key(&mut out, |p| (p.tp, !p.is_leader, p.broker));
-    out
+    crate::order::sort_by_key(&mut out, |x| *x);
+    out.into_iter().map(|(tp, _, b)| (tp, b)).collect()
+}
+
+/// One replica's view (`partition_views_last` for a single log): none if that broker holds
+/// no replica of the partition.
+pub fn partition_view_last(
+    sim: &Simulation,
+    tp: Tp,
+    broker: u8,
+    last: usize,
+    stride: usize,
+) -> Option<PartitionView> {
+    let b = sim.brokers.iter().find(|b| b.id == broker)?;
+    let r = b.replicas.get(&tp)?;
+    let status = sim.status.get(&b.node());
+    let mut seen = BTreeSet::new();
+    let states = txn_states(r);
+    let entries = r.log.read_entries(0, u64::MAX, u32::MAX);
+    let stride = stride.max(1);
+    let earlier = entries.len().saturating_sub(last).div_ceil(stride) * stride;
+    for entry in &entries[..earlier] {
+        if let crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } = entry {
+            if states.get(&rec.offset) != Some(&TxnCellState::Aborted) {
+                seen.insert(rec.value);
+            }
+        }
+    }
+    let cells = entries
+        .into_iter()
+        .skip(earlier)
+        .map(|entry| match entry {
+            crate::kafka::txn_index::FetchedEntry::Data { record: rec, .. } => CellView {
+                offset: rec.offset,
+                key: sim.names.key(rec.key),
+                value: sim.names.record(rec.value),
+                producer_id: rec.producer_id,
+                epoch: rec.epoch,
+                sequence: rec.sequence,
+                // A copy in an aborted transaction is not a duplicate anyone sees.
+                duplicate: states.get(&rec.offset) != Some(&TxnCellState::Aborted)
+                    && !seen.insert(rec.value),
+                txn: states.get(&rec.offset).copied(),
+                marker: None,
+            },
+            crate::kafka::txn_index::FetchedEntry::Control(c) => CellView {
+                offset: c.offset,
+                key: None,
+                value: c.control.name().to_string(),
+                producer_id: c.producer_id,
+                epoch: c.epoch,
+                sequence: -1,
+                duplicate: false,
+                txn: None,
+                marker: Some(c.control.name().to_string()),
+            },
+        })
+        .collect();
+    Some(PartitionView {
+        tp,
+        name: sim.names.tp(tp),
+        broker: b.id,
+        is_leader: r.is_leader(b.id),
+        leader: r.leader,
+        alive: status.is_some_and(|s| !s.crashed),
+        frozen: status.is_some_and(|s| s.frozen),
+        cells,
+        earlier,
+        high_watermark: r.high_watermark,
+        last_stable_offset: r.last_stable_offset(),
+        log_end_offset: r.log.log_end_offset(),
+    })
 }

@@ -234,6 +234,23 @@ impl Simulation {
         })
     }
 
+    /// The live timers of one process (its current incarnation's), in no particular order:
+    /// `pending_timers` for a single node, without a status lookup per queued event.
+    pub fn pending_timers_of(
+        &self,
+        node: NodeId,
+    ) -> impl Iterator<Item = (SimTime, &super::event::Timer)> {
+        let incarnation = self.status.get(&node).map_or(0, |st| st.incarnation);
+        self.queue.iter().filter_map(move |s| match &s.event {
+            Event::Timer {
+                node: n,
+                incarnation: i,
+                timer,
+            } if *n == node && *i == incarnation => Some((s.time, timer)),
+            _ => None,
+        })
+    }
+
     /// The time of the last step that did something.
     pub fn last_step_at(&self) -> SimTime {
         self.last_step_at
