@@ -268,6 +268,7 @@ if (wants('frame')) {
     }
     return deltas;
   });
+  if (process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT });
   await page.click('#play');
   if (process.env.BENCH_PROFILE === 'mutations') {
     results.steps_played = (await clockStep(page)) - stepBefore;

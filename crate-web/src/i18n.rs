@@ -498,8 +498,8 @@ strings! {
     InspectMessage => "Inspect message {0}: {1}", "Открыть сообщение {0}: {1}";
     ArrowTip => "{0} {1} → {2}: sent {3}, arrived {4} (step {5}). {6}",
         "{0} {1} → {2}: отправлено {3}, прибыло {4} (шаг {5}). {6}";
-    WireArrowTip => "on the wire: {0} ({1} → {2}), sent {3}, arrives {4} (in {5})",
-        "в пути: {0} ({1} → {2}), отправлено {3}, прибудет {4} (через {5})";
+    WireArrowTip => "on the wire: {0} ({1} → {2}), sent {3}, arrives {4}",
+        "в пути: {0} ({1} → {2}), отправлено {3}, прибудет {4}";
     FrozenBand => "frozen at {0} for {1}", "заморожен в {0} на {1}";
     StillFrozen => " (still frozen)", " (всё ещё заморожен)";
     NowN => "now · {0}", "сейчас · {0}";

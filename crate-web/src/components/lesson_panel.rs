@@ -24,6 +24,13 @@ pub struct LessonPanelProps {
 pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let vm = &props.vm;
+    // The chart's scenario, decoded once per scenario named (the chart compares it by
+    // pointer).
+    let chart_scenario = use_memo(vm.chart.as_ref().map(|c| c.scenario.clone()), |name| {
+        name.as_deref()
+            .and_then(|n| crate::builtins::get(n).ok())
+            .map(|s| crate::components::SharedScenario(std::rc::Rc::new(s)))
+    });
     let emit = |cb: &Callback<()>| {
         let cb = cb.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
@@ -124,11 +131,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <div id="lesson-text" class="narration">{ markdown::render(&vm.text) }</div>
                 { question.unwrap_or_default() }
             </div>
-            if let Some(chart) = &vm.chart {
-                if let Ok(scenario) = crate::builtins::get(&chart.scenario) {
-                    <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(std::rc::Rc::new(scenario))}
-                        intervals={chart.commit_intervals_ms.clone()} />
-                }
+            if let (Some(chart), Some(scenario)) = (&vm.chart, &*chart_scenario) {
+                <crate::components::cost_chart::CostChart scenario={scenario.clone()}
+                    intervals={chart.commit_intervals_ms.clone()} />
             }
             if !vm.try_its.is_empty() {
                 <div class="try-its">

@@ -124,7 +124,7 @@ fn arrow(props: &ArrowProps) -> Html {
             <title>{ &a.title }</title>
             <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
             <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} marker-end={marker} />
-            if a.current || a.in_flight || selected {
+            if a.labelled || selected {
                 <text class="arrow-label" x={f(mx)} y={f(my - 6.0)} text-anchor="middle">{ &a.kind }</text>
             }
         </g>

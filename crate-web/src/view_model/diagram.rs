@@ -48,6 +48,8 @@ pub struct ArrowVm {
     pub in_flight: bool,
     /// Delivered by the current step.
     pub current: bool,
+    /// Its kind is written over it: when it is current, or on a quiet wire.
+    pub labelled: bool,
     /// Its start lies left of the window (the line is clipped to the window's edge).
     pub clipped: bool,
     pub title: String,
@@ -125,18 +127,45 @@ pub fn lanes(sim: &Simulation, lang: Lang) -> Vec<LaneVm> {
         .collect()
 }
 
-/// The time axis of the window: the distinct step times, the last `columns` of them.
+/// The time axis of the window: the latest distinct step times, at most `columns` of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeScale {
     pub times: Vec<SimTime>,
 }
 
+/// How many columns the window's first column moves at a time, for a window of `columns`:
+/// a third of it. Between two moves nothing drawn shifts (the now line walks right, and an
+/// arrow already drawn keeps its place, so it is not drawn again at every step).
+pub fn stride(columns: usize) -> usize {
+    (columns / 3).max(1)
+}
+
 impl TimeScale {
+    /// The latest `columns` distinct times, sliding one column per new moment.
     pub fn of(sim: &Simulation, columns: usize) -> TimeScale {
-        let mut times: Vec<SimTime> = Vec::new();
-        for rec in sim.trace().iter().rev() {
+        Self::paged(sim, columns, 1)
+    }
+
+    /// The latest distinct times, at most `columns` and at least `columns - stride + 1` of
+    /// them (fewer at the start of a run), the first one's place in the run a multiple of
+    /// `stride`.
+    pub fn paged(sim: &Simulation, columns: usize, stride: usize) -> TimeScale {
+        let trace = sim.trace();
+        let mut distinct = 0usize;
+        let mut last = None;
+        for rec in trace {
+            if last != Some(rec.time) {
+                distinct += 1;
+                last = Some(rec.time);
+            }
+        }
+        let stride = stride.max(1);
+        let skipped = distinct.saturating_sub(columns).div_ceil(stride) * stride;
+        let keep = distinct - skipped.min(distinct);
+        let mut times: Vec<SimTime> = Vec::with_capacity(keep);
+        for rec in trace.iter().rev() {
             if times.last() != Some(&rec.time) {
-                if times.len() == columns {
+                if times.len() == keep {
                     break;
                 }
                 times.push(rec.time);
@@ -183,14 +212,21 @@ fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
     (left, y2 + (y1 - y2) * lean.max(0.35))
 }
 
+/// Up to this many messages on the wire, each has its kind written over it.
+pub const QUIET_WIRE: usize = 8;
+
 /// The most messages on the wire the diagram draws.
 pub const WIRE_ARROWS: usize = 60;
 
 pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let lanes = lanes(sim, lang);
     let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
-    let scale = TimeScale::of(sim, columns.max(1));
+    let columns = columns.max(1);
+    let scale = TimeScale::paged(sim, columns, stride(columns));
     let now_x = scale.now_x();
+    // The right edge stays put as the now line walks toward it: messages on the wire point
+    // at it, so they keep their places from one step to the next.
+    let width = TimeScale::column_x(columns - 1) + WIRE_WIDTH + 10.0;
     let left = scale.left();
     let current_step = sim.steps();
     let name = |n: NodeId| super::node_name(sim, n, lang);
@@ -245,6 +281,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             y2,
             in_flight: false,
             current: false,
+            labelled: false,
             clipped,
             title: S::ArrowTip.f(
                 lang,
@@ -268,7 +305,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     // The next to arrive, at most `WIRE_ARROWS`: a busy wire (a thousand requests) would
     // otherwise redraw every one at every step.
     let mut wire_ids = std::collections::BTreeSet::new();
-    for (i, m) in sim.in_flight_first(WIRE_ARROWS).0.into_iter().enumerate() {
+    for m in sim.in_flight_first(WIRE_ARROWS).0 {
         // One arrow per message (the diagram's keys): a copy the network duplicated is on
         // the wire twice, and a message a frozen process held goes back on the wire after
         // it was drawn delivered.
@@ -281,8 +318,9 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
             continue;
         };
-        // Several messages on the wire: fan their tips out so each stays clickable.
-        let x2 = now_x + WIRE_WIDTH - 10.0 - 14.0 * (i % 6) as f64;
+        // Several messages on the wire: fan their tips out so each stays clickable (by
+        // message, so that a tip stays where it is as others arrive).
+        let x2 = width - 20.0 - 14.0 * (m.id % 6) as f64;
         let (x1, y1, clipped) = match scale.x(m.sent_at) {
             Some(x1) => (x1, y1, false),
             None => {
@@ -299,6 +337,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             y2,
             in_flight: true,
             current: false,
+            labelled: false,
             clipped,
             title: S::WireArrowTip.f(
                 lang,
@@ -308,10 +347,16 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
                     &name(m.to),
                     &dur(m.sent_at),
                     &dur(m.arrive_at),
-                    &dur(m.arrive_at.saturating_sub(now)),
                 ],
             ),
         });
+    }
+
+    // Labels on the wire only while they can be read: on a busy wire they pile up over one
+    // another (the tooltip and the inspector still name each message).
+    let quiet_wire = arrows.iter().filter(|a| a.in_flight).count() <= QUIET_WIRE;
+    for a in &mut arrows {
+        a.labelled = a.current || (a.in_flight && quiet_wire);
     }
 
     let mut marks = Vec::new();
@@ -384,7 +429,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         _ => false,
     };
     DiagramVm {
-        width: now_x + WIRE_WIDTH + 10.0,
+        width,
         height: TOP + LANE_GAP * lanes.len() as f64 + 8.0,
         lanes,
         arrows,
@@ -488,6 +533,10 @@ mod tests {
         assert_eq!(wire.len(), 1);
         assert!(wire[0].x2 > d.now_x && wire[0].y2 == d.lanes[0].y);
         assert!(wire[0].title.starts_with("on the wire"));
+        assert!(
+            a.labelled && wire[0].labelled,
+            "current and quiet-wire arrows are named"
+        );
     }
 
     #[test]
@@ -510,7 +559,12 @@ mod tests {
         let sim = at_step("seed-frozen-broker", 32);
         let d = diagram(&sim, 6, Lang::En);
         assert!(d.earlier_hidden);
-        assert_eq!(d.now_x, LABEL_WIDTH + COLUMN_WIDTH * 5.5);
+        // Six columns at most, moving two at a time: five or six shown, now the last.
+        assert!(
+            [4.5, 5.5].contains(&((d.now_x - LABEL_WIDTH) / COLUMN_WIDTH)),
+            "{}",
+            d.now_x
+        );
         assert!(d
             .arrows
             .iter()
@@ -518,6 +572,50 @@ mod tests {
         assert!(!d.ticks.is_empty());
         assert!(d.ticks.iter().all(|t| t.x < d.now_x - NOW_LABEL_ROOM));
         assert!(d.now_label.starts_with("now · 10.308 s"));
+    }
+
+    /// Between two moves of the window nothing drawn shifts: an arrow keeps its geometry from
+    /// step to step (so it is not drawn again), the now line walks right, and the window's
+    /// first moment moves in whole strides.
+    #[test]
+    fn the_window_moves_in_strides_and_arrows_keep_their_places_between() {
+        let mut sim = builtin::get("lost-ack-idempotence-on")
+            .expect("built-in")
+            .simulation(None);
+        let columns = 6;
+        let mut previous: Option<DiagramVm> = None;
+        let (mut kept, mut moves) = (0, 0);
+        for _ in 0..400 {
+            if sim.step() != eos_core::sim::simulation::StepOutcome::Stepped {
+                break;
+            }
+            let d = diagram(&sim, columns, Lang::En);
+            let scale = TimeScale::paged(&sim, columns, stride(columns));
+            let all = TimeScale::of(&sim, usize::MAX);
+            let first = all.times.len() - scale.times.len();
+            assert_eq!(first % stride(columns), 0, "the window starts on a stride");
+            assert!(scale.times.len() + stride(columns) > columns.min(all.times.len()));
+            assert!(d.arrows.iter().all(|a| a.x2 <= d.width && a.x1 < a.x2));
+            if let Some(p) = &previous {
+                assert_eq!(p.width, d.width, "the right edge stays put");
+                if d.now_x >= p.now_x {
+                    // Same window: every arrow drawn before and still drawn is where it was.
+                    for a in &d.arrows {
+                        if let Some(b) = p.arrows.iter().find(|b| b.msg_id == a.msg_id) {
+                            if a.in_flight == b.in_flight {
+                                assert_eq!((a.x1, a.x2, a.y1, a.y2), (b.x1, b.x2, b.y1, b.y2));
+                                kept += 1;
+                            }
+                        }
+                    }
+                } else {
+                    moves += 1;
+                }
+            }
+            previous = Some(d);
+        }
+        assert!(kept > 20, "arrows compared across steps: {kept}");
+        assert!(moves > 0, "the window moved at least once");
     }
 
     #[test]
