@@ -5,7 +5,10 @@
 //
 // BENCH_ONLY=load|deep|frame runs one measure; DIST=dir serves another build (say one without
 // wasm-opt, which keeps function names); BENCH_PROFILE=1 records a CPU profile while playing
-// and prints the functions with the most self time.
+// and prints the functions with the most self time and the most total time (BENCH_MATCH, a
+// regular expression, picks which; BENCH_PROFILE_OUT=file keeps the whole profile).
+// BENCH_SCROLL=selector plays with that part in view, BENCH_SHOT=file.png takes a picture at
+// the end of the playing, BENCH_DEBUG=1 reports where the held parts are.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -251,7 +254,6 @@ if (wants('frame')) {
   }
   const stepBefore = await clockStep(page);
   await page.click('#play');
-  if (process.env.BENCH_MOUSE_AWAY) await page.mouse.move(2, 890);
   // BENCH_SCROLL=selector: play with that part of the page in view (the playback buttons
   // stay on screen: the controls bar is sticky).
   if (process.env.BENCH_SCROLL) await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView(), process.env.BENCH_SCROLL);
