@@ -349,16 +349,27 @@ test('three guarantees side by side: the ledger agrees with eos-sim compare', as
 
 test('three lanes follow the clock: each guarantee\'s output log and counts at this moment', async (page) => {
   await page.selectOption('#scenario-picker', 'rpw-crash-at-least-once');
-  const lanes = await page.locator('.lane-stage h3').allInnerTexts();
+  const lanes = await page.locator('.lane-stage > h3').allInnerTexts();
   assert(JSON.stringify(lanes) === JSON.stringify(['at-most-once', 'at-least-once', 'exactly-once']), `lanes: ${lanes}`);
   assert((await page.locator('.lane-stage li.cell').count()) === 0, 'nothing written at step 0');
+  // Each lane is a small stage: its processor, under that lane's guarantee, and its wire.
+  for (const g of ['at-most-once', 'at-least-once', 'exactly-once']) {
+    const card = await page.locator(`.lane-stage.${g} article.processor`).innerText();
+    assert(card.includes(g), `${g} lane's processor card: ${card}`);
+  }
+  assert((await page.locator('.lane-stage [data-spot], .lane-stage [tabindex]').count()) === 0, 'a lane is another run: nothing in it to inspect or spotlight');
+  for (let i = 0; i < 12; i++) await page.click('#step');
+  assert((await page.locator('.lane-stage .flights li[data-msg]').count()) > 0, 'messages on the lanes\' wires');
   await page.click('#run-to-end');
   const report = cli(['compare', 'rpw-crash-at-least-once', '--json']);
   const alo = await page.locator('.lane-stage.at-least-once .lane-counts').innerText();
   assert(alo.includes(`duplicates: ${report['at-least-once'].processing.duplicates}`), `${alo} vs the CLI`);
   assert((await page.locator('.lane-stage.at-least-once li.cell.dup').count()) >= 1, 'the duplicate is in the at-least-once log');
   assert((await page.locator('.lane-stage.exactly-once li.cell.dup').count()) === 0, 'none under exactly-once');
-  await page.locator('.lane-stages').scrollIntoViewIfNeeded();
+  // The lanes' tops (their processors and wires) just under the sticky controls.
+  await page.evaluate(() => { document.querySelector('.lane-stages').scrollIntoView(); window.scrollBy(0, -110); });
+  await page.mouse.move(2, 2);
+  await page.waitForTimeout(600); // the cells' landing
   await page.screenshot({ path: join(artifacts, '42-three-lanes.png'), fullPage: false });
   await page.keyboard.press('Home');
   assert((await page.locator('.lane-stage li.cell').count()) === 0, 'back at the start, the lanes are too');

@@ -13,6 +13,9 @@ pub struct FlightsProps {
     pub more: usize,
     pub selected: Option<Selection>,
     pub on_select: Callback<Selection>,
+    /// Each message opens in the inspector (false for a compared lane, another run).
+    #[prop_or(true)]
+    pub live: bool,
 }
 
 /// The most messages listed (a busy wire draws them all in the space-time diagram; a list
@@ -48,11 +51,12 @@ pub fn flights(props: &FlightsProps) -> Html {
                         }
                         let sel = Selection::Message(f.id);
                         let (click, key) = activate(&props.on_select, sel);
+                        let live = props.live;
                         html! {
-                            <li key={f.key} tabindex="0" role="button" data-msg={f.id.to_string()}
+                            <li key={f.key} tabindex={live.then_some("0")} role={live.then_some("button")} data-msg={f.id.to_string()}
                                 class={classes!((props.selected == Some(sel)).then_some("selected"))}
-                                title={t(S::InspectMessageTip)}
-                                onclick={click} onkeydown={key}>
+                                title={live.then(|| t(S::InspectMessageTip))}
+                                onclick={live.then_some(click)} onkeydown={live.then_some(key)}>
                                 <span class="route">{ &f.route }</span>
                                 <span class="label">{ &f.label }</span>
                                 <span class="eta">{ &f.arrives }</span>

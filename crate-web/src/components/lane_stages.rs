@@ -1,15 +1,17 @@
 //! Three lanes in step: the scenario and its faults under at-most-once, at-least-once and
-//! exactly-once, each run to the moment on screen, side by side. Each lane shows its
-//! processor's output log as a read_committed reader would find it, and its counts at that
-//! moment (`eos_core::outcomes::outcome_now`). Step, step back or scrub the main run and the
+//! exactly-once, each run to the moment on screen, side by side. Each lane is a small stage:
+//! its processor's card, the next messages on its wire, its output log as a read_committed
+//! reader would find it, and its counts at that moment (`eos_core::outcomes::outcome_now`). Step, step back or scrub the main run and the
 //! three follow (a lane that must go back replays from the latest copy of its run before that
 //! moment).
 
+use super::flights::Flights;
 use super::partition_log::PartitionLog;
+use super::processor_card::ProcessorCard;
 use super::SharedScenario;
 use crate::i18n::{I18n, Lang};
 use crate::state::Snapshots;
-use crate::view_model::{cost::GUARANTEES, partitions, PartitionVm};
+use crate::view_model::{cost::GUARANTEES, in_flight_shown, partitions, processors, PartitionVm};
 use eos_core::kafka::processor::Guarantee;
 use eos_core::time::SimTime;
 use eos_core::Simulation;
@@ -28,6 +30,8 @@ pub struct LaneStagesProps {
 /// A lane keeps a copy of its run every this many steps, so that going back in a long run
 /// replays at most this many.
 const SNAPSHOT_EVERY: u64 = 2_000;
+/// Messages a lane lists from its wire (the rest are counted).
+const LANE_WIRE_SHOWN: usize = 3;
 /// The most copies a lane keeps (past it, every other one goes and the spacing doubles).
 const MAX_SNAPSHOTS: usize = 32;
 
@@ -106,9 +110,9 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
         <section class="card lane-stages" aria-label={title}>
             <h2>{ title }</h2>
             <p class="quiet">{ if ru {
-                "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: выходной журнал процессора и счёт на этот момент."
+                "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: процессор, его сообщения в пути, выходной журнал и счёт на этот момент."
             } else {
-                "The same faults under each guarantee, each run to the time on the clock: the processor's output log and the counts so far."
+                "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far."
             } }</p>
             <div class="lane-row">
                 { for lanes.iter().map(|l| lane_view(l, lang)) }
@@ -136,6 +140,7 @@ fn lane_view(lane: &Lane, lang: Lang) -> Html {
         .into_iter()
         .filter(|p| p.leader && outputs.contains(&p.tp.topic))
         .collect();
+    let (flights, more) = in_flight_shown(&lane.sim, lang, LANE_WIRE_SHOWN);
     html! {
         <article class={classes!("lane-stage", name)} style={format!("--lane: var({colour})")}>
             <h3>{ name }</h3>
@@ -144,8 +149,14 @@ fn lane_view(lane: &Lane, lang: Lang) -> Html {
                 <span class={classes!((counts.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "дубликаты" } else { "duplicates" }, counts.duplicates) }</span>
                 <span class={classes!((counts.lost > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "потеряно" } else { "lost" }, counts.lost) }</span>
             </p>
+            // The lane's stage: its processor (what it read, its transaction, its producer
+            // id and epoch), the next messages on its wire, then its output.
+            { for processors(&lane.sim, lang).into_iter().map(|p| html! {
+                <ProcessorCard processor={p} selected={false} on_select={Callback::noop()} live={false} />
+            }) }
+            <Flights flights={flights} more={more} selected={None} on_select={Callback::noop()} live={false} />
             { for logs.into_iter().map(|p| html! {
-                <PartitionLog partition={p} selected={None} on_select={Callback::noop()} spot={false} />
+                <PartitionLog partition={p} selected={None} on_select={Callback::noop()} live={false} />
             }) }
         </article>
     }

@@ -10,9 +10,10 @@ pub struct PartitionLogProps {
     pub partition: PartitionVm,
     pub selected: Option<Selection>,
     pub on_select: Callback<Selection>,
-    /// Lessons may spotlight it (false for a copy drawn elsewhere, like a compared lane).
+    /// Opens in the inspector and lessons may spotlight it (false for a copy drawn from
+    /// another run, like a compared lane).
     #[prop_or(true)]
-    pub spot: bool,
+    pub live: bool,
 }
 
 /// One replica's log as a row of cells, with the high watermark drawn between cells. Cells
@@ -27,15 +28,17 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         &props.on_select,
         Selection::Node(eos_core::ids::NodeId::Broker(broker)),
     );
+    let live = props.live;
+    let (tab, button) = (live.then_some("0"), live.then_some("button"));
     html! {
-        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={props.spot.then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={live.then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
-                <span class="partition-name pickable" tabindex="0" role="button"
-                    aria-label={i18n.f(S::InspectPartition, &[&p.title, &broker])}
-                    onclick={name_click} onkeydown={name_key}>{ &p.title }</span>
-                <span class="partition-role pickable" tabindex="0" role="button"
-                    aria-label={i18n.f(S::InspectBroker, &[&broker])}
-                    onclick={broker_click} onkeydown={broker_key}>{ &p.role }</span>
+                <span class={classes!("partition-name", live.then_some("pickable"))} tabindex={tab} role={button}
+                    aria-label={live.then(|| i18n.f(S::InspectPartition, &[&p.title, &broker]))}
+                    onclick={live.then_some(name_click)} onkeydown={live.then_some(name_key)}>{ &p.title }</span>
+                <span class={classes!("partition-role", live.then_some("pickable"))} tabindex={tab} role={button}
+                    aria-label={live.then(|| i18n.f(S::InspectBroker, &[&broker]))}
+                    onclick={live.then_some(broker_click)} onkeydown={live.then_some(broker_key)}>{ &p.role }</span>
                 if let Some(text) = &p.dedup { <span class="flash" role="status">{ text }</span> }
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ crate::view_model::status_word(p.status, i18n.lang) }</span> }
                 <span class="hw">
@@ -56,7 +59,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 <>{ for p.cells.iter().map(|c| html! {
                     <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
                         selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
-                        on_select={props.on_select.clone()} />
+                        on_select={props.on_select.clone()} live={live} />
                 }) }</>
                 if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
@@ -71,6 +74,7 @@ struct LogCellProps {
     broker: u8,
     selected: bool,
     on_select: Callback<Selection>,
+    live: bool,
 }
 
 /// One record's cell, keyed by offset: as the log grows, cells already drawn are neither
@@ -85,11 +89,13 @@ fn log_cell(props: &LogCellProps) -> Html {
         offset: c.offset,
     };
     let (click, key) = activate(&props.on_select, sel);
+    let live = props.live;
     html! {
         <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={c.title(i18n.lang)}
             data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
-            tabindex="0" role="button" aria-pressed={props.selected.to_string()}
-            onclick={click} onkeydown={key}>
+            tabindex={live.then_some("0")} role={live.then_some("button")}
+            aria-pressed={live.then(|| props.selected.to_string())}
+            onclick={live.then_some(click)} onkeydown={live.then_some(key)}>
             <span class="offset">{ c.offset }</span>
             <span class="value">{ &c.value }</span>
             <span class="key">{ &c.key }</span>

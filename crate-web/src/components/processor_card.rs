@@ -9,6 +9,10 @@ pub struct ProcessorCardProps {
     pub processor: ProcessorVm,
     pub selected: bool,
     pub on_select: Callback<Selection>,
+    /// Opens in the inspector and lessons may spotlight it (false for a copy drawn in a
+    /// compared lane, which is another run).
+    #[prop_or(true)]
+    pub live: bool,
 }
 
 /// A read-process-write application, coloured by its guarantee.
@@ -17,9 +21,11 @@ pub fn processor_card(props: &ProcessorCardProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let p = &props.processor;
     let (click, key) = activate(&props.on_select, Selection::Node(p.node));
+    let live = props.live;
     html! {
-        <article tabindex="0" data-spot={p.name.clone()} title={i18n.f(S::InspectProcessor, &[&p.name])}
-            onclick={click} onkeydown={key}
+        <article tabindex={live.then_some("0")} data-spot={live.then(|| p.name.clone())}
+            title={live.then(|| i18n.f(S::InspectProcessor, &[&p.name]))}
+            onclick={live.then_some(click)} onkeydown={live.then_some(key)}
             class={classes!(props.selected.then_some("selected"), "card", "processor", p.guarantee, p.status)}>
             <h3>{ i18n.f(S::ProcessorTitle, &[&p.name]) }</h3>
             <p class="guarantee">{ p.guarantee }</p>
