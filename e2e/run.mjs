@@ -60,7 +60,7 @@ test('the default scenario opens, ready to step', async (page) => {
 
 test('a message on the wire moves along its link as time passes', async (page) => {
   await page.selectOption('#scenario-picker', 'rpw-cost');
-  const positions = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.flights li[data-msg]')]
+  const positions = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.stage .flights li[data-msg]')]
     .map((li) => [li.dataset.msg, Number(li.querySelector('.way .dot').style.left.replace('%', ''))])));
   let before = await positions();
   let moved = null;
@@ -74,7 +74,7 @@ test('a message on the wire moves along its link as time passes', async (page) =
     before = now;
   }
   assert(moved, 'some message moved along its link between two steps');
-  await page.locator('.flights').screenshot({ path: join(artifacts, '36-on-the-wire.png') });
+  await page.locator('.stage .flights').screenshot({ path: join(artifacts, '36-on-the-wire.png') });
 });
 
 test('stepping narrates, freezes the broker, and the log grows', async (page) => {
@@ -151,11 +151,11 @@ test('the stage shows countdown rings, a lost ack fading under a cross, and a re
   await stepUntil('article.producer .timer.request');
   const ring = await page.locator('article.producer .timer.request').first().getAttribute('title');
   assert(ring.includes('request.timeout.ms'), `the ring says what it counts down: ${ring}`);
-  await stepUntil('.flights li.lost');
-  const lost = await page.locator('.flights li.lost').innerText();
+  await stepUntil('.stage .flights li.lost');
+  const lost = await page.locator('.stage .flights li.lost').innerText();
   assert(/ack for payments-0/.test(lost) && /lost/.test(lost), `the lost ack is listed: ${lost}`);
-  assert((await page.locator('.flights li.lost .cross').count()) === 1, 'under a cross');
-  await page.locator('.flights').screenshot({ path: join(artifacts, '39-lost-ack-cross.png') });
+  assert((await page.locator('.stage .flights li.lost .cross').count()) === 1, 'under a cross');
+  await page.locator('.stage .flights').screenshot({ path: join(artifacts, '39-lost-ack-cross.png') });
   await stepUntil('article.producer .timer.backoff, .partition.dedup-flash');
   await stepUntil('.partition.dedup-flash');
   const flash = await page.locator('.partition.dedup-flash .flash').innerText();
@@ -400,7 +400,7 @@ test('read-process-write: an open transaction pins the last stable offset', asyn
   }
   assert(pinned, 'the LSO shows below the HW while a transaction is open');
   assert((await page.locator('.brokers li.cell.txn-open').count()) > 0, 'open-transaction records are marked');
-  assert((await page.locator('article.processor.exactly-once').count()) === 1, 'processor card with its guarantee');
+  assert((await page.locator('.stage article.processor.exactly-once').count()) === 1, 'processor card with its guarantee');
   await page.screenshot({ path: join(artifacts, '07-read-process-write.png'), fullPage: true });
   await page.click('#run-to-end');
   const report = cli(['run', 'rpw-crash-exactly-once', '--json']);
