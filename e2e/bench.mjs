@@ -234,6 +234,7 @@ if (wants('frame')) {
     });
   }
   if (process.env.BENCH_HIDE) await page.addStyleTag({ content: `${process.env.BENCH_HIDE} { display: none !important; }` });
+  if (process.env.BENCH_CSS) await page.addStyleTag({ content: process.env.BENCH_CSS });
   if (process.env.BENCH_PROFILE) {
     // Where the elements are: a count per section of the page.
     results.elements = await page.evaluate(() => Object.fromEntries(
@@ -257,7 +258,7 @@ if (wants('frame')) {
   // BENCH_SCROLL=selector: play with that part of the page in view (the playback buttons
   // stay on screen: the controls bar is sticky).
   if (process.env.BENCH_SCROLL) await page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView(), process.env.BENCH_SCROLL);
-  if (process.env.BENCH_DEBUG) results.where = await page.evaluate(() => ({ scrollY: window.scrollY, held: [...document.querySelectorAll('.held')].map((e) => Math.round(e.getBoundingClientRect().top)) }));
+  if (process.env.BENCH_DEBUG) results.where = await page.evaluate(() => ({ arrows: document.querySelectorAll('#space-time .arrow').length, wire: document.querySelectorAll('#space-time .arrow.wire').length, scrollY: window.scrollY, held: [...document.querySelectorAll('.held')].map((e) => Math.round(e.getBoundingClientRect().top)) }));
   const frames = await page.evaluate(async () => {
     const deltas = [];
     let last = performance.now();
