@@ -132,6 +132,10 @@ pub fn app() -> Html {
     };
     let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
+    // The comparison's ledger changes only with the scenario: built once per comparison.
+    let compare = use_memo(Lanes(state.comparison.clone()), |l| {
+        view_model::comparison(&l.0)
+    });
     let sim = state.sim.borrow();
     // The logs, producers, wire and diagram read the run themselves (components/live.rs).
     let replicas = eos_core::sim::observe::replicas(&sim);
@@ -150,7 +154,6 @@ pub fn app() -> Html {
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
     let schedule = view_model::fault_schedule(&sim, lang);
-    let compare = view_model::comparison(&state.comparison);
     let seed = sim.seed;
     let now = sim.now();
     let step = sim.steps();
@@ -225,7 +228,7 @@ pub fn app() -> Html {
             if let Some(vm) = inspected {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
             }
-            if let Some(compare) = compare {
+            if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">
                     <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
                         seed={seed} time={now} />
@@ -246,5 +249,15 @@ pub fn app() -> Html {
             }
         </div>
         </ContextProvider<crate::i18n::I18n>>
+    }
+}
+
+/// The compared lanes, equal while they are the same computation (compared by pointer).
+#[derive(Clone)]
+struct Lanes(std::rc::Rc<Vec<eos_core::compare::Lane>>);
+
+impl PartialEq for Lanes {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
     }
 }

@@ -435,6 +435,8 @@ strings! {
     Lost0 => "0 · lost", "0 · потеряна";
     DuplicateN => "{0} · duplicate", "{0} · дубликат";
     Totals => "totals", "итого";
+    UnlistedRecords => "{0} more input records are not listed. The table shows at most {1}: every record lost or duplicated under some guarantee first, then records delivered once under all three.",
+        "Ещё {0} входных записей не показано. В таблице не больше {1}: сначала все записи, потерянные или задублированные хотя бы при одной гарантии, затем доставленные ровно один раз при всех трёх.";
     TotalsLine => "{0} visible · {1} dup · {2} lost ({3} processed)", "видно {0} · дублей {1} · потеряно {2} (обработано {3})";
     // Flink.
     FlinkJob => "Flink job", "Задание Flink";

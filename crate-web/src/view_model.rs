@@ -561,13 +561,21 @@ pub struct CompareRowVm {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareVm {
     pub lanes: Vec<&'static str>,
+    /// At most `COMPARE_ROWS`, those with a loss or a duplicate in some lane first chosen,
+    /// shown in input order.
     pub rows: Vec<CompareRowVm>,
+    /// Input records not listed.
+    pub unlisted: usize,
     /// Per lane: "processed · visible · duplicates · lost".
     pub totals: Vec<(u64, u64, u64, u64)>,
 }
 
+/// The most input records the ledger table lists (a run may have hundreds of thousands).
+pub const COMPARE_ROWS: usize = 200;
+
 /// The per-input ledger of the three guarantees, or nothing for a scenario without a
-/// read-process-write stage.
+/// read-process-write stage. Every record lost or duplicated in some lane is listed before
+/// any delivered once everywhere, up to `COMPARE_ROWS` in all.
 pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
     let first = lanes.first()?;
     let mut inputs: Vec<&String> = first.ledger.keys().collect();
@@ -586,16 +594,40 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
                     .unwrap_or("?")
             })
             .collect(),
-        rows: inputs
-            .into_iter()
-            .map(|input| CompareRowVm {
-                input: input.clone(),
-                copies: lanes
+        unlisted: inputs.len().saturating_sub(COMPARE_ROWS),
+        rows: {
+            let copies = |input: &String| -> Vec<u32> {
+                lanes
                     .iter()
                     .map(|l| l.ledger.get(input).copied().unwrap_or(0))
-                    .collect(),
-            })
-            .collect(),
+                    .collect()
+            };
+            let odd = inputs
+                .iter()
+                .filter(|i| copies(i).iter().any(|n| *n != 1))
+                .count();
+            // Room for records delivered once everywhere after the odd ones.
+            let mut fine_room = COMPARE_ROWS.saturating_sub(odd);
+            let mut odd_room = COMPARE_ROWS;
+            inputs
+                .into_iter()
+                .filter_map(|input| {
+                    let copies = copies(input);
+                    let room = if copies.iter().any(|n| *n != 1) {
+                        &mut odd_room
+                    } else {
+                        &mut fine_room
+                    };
+                    (*room > 0).then(|| {
+                        *room -= 1;
+                        CompareRowVm {
+                            input: input.clone(),
+                            copies,
+                        }
+                    })
+                })
+                .collect()
+        },
         totals: lanes
             .iter()
             .map(|l| (l.processed, l.visible_outputs, l.duplicates, l.lost))
@@ -817,11 +849,49 @@ mod tests {
             vec!["at-most-once", "at-least-once", "exactly-once"]
         );
         assert_eq!(vm.rows.len(), 12);
+        assert_eq!(vm.unlisted, 0);
         assert_eq!(vm.rows[0].input, "v0");
         assert!(vm.rows.iter().all(|r| r.copies[2] == 1));
         assert_eq!(vm.rows.iter().filter(|r| r.copies[1] == 2).count(), 1);
         assert_eq!(vm.rows.iter().filter(|r| r.copies[0] == 0).count(), 1);
         assert!(comparison(&[]).is_none());
+    }
+
+    /// A long run's ledger lists at most `COMPARE_ROWS` records, every lost or duplicated
+    /// one first, in input order, and counts the rest.
+    #[test]
+    fn a_long_ledger_lists_its_anomalies_first_and_counts_the_rest() {
+        let s = builtin::get("rpw-crash-exactly-once").expect("built-in");
+        let mut lanes = eos_core::compare::compare(&s, None).expect("comparable");
+        // Many more inputs, each delivered once everywhere, and two odd ones far down.
+        for lane in &mut lanes {
+            for i in 100..1_000 {
+                lane.ledger.insert(format!("v{i}"), 1);
+            }
+            lane.ledger.insert("v900".into(), 2);
+            lane.ledger.insert("v950".into(), 0);
+        }
+        let total = lanes[0].ledger.len();
+        let vm = comparison(&lanes).expect("a ledger");
+        assert_eq!(vm.rows.len(), COMPARE_ROWS);
+        assert_eq!(vm.unlisted, total - COMPARE_ROWS);
+        let odd = |r: &&CompareRowVm| r.copies.iter().any(|n| *n != 1);
+        let listed_odd: Vec<&str> = vm
+            .rows
+            .iter()
+            .filter(odd)
+            .map(|r| r.input.as_str())
+            .collect();
+        assert!(
+            listed_odd.contains(&"v900") && listed_odd.contains(&"v950"),
+            "{listed_odd:?}"
+        );
+        let numbers: Vec<u64> = vm
+            .rows
+            .iter()
+            .map(|r| r.input.trim_start_matches('v').parse().expect("vN"))
+            .collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in input order");
     }
 
     #[test]

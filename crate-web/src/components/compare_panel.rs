@@ -50,6 +50,9 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                     </tr>
                 </tfoot>
             </table>
+            if c.unlisted > 0 {
+                <p class="quiet unlisted">{ i18n.f(S::UnlistedRecords, &[&c.unlisted, &crate::view_model::COMPARE_ROWS]) }</p>
+            }
         </section>
     }
 }
