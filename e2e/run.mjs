@@ -212,6 +212,31 @@ test('a fault by click joins the schedule and changes only the future', async (p
   await page.screenshot({ path: join(artifacts, '09-fault-by-click.png'), fullPage: true });
 });
 
+test('while playing, parts out of view wait, and catch up on pause or when scrolled to', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 400 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const clock = () => page.locator('#clock').innerText();
+  const nowLabel = () => page.locator('#space-time .now-label').textContent();
+  const time = (text) => text.match(/· ([\d.]+ m?s)/)?.[1];
+  assert(time(await nowLabel()) === time(await clock()), 'in step before playing');
+  await page.click('#play');
+  await page.waitForFunction(() => /step ([6-9]|\d\d)/.test(document.querySelector('#clock').textContent), null, { timeout: 20000 });
+  const playing = await clock();
+  assert(time(await nowLabel()) !== time(playing), `the diagram, off screen, waits: ${await nowLabel()} vs ${playing}`);
+  // Scrolled to while playing: it catches up.
+  await page.locator('#space-time').evaluate((el) => el.scrollIntoView());
+  await page.waitForFunction(() => {
+    const t = (s) => s.match(/· ([\d.]+ m?s)/)?.[1];
+    return t(document.querySelector('#space-time .now-label').textContent) === t(document.querySelector('#clock').textContent);
+  }, null, { timeout: 5000 });
+  await page.click('#play');
+  // Paused: everything shows the step on screen, off screen too.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(300);
+  assert(time(await nowLabel()) === time(await clock()), `paused, the diagram is in step: ${await nowLabel()} vs ${await clock()}`);
+});
+
 test('the space-time diagram draws messages; clicking an arrow opens it in the inspector', async (page) => {
   for (let i = 0; i < 8; i++) await page.click('#step');
   const diagram = page.locator('#space-time');
