@@ -247,7 +247,7 @@ if (wants('frame')) {
   const events = [];
   if (cdp && tracing) {
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-    await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink', transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', { categories: process.env.BENCH_TRACE_CATEGORIES ?? 'devtools.timeline,blink', transferMode: 'ReportEvents' });
   } else if (cdp) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -295,6 +295,9 @@ if (wants('frame')) {
       steps: (await clockStep(page)) - stepBefore,
     };
     results.trace_top_ms = [...total].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([n, ms]) => `${round(ms)} ${n}`);
+    // The longest tasks of a few kinds, to see what the slow frames are made of.
+    const longest = (name) => events.filter((e) => e.name === name && e.dur).map((e) => round(e.dur / 1000)).sort((a, b) => b - a).slice(0, 12);
+    results.longest_ms = Object.fromEntries(['FireAnimationFrame', 'TimerFire', 'Layout', 'Paint', 'MajorGC', 'MinorGC', 'V8.GC_SCAVENGER', 'BlinkGC.AtomicPhase', 'FunctionCall'].map((n) => [n, longest(n)]));
   } else if (cdp) {
     const profile = (await cdp.send('Profiler.stop')).profile;
     if (process.env.BENCH_PROFILE_OUT) await (await import('node:fs/promises')).writeFile(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile));

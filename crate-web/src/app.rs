@@ -12,13 +12,10 @@ use crate::state::{Action, Playground, Selection};
 use crate::view_model;
 use eos_core::builtin;
 use eos_core::scenario::schema::FaultSpec;
-use gloo_timers::callback::Interval;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Playback speed: steps per second while playing.
-const PLAY_STEP_MS: u32 = 350;
 const EVENTS_SHOWN: usize = 14;
 
 #[function_component(App)]
@@ -42,17 +39,8 @@ pub fn app() -> Html {
     // Which process the event log shows ("" for all): a view choice, not playback state.
     let event_filter = use_state(String::new);
 
-    // Playback: an interval owned by this effect, dropped when playing stops or the speed
-    // changes.
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with((state.playing, state.speed), move |(playing, speed)| {
-            let period = (PLAY_STEP_MS * 4 / (*speed).max(1)).max(16);
-            let interval =
-                playing.then(|| Interval::new(period, move || dispatcher.dispatch(Action::Step)));
-            move || drop(interval)
-        });
-    }
+    // Playback: steps on animation frames while playing (playback.rs).
+    crate::playback::use_playback(state.playing, state.speed, state.dispatcher());
 
     // Keyboard: → step, ← back, Space play/pause, Home reset, End run to the end.
     {
