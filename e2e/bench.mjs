@@ -8,7 +8,8 @@
 // and prints the functions with the most self time and the most total time (BENCH_MATCH, a
 // regular expression, picks which; BENCH_PROFILE_OUT=file keeps the whole profile).
 // BENCH_SCROLL=selector plays with that part in view, BENCH_SHOT=file.png takes a picture at
-// the end of the playing, BENCH_DEBUG=1 reports where the held parts are.
+// the end of the playing, BENCH_DEBUG=1 reports where the held parts are, BENCH_CSS=rules
+// adds a style sheet (say, to switch animations off).
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
