@@ -123,20 +123,42 @@ fn seed_frozen_broker_delivers_once_after_the_freeze() {
 }
 
 #[test]
-fn lost_ack_without_idempotence_stores_v0_twice() {
+fn lost_ack_without_idempotence_stores_every_stuck_record_twice() {
     let (sim, r) = run_builtin("lost-ack-idempotence-off");
-    assert_eq!(r.outcome.duplicates, 1);
+    // One ack is lost; the acks of v1 and v2 are stuck behind it on the same connection.
+    let lost: Vec<bool> = all_notes(&sim)
+        .filter_map(|n| match n {
+            Note::AckLost { behind, .. } => Some(*behind),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lost,
+        vec![false, true, true],
+        "one lost, two stuck behind it"
+    );
+    // The timeout closes the connection and fails the other two requests with it.
+    let closed: Vec<&Note> = all_notes(&sim)
+        .filter(|n| matches!(n, Note::ConnectionClosed { .. }))
+        .collect();
+    assert_eq!(closed.len(), 1, "{closed:#?}");
+    let Note::ConnectionClosed { records, .. } = closed[0] else {
+        unreachable!()
+    };
+    assert_eq!(records, &vec![RecordId(1), RecordId(2)]);
+    assert_eq!(r.outcome.duplicates, 3);
     assert!(
         anomaly_kinds(&r).contains(&"duplicate"),
         "{:#?}",
         r.anomalies
     );
-    assert_eq!(r.deliveries[0].copies.len(), 2, "{:?}", r.deliveries[0]);
     let log = leader_log(&sim, P0);
-    let at = offsets_of(&log, 0);
-    assert_eq!(at.len(), 2, "v0 should be at two offsets: {log:?}");
-    assert_ne!(at[0], at[1]);
-    assert_eq!(r.reads["reader"].records, 4);
+    for v in 0..3 {
+        let at = offsets_of(&log, v);
+        assert_eq!(at, vec![u64::from(v), u64::from(v) + 3], "v{v}: {log:?}");
+        assert_eq!(r.deliveries[v as usize].copies.len(), 2);
+    }
+    assert_eq!(r.reads["reader"].records, 6);
 }
 
 #[test]
@@ -183,6 +205,24 @@ fn retry_outside_window_is_out_of_order_not_a_duplicate() {
 #[test]
 fn in_flight_order_without_idempotence_is_reordered() {
     let (sim, r) = run_builtin("in-flight-order-idempotence-off");
+    // The damaged batch is refused with a retriable error; the connection keeps flowing, so
+    // nothing is lost or stuck and no request times out.
+    let corrupt = all_notes(&sim)
+        .filter(|n| {
+            matches!(
+                n,
+                Note::AppendRejected {
+                    error: KafkaError::CorruptMessage,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(corrupt, 1);
+    assert!(!all_notes(&sim).any(|n| matches!(
+        n,
+        Note::RequestTimedOut { .. } | Note::AckLost { .. } | Note::MessageDropped { .. }
+    )));
     assert!(
         anomaly_kinds(&r).contains(&"nonmonotonic-send"),
         "{:#?}",

@@ -129,7 +129,7 @@ fn run_prints_a_text_summary() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("lost-ack-idempotence-off"), "{out}");
-    assert!(out.contains("duplicates 1"), "{out}");
+    assert!(out.contains("duplicates 3"), "{out}");
 }
 
 #[test]

@@ -8,10 +8,12 @@ use eos_core::oracle::invariants::{self, check_all};
 use eos_core::oracle::{ProcessorRead, TxnOutcome};
 use eos_core::{RunLimit, Scenario, Simulation};
 
-/// Seed 0, transaction protocol 1: a lost acknowledgement on out-0 makes the processor's
-/// retry of v3's output older than the 5 cached batches (OUT_OF_ORDER), its first
-/// transaction aborts, and it writes the same outputs again in the next one, under the same
-/// producer id and epoch (protocol 1 does not bump it at EndTxn).
+/// Seed 0, transaction protocol 1: the processor's first produce request on out-0 (v3's
+/// output, sequence 0) is delayed past its request timeout. Sequences 1–5 land first (the
+/// broker has no state for the new producer id, so it takes any sequence); the retry of
+/// sequence 0 is then OUT_OF_ORDER, the first transaction aborts, and the processor writes
+/// the same outputs again in the next one, under the same producer id and epoch (protocol 1
+/// does not bump it at EndTxn). v4's output thus has an aborted copy and a committed one.
 fn scenario() -> Scenario {
     let text = r#"
 version = 1
@@ -50,10 +52,12 @@ transaction_timeout_ms = 2000
 commit_interval_ms = 1
 [[faults]]
 at_ms = 0
-action = "lose_ack"
+action = "delay"
+message = "produce"
 topic = "out"
 partition = 0
 count = 1
+extra_ms = 1000
 [[consumers]]
 name = "reader"
 topic = "out"
@@ -83,9 +87,9 @@ const OUT0: Tp = Tp {
     partition: 0,
 };
 
-/// v3's output: its copies on out-0 (the first aborted, the second committed).
-fn v3_output(sim: &Simulation) -> RecordId {
-    RecordId(sim.processors[0].settings.output_base + 3)
+/// v4's output: its copies on out-0 (the first aborted, the second committed).
+fn v4_output(sim: &Simulation) -> RecordId {
+    RecordId(sim.processors[0].settings.output_base + 4)
 }
 
 #[test]
@@ -108,7 +112,7 @@ fn the_processor_alone_brings_in_its_invariants_and_they_hold() {
             check_all(&sim)
         );
     }
-    let e = sim.ledger.get(v3_output(&sim)).expect("in the ledger");
+    let e = sim.ledger.get(v4_output(&sim)).expect("in the ledger");
     assert_eq!(e.processor, Some(0));
     let copies: Vec<(u64, u32, Option<TxnOutcome>)> = e
         .appends
@@ -131,7 +135,7 @@ fn the_processor_alone_brings_in_its_invariants_and_they_hold() {
 #[test]
 fn a_second_copy_of_one_send_in_one_session_is_a_duplicate() {
     let mut sim = finished();
-    let id = v3_output(&sim);
+    let id = v4_output(&sim);
     // Pretend the copy at offset 7 came from the first send (a retry appended twice).
     if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
         for c in &mut e.appends {
@@ -147,8 +151,8 @@ fn a_second_copy_of_one_send_in_one_session_is_a_duplicate() {
 #[test]
 fn a_copy_stored_ahead_of_its_send_order_breaks_send_order() {
     let mut sim = finished();
-    let id = v3_output(&sim);
-    // The second send of v3's output handed over after everything else of its transaction.
+    let id = v4_output(&sim);
+    // The second send of v4's output handed over after everything else of its transaction.
     if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
         for c in e.appends.iter_mut().filter(|c| c.hand_over == 2) {
             c.send_order = Some(u64::MAX - 1);
@@ -163,7 +167,7 @@ fn a_copy_stored_ahead_of_its_send_order_breaks_send_order() {
 #[test]
 fn an_acknowledgement_naming_another_offset_breaks_acked_offset_is_original() {
     let mut sim = finished();
-    let id = v3_output(&sim);
+    let id = v4_output(&sim);
     if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
         assert_eq!(e.acked_offset, Some(7));
         e.acked_offset = Some(8);
@@ -177,7 +181,7 @@ fn an_acknowledgement_naming_another_offset_breaks_acked_offset_is_original() {
 #[test]
 fn a_processor_reading_an_aborted_record_breaks_read_committed() {
     let mut sim = finished();
-    let id = v3_output(&sim);
+    let id = v4_output(&sim);
     // As if the exactly-once processor had read the aborted copy at offset 0 of out-0.
     let step = sim.steps();
     if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {

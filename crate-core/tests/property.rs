@@ -55,8 +55,10 @@ enum Fault {
         broker: u8,
         duration_ms: u64,
     },
+    /// lose_ack or corrupt: the next `count` acks (requests) of one partition.
     LoseAck {
         at_ms: u64,
+        action: &'static str,
         partition: u16,
         count: u32,
     },
@@ -187,12 +189,13 @@ impl Gen {
                 }
                 Fault::LoseAck {
                     at_ms,
+                    action,
                     partition,
                     count,
                 } => {
                     let _ = writeln!(
                         w,
-                        "\n[[faults]]\nat_ms = {at_ms}\naction = \"lose_ack\"\ntopic = \"t\"\npartition = {}\ncount = {count}",
+                        "\n[[faults]]\nat_ms = {at_ms}\naction = \"{action}\"\ntopic = \"t\"\npartition = {}\ncount = {count}",
                         partition % self.partitions
                     );
                 }
@@ -338,13 +341,18 @@ fn fault() -> impl Strategy<Value = Fault> {
                 duration_ms,
             }
         }),
-        (at.clone(), any::<u16>(), 1u32..=3).prop_map(|(at_ms, partition, count)| {
-            Fault::LoseAck {
+        (
+            at.clone(),
+            prop::sample::select(vec!["lose_ack", "corrupt"]),
+            any::<u16>(),
+            1u32..=3
+        )
+            .prop_map(|(at_ms, action, partition, count)| Fault::LoseAck {
                 at_ms,
+                action,
                 partition,
                 count,
-            }
-        }),
+            }),
         (
             at.clone(),
             prop::sample::select(vec!["drop", "delay", "duplicate"]),
@@ -553,7 +561,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         for f in &g.faults {
             seen.insert(match f {
                 Fault::Freeze { .. } => "freeze",
-                Fault::LoseAck { .. } => "lose_ack",
+                Fault::LoseAck { action, .. } => action,
                 Fault::Network { action, .. } => action,
                 Fault::CrashBroker { .. } => "crash",
                 Fault::Partition { .. } => "partition",
@@ -566,6 +574,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
     for kind in [
         "freeze",
         "lose_ack",
+        "corrupt",
         "drop",
         "delay",
         "duplicate",

@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn stepping_back_past_a_snapshot_boundary_replays_from_it() {
-        let mut s = Rc::new(Playground::new("in-flight-order-idempotence-on"));
+        let mut s = Rc::new(Playground::new("txn-producer-crash-stalls-readers"));
         s = act(s, Action::RunToEnd);
         let end = s.sim.borrow().steps();
         assert!(

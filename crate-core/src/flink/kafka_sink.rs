@@ -218,6 +218,7 @@ impl Job {
                         base_sequence: *seq,
                         records: vec![LogRecord { key: r.key, value }],
                         transactional: true,
+                        corrupt: false,
                     },
                 },
             );

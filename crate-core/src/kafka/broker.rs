@@ -394,7 +394,13 @@ impl Broker {
         };
         let records: Vec<RecordId> = batch.records.iter().map(|r| r.value).collect();
         let last_sequence = sequence_add(batch.base_sequence, batch.records.len() as i32 - 1);
-        let decision = if batch.producer_id >= 0 {
+        let decision = if batch.corrupt {
+            // The CRC check comes before anything else: nothing is stored, no state changes.
+            AppendDecision::Reject {
+                error: KafkaError::CorruptMessage,
+                expected_seq: None,
+            }
+        } else if batch.producer_id >= 0 {
             check_append(
                 replica.producers.get(batch.producer_id),
                 batch.epoch,

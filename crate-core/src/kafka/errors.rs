@@ -9,6 +9,11 @@ pub enum KafkaError {
     InvalidProducerEpoch,
     NotLeaderOrFollower,
     RequestTimedOut,
+    /// The client closed the connection the request was on (another request on it timed
+    /// out); retriable, with the same pid, epoch and sequence.
+    NetworkException,
+    /// The batch's CRC does not match its contents: the broker stores nothing; retriable.
+    CorruptMessage,
     DeliveryTimeout,
     /// The request does not fit the transaction's state (EndTxn with no transaction, commit
     /// after a decided abort, ...).
@@ -35,6 +40,8 @@ impl KafkaError {
             KafkaError::InvalidProducerEpoch => "INVALID_PRODUCER_EPOCH",
             KafkaError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             KafkaError::RequestTimedOut => "REQUEST_TIMED_OUT",
+            KafkaError::NetworkException => "NETWORK_EXCEPTION",
+            KafkaError::CorruptMessage => "CORRUPT_MESSAGE",
             KafkaError::DeliveryTimeout => "DELIVERY_TIMEOUT",
             KafkaError::InvalidTxnState => "INVALID_TXN_STATE",
             KafkaError::ProducerFenced => "PRODUCER_FENCED",
@@ -53,6 +60,8 @@ impl KafkaError {
             self,
             KafkaError::NotLeaderOrFollower
                 | KafkaError::RequestTimedOut
+                | KafkaError::NetworkException
+                | KafkaError::CorruptMessage
                 | KafkaError::ConcurrentTransactions
                 | KafkaError::UnstableOffsetCommit
         )

@@ -283,6 +283,7 @@ impl Producer {
                     request_id: waiting,
                     broker,
                 } if waiting == *request_id => {
+                    self.close_connection(broker, ctx);
                     // Every record has been delivered or has failed, and no more will come:
                     // the application closes the producer rather than retry for ever (the
                     // run would never end while a broker stays down).
@@ -320,6 +321,8 @@ impl Producer {
                     .filter(|(rid, _)| rid == request_id);
                 match pending {
                     Some((_, request)) => {
+                        let broker = self.txn_destination(&request);
+                        self.close_connection(broker, ctx);
                         self.send_txn_request(request, ctx);
                         true
                     }
@@ -988,6 +991,7 @@ impl Producer {
             base_sequence: batch.base_sequence,
             records: batch.records.clone(),
             transactional: self.txn.is_some(),
+            corrupt: false,
         };
         ctx.note(Note::BatchSent {
             producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
@@ -1172,6 +1176,10 @@ impl Producer {
                     }
                 }
             }
+            ProduceResult::Error { error, .. } if error.is_retriable() => {
+                // CORRUPT_MESSAGE and the like: nothing was stored, send the same batch again.
+                self.retry(batch_id, error, ctx);
+            }
             ProduceResult::Error { error, .. } if self.is_transactional() && is_fatal(error) => {
                 self.fatal(error, ctx);
             }
@@ -1210,8 +1218,55 @@ impl Producer {
                 .insert(batch.tp, (flight.broker + 1) % self.brokers);
         }
         self.retry(flight.batch_id, KafkaError::RequestTimedOut, ctx);
+        self.close_connection(flight.broker, ctx);
         self.drain(ctx);
         true
+    }
+
+    /// After a request timeout the client closes its connection to that broker (the Java
+    /// client's NetworkClient and librdkafka both do) and will open a new one. Every other
+    /// produce request in flight on it fails with NETWORK_EXCEPTION, unanswered, and goes
+    /// back to its queue to be retried with the same pid, epoch and sequence.
+    fn close_connection(&mut self, broker: u8, ctx: &mut Ctx) {
+        ctx.disconnect(NodeId::Broker(broker));
+        let failed: Vec<(u64, u64)> = self
+            .in_flight
+            .iter()
+            .filter(|(_, f)| f.broker == broker)
+            .map(|(request_id, f)| (*request_id, f.batch_id))
+            .collect();
+        let mut records = Vec::new();
+        for (request_id, batch_id) in &failed {
+            self.in_flight.remove(request_id);
+            if let Some(b) = self.batches.get_mut(batch_id) {
+                b.in_flight = None;
+                b.unanswered = true;
+                records.extend(b.record_ids());
+            }
+        }
+        ctx.note(Note::ConnectionClosed {
+            producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
+            broker: NodeId::Broker(broker),
+            records,
+        });
+        for (_, batch_id) in failed {
+            self.retry(batch_id, KafkaError::NetworkException, ctx);
+        }
+    }
+
+    /// The broker a transactional request goes to: the group coordinator for
+    /// TxnOffsetCommit, the transaction coordinator for the rest.
+    fn txn_destination(&self, request: &TxnRequest) -> u8 {
+        let Some(t) = &self.txn else {
+            return 0;
+        };
+        match request {
+            TxnRequest::CommitOffsets => t
+                .current()
+                .and_then(|w| w.offsets.as_ref())
+                .map_or(t.coordinator, |o| o.group_coordinator),
+            _ => t.coordinator,
+        }
     }
 
     fn retry(&mut self, batch_id: u64, reason: KafkaError, ctx: &mut Ctx) {

@@ -17,6 +17,9 @@ pub struct ProducerBatch {
     pub records: Vec<LogRecord>,
     /// Part of a transaction.
     pub transactional: bool,
+    /// Damaged on the way (a `corrupt` fault): its CRC will not match at the broker.
+    #[serde(default)]
+    pub corrupt: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -258,6 +261,23 @@ impl MessageKind {
 }
 
 impl Message {
+    /// Whether the message travels on a producer client's connection to a broker: its
+    /// requests and the broker's answers to them.
+    pub fn on_producer_connection(&self) -> bool {
+        matches!(
+            self,
+            Message::InitProducerId { .. }
+                | Message::InitProducerIdResponse { .. }
+                | Message::AddPartitionsToTxn { .. }
+                | Message::AddOffsetsToTxn { .. }
+                | Message::TxnOffsetCommit { .. }
+                | Message::EndTxn { .. }
+                | Message::TxnResponse { .. }
+                | Message::Produce { .. }
+                | Message::ProduceResponse { .. }
+        )
+    }
+
     pub fn kind(&self) -> MessageKind {
         match self {
             Message::InitProducerId { .. } => MessageKind::InitProducerId,

@@ -1,8 +1,14 @@
 //! Links with latency and seeded jitter, FIFO per direction like a TCP connection; cut links;
 //! message faults armed from the schedule (drop, delay, duplicate, lose an append's ack); and
 //! an optional random loss rate as an integer ratio.
+//!
+//! A producer client's connection to a broker behaves like the TCP stream it is: once one of
+//! its messages is lost (a lost acknowledgement, a dropped request or response), nothing sent
+//! after it on that direction arrives either. The connection stays stalled until the client
+//! gives up on it after a request timeout and reconnects (the Java client and librdkafka both
+//! close the connection on a request timeout), or until either end crashes or restarts.
 
-use crate::ids::NodeId;
+use crate::ids::{NodeId, Tp};
 use crate::kafka::protocol::{Message, ProduceResult};
 use crate::rng::Rng;
 use crate::sim::event::Envelope;
@@ -35,6 +41,10 @@ pub struct Network {
     pub armed: Vec<ArmedFault>,
     #[serde(with = "crate::serde_pairs")]
     last_arrival: BTreeMap<(NodeId, NodeId), SimTime>,
+    /// Stalled producer connections, per direction (from, to): the id of the first message
+    /// lost on it. Later messages on that direction never arrive.
+    #[serde(with = "crate::serde_pairs", default)]
+    stalled: BTreeMap<(NodeId, NodeId), u64>,
 }
 
 fn link(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -60,6 +70,103 @@ impl Network {
             cut: BTreeSet::new(),
             armed: Vec::new(),
             last_arrival: BTreeMap::new(),
+            stalled: BTreeMap::new(),
+        }
+    }
+
+    /// Marks the direction of `env` stalled when `env` travels on a producer's connection:
+    /// TCP delivers in order, so what follows the lost message is stuck behind it.
+    pub fn stall_behind(&mut self, env: &Envelope) {
+        if env.msg.on_producer_connection() {
+            self.stalled.entry((env.from, env.to)).or_insert(env.id);
+        }
+    }
+
+    /// Whether `env` is stuck behind a message lost earlier on its connection.
+    pub fn is_stalled(&self, env: &Envelope) -> bool {
+        env.msg.on_producer_connection()
+            && self
+                .stalled
+                .get(&(env.from, env.to))
+                .is_some_and(|lost| env.id > *lost)
+    }
+
+    /// Whether any direction between `a` and `b` is stalled.
+    pub fn has_stall(&self, a: NodeId, b: NodeId) -> bool {
+        self.stalled.contains_key(&(a, b)) || self.stalled.contains_key(&(b, a))
+    }
+
+    /// The client closed its connection to `b` (and will open a new one): both directions
+    /// flow again. Returns whether a stall was cleared.
+    pub fn reconnect(&mut self, a: NodeId, b: NodeId) -> bool {
+        let one = self.stalled.remove(&(a, b)).is_some();
+        let other = self.stalled.remove(&(b, a)).is_some();
+        one || other
+    }
+
+    /// A process crashed or restarted: every connection it had is gone.
+    pub fn forget_node(&mut self, node: NodeId) {
+        self.stalled
+            .retain(|(from, to), _| *from != node && *to != node);
+    }
+
+    /// Whether an armed `Corrupt` fault damages the next produce request for `tp` (and
+    /// counts it).
+    pub fn corrupts(&mut self, tp: Tp) -> bool {
+        self.count_against(|f| matches!(f, Fault::Corrupt { tp: t, .. } if *t == tp))
+    }
+
+    /// An acknowledgement stuck behind a lost one counts against an armed `LoseAck` for its
+    /// partition: "lose the next n acks" means n appends the producer never hears about,
+    /// however they are lost.
+    fn count_lost_ack(&mut self, env: &Envelope) {
+        if let Message::ProduceResponse {
+            tp,
+            result: ProduceResult::Appended { .. },
+            ..
+        } = &env.msg
+        {
+            self.count_against(|f| matches!(f, Fault::LoseAck { tp: t, .. } if t == tp));
+        }
+    }
+
+    /// Takes one off the first armed fault `hit` picks (disarming it at zero); false when
+    /// none is armed.
+    fn count_against(&mut self, hit: impl Fn(&Fault) -> bool) -> bool {
+        let Some(i) = self.armed.iter().position(|a| hit(&a.fault)) else {
+            return false;
+        };
+        if let Some(armed) = self.armed.get_mut(i) {
+            armed.remaining = armed.remaining.saturating_sub(1);
+            if armed.remaining == 0 {
+                self.armed.remove(i);
+            }
+        }
+        true
+    }
+
+    /// The note for a message swallowed by a stalled connection: an append's acknowledgement
+    /// is an acknowledgement lost (the batch IS stored), anything else a drop.
+    pub fn stalled_note(env: &Envelope) -> Note {
+        match &env.msg {
+            Message::ProduceResponse {
+                tp,
+                result: ProduceResult::Appended { base_offset },
+                ..
+            } => Note::AckLost {
+                broker: env.from,
+                producer: env.to,
+                tp: *tp,
+                base_offset: *base_offset,
+                behind: true,
+            },
+            _ => Note::MessageDropped {
+                from: env.from,
+                to: env.to,
+                kind: env.msg.kind(),
+                label: env.msg.label(),
+                why: DropReason::StalledConnection,
+            },
         }
     }
 
@@ -104,6 +211,11 @@ impl Network {
             notes.push(dropped(DropReason::Partitioned));
             return Vec::new();
         }
+        if self.is_stalled(env) {
+            self.count_lost_ack(env);
+            notes.push(Self::stalled_note(env));
+            return Vec::new();
+        }
         let mut extra_delay = 0;
         let mut duplicate_after = None;
         let mut i = 0;
@@ -145,6 +257,7 @@ impl Network {
                             producer: env.to,
                             tp: *tp,
                             base_offset: *base_offset,
+                            behind: false,
                         });
                         Some(true)
                     }
@@ -161,6 +274,7 @@ impl Network {
                         i += 1;
                     }
                     if drop {
+                        self.stall_behind(env);
                         return Vec::new();
                     }
                 }
@@ -180,7 +294,9 @@ impl Network {
                         producer: env.to,
                         tp: *tp,
                         base_offset: *base_offset,
+                        behind: false,
                     });
+                    self.stall_behind(env);
                     return Vec::new();
                 }
             }
@@ -189,6 +305,7 @@ impl Network {
             && rng.chance(u64::from(self.config.loss_per_million), 1_000_000)
         {
             notes.push(dropped(DropReason::RandomLoss));
+            self.stall_behind(env);
             return Vec::new();
         }
         let jitter = rng.below_or_equal(self.config.jitter);

@@ -264,6 +264,7 @@ impl Ledger {
                 e.witness(step);
             }),
             Note::RequestTimedOut { records, .. }
+            | Note::ConnectionClosed { records, .. }
             | Note::RetryScheduled { records, .. }
             | Note::DuplicateDetected { records, .. }
             | Note::AppendRejected { records, .. } => self.each(records, |_, e| e.witness(step)),

@@ -1027,6 +1027,12 @@ fn fault(
             }
             Some(Fault::LoseAck { tp: tp(c)?, count })
         }
+        "corrupt" => {
+            if s.topic.is_none() {
+                c.err(format!("{f}.topic"), "is required for action \"corrupt\"");
+            }
+            Some(Fault::Corrupt { tp: tp(c)?, count })
+        }
         "partition" | "heal" => {
             let a = resolve(c, "target", &s.target, true);
             let b = resolve(c, "peer", &s.peer, true);
@@ -1040,7 +1046,7 @@ fn fault(
         other => {
             c.err(
                 format!("{f}.action"),
-                format!("\"{other}\" is not a fault (allowed: freeze, crash, restart, drop, delay, duplicate, drop_on_wire, delay_on_wire, lose_ack, partition, heal)"),
+                format!("\"{other}\" is not a fault (allowed: freeze, crash, restart, drop, delay, duplicate, drop_on_wire, delay_on_wire, lose_ack, corrupt, partition, heal)"),
             );
             None
         }

@@ -319,7 +319,7 @@ fn default_processor_empty_polls() -> u32 {
 pub struct FaultSpec {
     pub at_ms: u64,
     /// freeze, crash, restart, drop, delay, duplicate, drop_on_wire, delay_on_wire, lose_ack,
-    /// partition, heal
+    /// corrupt, partition, heal
     pub action: String,
     /// The process for freeze, crash, restart, partition and heal: `broker-0`, or a
     /// producer's or consumer's name.

@@ -22,6 +22,12 @@ pub enum Command {
         timer: Timer,
     },
     Note(Note),
+    /// A client closes its connection to a broker (after a request timeout) and will open a
+    /// new one: whatever was stuck on the old one is gone, the new one flows.
+    Disconnect {
+        client: NodeId,
+        broker: NodeId,
+    },
 }
 
 /// The handler's view of the world: the time, the step number, and an outbox.
@@ -71,6 +77,13 @@ impl<'a> Ctx<'a> {
             after,
             jitter_percent: 0,
             timer,
+        });
+    }
+
+    pub fn disconnect(&mut self, broker: NodeId) {
+        self.out.push(Command::Disconnect {
+            client: self.me,
+            broker,
         });
     }
 

@@ -57,6 +57,14 @@ pub enum Fault {
         tp: Tp,
         count: u32,
     },
+    /// The next `count` produce requests for a partition arrive with a batch whose checksum
+    /// does not match (damage TCP's weak checksum let through; Kafka checks each batch's
+    /// CRC32C): the broker refuses it with CORRUPT_MESSAGE, which the client retries. Unlike
+    /// a drop, the connection keeps flowing: the requests behind it arrive.
+    Corrupt {
+        tp: Tp,
+        count: u32,
+    },
     /// Drop the first `count` matching messages already on the wire when the fault fires
     /// (earliest arrival first). `Drop` acts on messages sent later; this one is for "drop
     /// that message" by click: link + kind + count, so a recomputed run drops the same one.
@@ -94,7 +102,8 @@ impl Fault {
             | Fault::Duplicate { .. }
             | Fault::DropOnWire { .. }
             | Fault::DelayOnWire { .. }
-            | Fault::LoseAck { .. } => None,
+            | Fault::LoseAck { .. }
+            | Fault::Corrupt { .. } => None,
         }
     }
 }

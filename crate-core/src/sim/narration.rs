@@ -4,6 +4,7 @@ use super::fault::{Fault, MessageMatch};
 use super::names::Names;
 use super::note::{DropReason, Note};
 use crate::ids::{NodeId, RecordId};
+use crate::kafka::KafkaError;
 use crate::time::format_duration;
 
 fn records(names: &Names, ids: &[RecordId]) -> String {
@@ -97,6 +98,10 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
         ),
         Fault::LoseAck { tp, count } => format!(
             "lose the acknowledgement of the next {count} append(s) to {}",
+            names.tp(*tp)
+        ),
+        Fault::Corrupt { tp, count } => format!(
+            "corrupt the next {count} produce request(s) for {} (their batch checksum will not match)",
             names.tp(*tp)
         ),
         Fault::DropOnWire { matcher: m, count } => format!(
@@ -206,6 +211,26 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(producer),
             records(names, ids)
         ),
+        Note::ConnectionClosed {
+            producer,
+            broker,
+            records: ids,
+        } => {
+            if ids.is_empty() {
+                format!(
+                    "{} closes its connection to {} and will open a new one: nothing else was waiting on it.",
+                    n(producer),
+                    n(broker)
+                )
+            } else {
+                format!(
+                    "{} closes its connection to {} and will open a new one. The other requests in flight on it fail with NETWORK_EXCEPTION and will be retried: {}.",
+                    n(producer),
+                    n(broker),
+                    records(names, ids)
+                )
+            }
+        }
         Note::RetryScheduled {
             producer,
             records: ids,
@@ -322,6 +347,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 n(broker)
             )
         }
+        Note::AppendRejected {
+            broker,
+            tp: t,
+            error: KafkaError::CorruptMessage,
+            records: ids,
+            ..
+        } => format!(
+            "{} finds that the batch of {} for {} fails its CRC check (CORRUPT_MESSAGE): it stores nothing, and the producer may send it again.",
+            n(broker),
+            records(names, ids),
+            tp(t)
+        ),
         Note::AppendRejected {
             broker,
             producer_id,
@@ -720,6 +757,9 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 DropReason::Fault => "a scheduled fault",
                 DropReason::Partitioned => "the link is cut",
                 DropReason::RandomLoss => "random loss on the link",
+                DropReason::StalledConnection => {
+                    "stuck behind a message lost earlier on the same connection"
+                }
             };
             format!(
                 "The network drops {} → {} \"{label}\" ({why}).",
@@ -732,8 +772,21 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             producer,
             tp: t,
             base_offset,
+            behind: false,
         } => format!(
-            "The network loses {}'s acknowledgement to {}: the record IS at offset {base_offset} of {}, but the producer will never hear so.",
+            "The network loses {}'s acknowledgement to {}: the record IS at offset {base_offset} of {}, but the producer will never hear so. The connection is stuck: TCP delivers in order, so nothing after it arrives either.",
+            n(broker),
+            n(producer),
+            tp(t)
+        ),
+        Note::AckLost {
+            broker,
+            producer,
+            tp: t,
+            base_offset,
+            behind: true,
+        } => format!(
+            "{}'s acknowledgement to {} is stuck behind the lost one on the same connection: the record IS at offset {base_offset} of {}, but the producer will not hear so.",
             n(broker),
             n(producer),
             tp(t)

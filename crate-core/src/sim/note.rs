@@ -56,6 +56,14 @@ pub enum Note {
         attempt: u32,
         timeout_ms: u64,
     },
+    /// After a request timeout the client closes its connection to the broker: every other
+    /// request in flight on it fails and is retried.
+    ConnectionClosed {
+        producer: NodeId,
+        broker: NodeId,
+        /// The records of the other requests that were in flight on the connection.
+        records: Vec<RecordId>,
+    },
     RetryScheduled {
         producer: NodeId,
         tp: Tp,
@@ -307,6 +315,10 @@ pub enum Note {
         producer: NodeId,
         tp: Tp,
         base_offset: u64,
+        /// Stuck behind an earlier message lost on the same connection (TCP keeps order),
+        /// rather than lost itself.
+        #[serde(default)]
+        behind: bool,
     },
     MessageDelayed {
         from: NodeId,
@@ -364,6 +376,8 @@ pub enum DropReason {
     Partitioned,
     /// The link's random loss rate.
     RandomLoss,
+    /// Stuck behind an earlier message lost on the same producer connection.
+    StalledConnection,
 }
 
 /// Kinds of step a viewer may want to jump to.
@@ -389,9 +403,10 @@ impl Note {
     /// What makes this note worth a jump, if anything.
     pub fn notable(&self) -> Option<Notable> {
         match self {
-            Note::RequestTimedOut { .. } | Note::RetryScheduled { .. } | Note::TxnRetry { .. } => {
-                Some(Notable::Retry)
-            }
+            Note::RequestTimedOut { .. }
+            | Note::ConnectionClosed { .. }
+            | Note::RetryScheduled { .. }
+            | Note::TxnRetry { .. } => Some(Notable::Retry),
             Note::DuplicateDetected { .. } => Some(Notable::DuplicateDetected),
             Note::AppendRejected {
                 error: KafkaError::InvalidProducerEpoch,
@@ -434,6 +449,7 @@ impl Note {
         "record_accepted",
         "batch_sent",
         "request_timed_out",
+        "connection_closed",
         "retry_scheduled",
         "delivered",
         "delivery_failed",
@@ -510,6 +526,7 @@ impl Note {
             Note::RecordAccepted { .. } => "record_accepted",
             Note::BatchSent { .. } => "batch_sent",
             Note::RequestTimedOut { .. } => "request_timed_out",
+            Note::ConnectionClosed { .. } => "connection_closed",
             Note::RetryScheduled { .. } => "retry_scheduled",
             Note::Delivered { .. } => "delivered",
             Note::DeliveryFailed { .. } => "delivery_failed",

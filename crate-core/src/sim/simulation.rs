@@ -483,41 +483,43 @@ impl Simulation {
                     return Dispatch::Ignored;
                 }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-                let acted =
-                    match (&timer, node) {
-                        (Timer::Producer(t), NodeId::Producer(i)) => self
-                            .producers
-                            .get_mut(usize::from(i))
-                            .is_some_and(|p| p.on_timer(t, &mut ctx)),
-                        (Timer::Consumer(t), NodeId::Consumer(i)) => self
-                            .consumers
-                            .get_mut(usize::from(i))
-                            .is_some_and(|c| c.on_timer(t, &mut ctx)),
-                        (Timer::Coordinator(t), NodeId::Broker(i)) => self
-                            .brokers
-                            .get_mut(usize::from(i))
-                            .is_some_and(|b| b.on_timer(t, &mut ctx)),
-                        (Timer::Flink(t), NodeId::JobManager | NodeId::Task(_)) => {
-                            let acted = self
-                                .flink
-                                .as_mut()
-                                .is_some_and(|j| j.on_timer(node, t, &mut ctx));
-                            if acted && matches!(t, crate::flink::FlinkTimer::Restart { .. }) {
-                                // The restarted job runs on fresh task slots.
-                                for st in self.status.iter_mut().filter_map(|(n, st)| {
-                                    matches!(n, NodeId::Task(_)).then_some(st)
-                                }) {
-                                    st.crashed = false;
-                                }
+                let acted = match (&timer, node) {
+                    (Timer::Producer(t), NodeId::Producer(i)) => self
+                        .producers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
+                    (Timer::Consumer(t), NodeId::Consumer(i)) => self
+                        .consumers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|c| c.on_timer(t, &mut ctx)),
+                    (Timer::Coordinator(t), NodeId::Broker(i)) => self
+                        .brokers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|b| b.on_timer(t, &mut ctx)),
+                    (Timer::Flink(t), NodeId::JobManager | NodeId::Task(_)) => {
+                        let acted = self
+                            .flink
+                            .as_mut()
+                            .is_some_and(|j| j.on_timer(node, t, &mut ctx));
+                        if acted && matches!(t, crate::flink::FlinkTimer::Restart { .. }) {
+                            // The restarted job runs on fresh task slots.
+                            for (n, st) in self
+                                .status
+                                .iter_mut()
+                                .filter(|(n, _)| matches!(n, NodeId::Task(_)))
+                            {
+                                st.crashed = false;
+                                self.network.forget_node(*n);
                             }
-                            acted
                         }
-                        (t, NodeId::Processor(i)) => self
-                            .processors
-                            .get_mut(usize::from(i))
-                            .is_some_and(|p| p.on_timer(t, &mut ctx)),
-                        _ => false,
-                    };
+                        acted
+                    }
+                    (t, NodeId::Processor(i)) => self
+                        .processors
+                        .get_mut(usize::from(i))
+                        .is_some_and(|p| p.on_timer(t, &mut ctx)),
+                    _ => false,
+                };
                 self.apply_commands(notes);
                 if acted || !notes.is_empty() {
                     Dispatch::Done(StepKind::Timer { timer })
@@ -532,6 +534,13 @@ impl Simulation {
                     kind: env.msg.kind(),
                     sent_at: env.sent_at,
                 };
+                if self.network.is_stalled(&env) {
+                    // Sent after a message lost on the same connection: never arrives.
+                    let note = crate::net::network::Network::stalled_note(&env);
+                    self.ledger.observe(&note, step, self.now);
+                    notes.push(note);
+                    return Dispatch::Done(what);
+                }
                 let to = env.to;
                 let Some(st) = self.status.get_mut(&to) else {
                     return Dispatch::Ignored;
@@ -653,6 +662,7 @@ impl Simulation {
                 st.held.clear();
                 st.incarnation += 1;
                 notes.push(Note::Crashed { node: *node });
+                self.network.forget_node(*node);
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
                 match *node {
                     NodeId::Broker(i) => {
@@ -710,6 +720,7 @@ impl Simulation {
                     _ => return,
                 }
                 notes.push(Note::Restarted { node: *node });
+                self.network.forget_node(*node);
                 let alive = self.alive_brokers();
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
                 match *node {
@@ -741,7 +752,8 @@ impl Simulation {
             Fault::Drop { count, .. }
             | Fault::Delay { count, .. }
             | Fault::Duplicate { count, .. }
-            | Fault::LoseAck { count, .. } => {
+            | Fault::LoseAck { count, .. }
+            | Fault::Corrupt { count, .. } => {
                 notes.push(Note::FaultArmed {
                     description: super::narration::describe_fault(&self.names, fault),
                 });
@@ -795,13 +807,16 @@ impl Simulation {
                 continue;
             };
             match delay {
-                None => notes.push(Note::MessageDropped {
-                    from: env.from,
-                    to: env.to,
-                    kind: env.msg.kind(),
-                    label: env.msg.label(),
-                    why: super::note::DropReason::Fault,
-                }),
+                None => {
+                    notes.push(Note::MessageDropped {
+                        from: env.from,
+                        to: env.to,
+                        kind: env.msg.kind(),
+                        label: env.msg.label(),
+                        why: super::note::DropReason::Fault,
+                    });
+                    self.network.stall_behind(env);
+                }
                 Some(extra) => {
                     notes.push(Note::MessageDelayed {
                         from: env.from,
@@ -834,6 +849,9 @@ impl Simulation {
                     self.ledger.observe(&note, step, self.now);
                     notes.push(note);
                 }
+                Command::Disconnect { client, broker } => {
+                    self.network.reconnect(client, broker);
+                }
                 Command::SetTimer {
                     node,
                     after,
@@ -849,7 +867,10 @@ impl Simulation {
                     let at = self.now.saturating_add(delay);
                     self.schedule_timer(node, at, timer);
                 }
-                Command::Send { from, to, msg } => {
+                Command::Send { from, to, mut msg } => {
+                    if let crate::kafka::protocol::Message::Produce { tp, batch, .. } = &mut msg {
+                        batch.corrupt = self.network.corrupts(*tp);
+                    }
                     let env = Envelope {
                         id: self.next_msg_id,
                         from,
