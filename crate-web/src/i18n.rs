@@ -376,6 +376,7 @@ strings! {
     InspectProcessor => "Inspect processor {0} (Enter)", "Открыть обработчик {0} в инспекторе (Enter)";
     InspectThing => "Inspect {0} (Enter)", "Открыть {0} в инспекторе (Enter)";
     Inspect => "Inspect {0}", "Открыть {0}";
+    ConnectionStuck => "connection to {0} stuck behind a lost message: nothing more arrives on it until a request times out", "соединение с {0} застряло за потерянным сообщением: по нему ничего не придёт, пока не истечёт таймаут запроса";
     ProducerCounts => "{0} in flight · {1} awaiting an answer", "в полёте {0} · ждут ответа {1}";
     ProducerSettings => "{0} · idempotence {1} · acks={2} · request.timeout {3} ms",
         "{0} · идемпотентность {1} · acks={2} · request.timeout {3} мс";

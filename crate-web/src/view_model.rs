@@ -288,6 +288,9 @@ pub struct ProducerVm {
     /// Countdown rings: requests against their timeout, batches in backoff.
     pub timers: Vec<timers::TimerVm>,
     pub more_timers: usize,
+    /// "connection to broker 0 stuck …", one per broker whose connection is stalled behind
+    /// a lost message.
+    pub stuck: Vec<String>,
 }
 
 pub fn producers(sim: &Simulation, lang: Lang) -> Vec<ProducerVm> {
@@ -345,6 +348,12 @@ fn producer_vm(
         status: if crashed { "crashed" } else { "up" },
         timers: timers.0,
         more_timers: timers.1,
+        stuck: sim
+            .network
+            .stalled_peers(node)
+            .into_iter()
+            .map(|b| S::ConnectionStuck.f(lang, &[&sim.names.node(b)]))
+            .collect(),
     }
 }
 
@@ -703,12 +712,43 @@ pub fn clock(sim: &Simulation, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eos_core::sim::Note;
     use eos_core::{builtin, RunLimit};
 
     fn finished(name: &str) -> Simulation {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
         sim.run(RunLimit::Completion);
         sim
+    }
+
+    #[test]
+    fn the_producer_card_says_while_its_connection_is_stuck() {
+        let mut sim = builtin::get("lost-ack-idempotence-off")
+            .expect("built-in")
+            .simulation(None);
+        let stuck = |sim: &Simulation| producers(sim, Lang::En)[0].stuck.clone();
+        let notes = |sim: &Simulation| effects::current_notes(sim).to_vec();
+        while !notes(&sim)
+            .iter()
+            .any(|n| matches!(n, Note::AckLost { .. }))
+        {
+            assert!(stuck(&sim).is_empty(), "nothing stuck before the loss");
+            assert_eq!(sim.step(), eos_core::StepOutcome::Stepped);
+        }
+        let s = stuck(&sim);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert!(s[0].starts_with("connection to broker 0 stuck"), "{s:?}");
+        while !notes(&sim)
+            .iter()
+            .any(|n| matches!(n, Note::ConnectionClosed { .. }))
+        {
+            assert_eq!(
+                sim.step(),
+                eos_core::StepOutcome::Stepped,
+                "the timeout closes it"
+            );
+        }
+        assert!(stuck(&sim).is_empty(), "a new connection flows");
     }
 
     #[test]

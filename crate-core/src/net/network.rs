@@ -96,6 +96,26 @@ impl Network {
         self.stalled.contains_key(&(a, b)) || self.stalled.contains_key(&(b, a))
     }
 
+    /// The processes `node` has a stalled connection with, in order.
+    pub fn stalled_peers(&self, node: NodeId) -> Vec<NodeId> {
+        let mut peers: Vec<NodeId> = self
+            .stalled
+            .keys()
+            .filter_map(|(from, to)| {
+                if *from == node {
+                    Some(*to)
+                } else if *to == node {
+                    Some(*from)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        peers.sort();
+        peers.dedup();
+        peers
+    }
+
     /// The client closed its connection to `b` (and will open a new one): both directions
     /// flow again. Returns whether a stall was cleared.
     pub fn reconnect(&mut self, a: NodeId, b: NodeId) -> bool {

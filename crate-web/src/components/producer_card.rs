@@ -25,6 +25,7 @@ pub fn producer_card(props: &ProducerCardProps) -> Html {
             <p class="settings">{ &p.settings }</p>
             <p class="identity">{ &p.identity }</p>
             <p class="counts">{ i18n.f(S::ProducerCounts, &[&p.in_flight, &p.waiting]) }</p>
+            { for p.stuck.iter().map(|s| html! { <p class="stuck" role="status">{ s }</p> }) }
             if !p.timers.is_empty() {
                 <ul class="timers" aria-label={i18n.t(S::Timers)}>
                     { for p.timers.iter().map(timer_ring) }
