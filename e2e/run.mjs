@@ -606,7 +606,7 @@ test('progress survives a reload and clears', async (page) => {
   const after = await page.locator('#lesson-contents li').first().innerText();
   assert(/1\/6 steps seen/.test(after), `only the step shown since: ${after}`);
   await page.locator('#lesson-contents li').nth(2).locator('button').click();
-  assert((await page.locator('#lesson-title').innerText()).length > 0 && (await lessonStep(page)) === 'Step 1 of 4', 'the contents open a lesson');
+  assert((await page.locator('#lesson-title').innerText()).length > 0 && (await lessonStep(page)) === 'Step 1 of 5', 'the contents open a lesson');
 }, { lesson: true });
 
 test('Russian: the chrome and the lesson switch, and the choice persists', async (page) => {
