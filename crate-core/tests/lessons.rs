@@ -353,7 +353,7 @@ fn try_it_prompts_do_what_their_text_says() {
     assert_eq!(r.outcome.duplicates, 0);
     assert_eq!(offsets, vec![Some(0), Some(1), Some(2)]);
 
-    // Five in flight without idempotence: v2 and v3 go in at once, the retried v1 after them.
+    // Batches in flight without idempotence: v2 and v3 go in at once, the retried v1 after them.
     let l = get("five-batch-window");
     let r = report_after(&l, last_step_with_try(&l), 0);
     assert_eq!(r.deliveries[2].offset, Some(1));

@@ -71,6 +71,9 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                             <title>{ &m.title }</title>
                             if m.kind == "restart" {
                                 <circle cx={f(m.x)} cy={f(m.y)} r="8" />
+                            } else if let Some((x2, y2)) = m.stub {
+                                <line class="stub" x1={f(m.x)} y1={f(m.y)} x2={f(x2)} y2={f(y2)} />
+                                <path d={format!("M{} {} l12 12 m0 -12 l-12 12", f(x2 - 6.0), f(y2 - 6.0))} />
                             } else {
                                 <path d={format!("M{} {} l12 12 m0 -12 l-12 12", f(m.x - 6.0), f(m.y - 6.0))} />
                             }

@@ -61,6 +61,9 @@ pub struct MarkVm {
     pub kind: &'static str,
     pub x: f64,
     pub y: f64,
+    /// For a lost message: where its stub ends, half way from its sender's lane toward its
+    /// receiver's, with the cross there (so a lost answer does not read as a lost request).
+    pub stub: Option<(f64, f64)>,
     pub title: String,
 }
 
@@ -214,6 +217,8 @@ fn clip_start(left: f64, y1: f64, x2: f64, y2: f64) -> (f64, f64) {
 
 /// Up to this many messages on the wire, each has its kind written over it.
 pub const QUIET_WIRE: usize = 8;
+/// How far right of its moment a lost message's stub reaches, in pixels.
+const LOST_STUB_X: f64 = 20.0;
 
 /// The most messages on the wire the diagram draws.
 pub const WIRE_ARROWS: usize = 60;
@@ -370,11 +375,13 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             if !in_window && !matches!(note, Note::Frozen { .. } | Note::Thawed { .. }) {
                 continue;
             }
-            let (kind, node) = match note {
-                Note::Crashed { node } => ("crash", *node),
-                Note::Restarted { node } => ("restart", *node),
-                Note::MessageDropped { from, .. } => ("lost", *from),
-                Note::AckLost { broker, .. } => ("lost", *broker),
+            let (kind, node, toward) = match note {
+                Note::Crashed { node } => ("crash", *node, None),
+                Note::Restarted { node } => ("restart", *node, None),
+                Note::MessageDropped { from, to, .. } => ("lost", *from, Some(*to)),
+                Note::AckLost {
+                    broker, producer, ..
+                } => ("lost", *broker, Some(*producer)),
                 Note::Frozen { node, duration } => {
                     open_freezes.push((*node, rec.time, *duration));
                     continue;
@@ -398,10 +405,15 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             };
             if let (Some(x), Some(y)) = (scale.x(rec.time), y_of(node)) {
                 let text = narrate(&sim.names, note);
+                let stub = toward
+                    .and_then(|to| y_of(to))
+                    .filter(|to_y| (to_y - y).abs() > 1.0)
+                    .map(|to_y| (x + LOST_STUB_X, y + (to_y - y) / 2.0));
                 marks.push(MarkVm {
                     kind,
                     x,
                     y,
+                    stub,
                     title: format!("{} — {text}", dur(rec.time)),
                 });
             }
@@ -632,6 +644,37 @@ mod tests {
             ru.bands[0].title
         );
         assert_eq!(ru.lanes[0].label, "продюсер app");
+    }
+
+    #[test]
+    fn a_lost_ack_is_a_stub_from_the_broker_toward_the_producer() {
+        let mut sim = builtin::get("lost-ack-idempotence-off")
+            .expect("built-in")
+            .simulation(None);
+        while !sim
+            .trace()
+            .last()
+            .is_some_and(|r| r.notes.iter().any(|n| matches!(n, Note::AckLost { .. })))
+        {
+            sim.step();
+        }
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let lane = |name: &str| {
+            d.lanes
+                .iter()
+                .find(|l| l.label.contains(name))
+                .map(|l| l.y)
+                .expect("a lane")
+        };
+        let (broker, producer) = (lane("broker 0"), lane("app"));
+        let lost = d.marks.iter().find(|m| m.kind == "lost").expect("marked");
+        assert_eq!(lost.y, broker, "it starts on the broker's lane");
+        let (x2, y2) = lost.stub.expect("a stub");
+        assert!(x2 > lost.x);
+        assert!(
+            (y2 - (broker + producer) / 2.0).abs() < 0.5,
+            "half way toward the producer: {y2} between {broker} and {producer}"
+        );
     }
 
     #[test]
