@@ -963,6 +963,26 @@ test('embed mode shows the stage and minimal controls, and PageDown steps', asyn
   await page.screenshot({ path: join(artifacts, '23-embed.png'), fullPage: false });
 });
 
+test('the seed in the header reruns the scenario, and a seed that is not a number is refused', async (page) => {
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  await page.click('#run-to-end');
+  await page.fill('#seed', '7');
+  await page.press('#seed', 'Enter');
+  await waitStep(page, 0);
+  assert(/[?&]seed=7(&|$)/.test(page.url()), `the link carries the seed: ${page.url()}`);
+  await page.click('#run-to-end');
+  const report = cli(['run', 'lost-ack-idempotence-off', '--seed', '7', '--json']);
+  assert((await traceHash(page)) === report.trace_hash, 'the page and the CLI agree under seed 7');
+  await page.fill('#seed', 'abc');
+  await page.press('#seed', 'Enter');
+  const error = await page.locator('#seed-error').innerText();
+  assert(/"abc" is not a seed/.test(error), `a sentence says what is allowed: ${error}`);
+  assert((await traceHash(page)) === report.trace_hash && /finished/.test(await clockText(page)), 'the run on screen is kept');
+  await page.fill('#seed', '1');
+  await page.press('#seed', 'Enter');
+  assert((await page.locator('#seed-error').count()) === 0, 'a good seed clears the message');
+});
+
 test('the diagram and the logs export as SVG and PNG', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   await page.click('#run-to-end');

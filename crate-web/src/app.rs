@@ -118,6 +118,9 @@ pub fn app() -> Html {
         let event_filter = event_filter.setter();
         use_callback(event_filter, |v: String, set| set.set(v))
     };
+    let on_seed = use_callback(dispatcher.clone(), |seed: u64, d| {
+        d.dispatch(Action::SetSeed(seed))
+    });
     let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
     // The comparison's ledger changes only with the scenario: built once per comparison.
@@ -163,7 +166,7 @@ pub fn app() -> Html {
                     clock: clock.clone(), title: state.scenario.file.title_in(lang).to_string(),
                     full_link: sharing.full_link, lang }) }
             } else {
-                <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} />
+                <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed} />
                 { sharing.menu }
             }
             if let Some(err) = &state.error {

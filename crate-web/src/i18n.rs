@@ -226,6 +226,9 @@ strings! {
     ScheduleAt => "at {0}: {1}", "{0}: {1}";
     FreezeOutOfRange => "A freeze of {0} s is out of range: choose 1 to {1} seconds.",
         "Заморозка на {0} с вне диапазона: выберите от 1 до {1} секунд.";
+    SeedEmpty => "Type a seed: a whole number from 0 to {0}.", "Введите сид: целое число от 0 до {0}.";
+    SeedNotNumber => "\"{0}\" is not a seed: type a whole number from 0 to {1}.",
+        "«{0}» — не сид: введите целое число от 0 до {1}.";
     FreezeEmpty => "Type how many seconds the freeze lasts (1 to {0}).",
         "Введите, сколько секунд длится заморозка (от 1 до {0}).";
     FreezeNotNumber => "\"{0}\" is not a number of seconds: type a whole number from 1 to {1}.",

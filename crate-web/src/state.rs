@@ -43,6 +43,8 @@ pub enum Action {
     Open(Box<Opened>),
     /// A changed scenario under a name (a lesson's try-it prompt).
     LoadScenario(String, Rc<Scenario>),
+    /// The same scenario and added faults under another seed, from step 0.
+    SetSeed(u64),
 }
 
 /// A scenario to open with faults added by click and a step to go to. An `error` opens the
@@ -512,6 +514,30 @@ impl Reducible for Playground {
                 }
             }
             Action::Open(opened) => Rc::new(open(&self, *opened)),
+            Action::SetSeed(seed) => {
+                if seed == self.scenario.seed() {
+                    return self;
+                }
+                let mut file = self.scenario.file.clone();
+                file.seed = seed;
+                match Scenario::from_file(file) {
+                    Ok(scenario) => {
+                        let mut next =
+                            Playground::with_scenario(&self.scenario_name, scenario, None);
+                        next.injected = self.injected;
+                        next.source = self.source.clone();
+                        next.added = self.added.clone();
+                        next.speed = self.speed;
+                        next.version = self.version + 1;
+                        Rc::new(next)
+                    }
+                    Err(e) => {
+                        let mut same = self.bumped(self.finished, false);
+                        same.error = Some(Notice::Text(e.to_string()));
+                        Rc::new(same)
+                    }
+                }
+            }
             Action::SetSpeed(quarters) => {
                 let mut next = self.bumped(self.finished, self.playing);
                 next.speed = quarters.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
@@ -703,6 +729,34 @@ mod tests {
             2,
             "the schedule holds the new fault"
         );
+    }
+
+    #[test]
+    fn another_seed_reruns_the_same_scenario_and_faults_from_the_start() {
+        let mut s = Rc::new(Playground::new("lost-ack-idempotence-on"));
+        s = act(
+            s,
+            Action::InjectFault(Box::new(process_fault("broker-0", "crash", 0))),
+        );
+        s = act(s, Action::RunToEnd);
+        let before = s.sim.borrow().trace_hash();
+        s = act(s, Action::SetSeed(7));
+        assert_eq!(s.sim.borrow().seed, 7);
+        assert_eq!(s.sim.borrow().steps(), 0, "a new run starts at step 0");
+        assert_eq!(
+            (s.injected, s.added.len()),
+            (1, 1),
+            "the added fault is kept"
+        );
+        assert_eq!(s.scenario.file.faults.len(), 2);
+        s = act(s, Action::RunToEnd);
+        assert_ne!(
+            s.sim.borrow().trace_hash(),
+            before,
+            "another seed, another run"
+        );
+        let again = act(s.clone(), Action::SetSeed(7));
+        assert!(Rc::ptr_eq(&again, &s), "the same seed changes nothing");
     }
 
     #[test]

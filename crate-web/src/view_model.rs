@@ -666,6 +666,17 @@ pub fn fault_schedule(sim: &Simulation, lang: Lang) -> Vec<String> {
 pub const FREEZE_SECONDS: [u64; 4] = [1, 2, 6, 10];
 pub const FREEZE_SECONDS_MAX: u64 = 120;
 
+/// A seed typed in the header: any whole number a `u64` holds; anything else gets a sentence
+/// saying what is allowed.
+pub fn parse_seed(text: &str, lang: Lang) -> Result<u64, String> {
+    let t = text.trim();
+    match t.parse::<u64>() {
+        Ok(s) => Ok(s),
+        Err(_) if t.is_empty() => Err(S::SeedEmpty.f(lang, &[&u64::MAX])),
+        Err(_) => Err(S::SeedNotNumber.f(lang, &[&t, &u64::MAX])),
+    }
+}
+
 /// "6" → 6 s; anything else gets a sentence saying what is allowed.
 pub fn parse_freeze_seconds(text: &str, lang: Lang) -> Result<u64, String> {
     let t = text.trim();
@@ -969,6 +980,22 @@ mod tests {
         assert!(parse_freeze_seconds("0", Lang::Ru)
             .unwrap_err()
             .contains("вне диапазона"));
+    }
+
+    #[test]
+    fn seeds_are_validated_with_a_sentence() {
+        assert_eq!(parse_seed(" 7 ", Lang::En), Ok(7));
+        assert_eq!(parse_seed("18446744073709551615", Lang::En), Ok(u64::MAX));
+        assert!(parse_seed("18446744073709551616", Lang::En)
+            .unwrap_err()
+            .contains("is not a seed"));
+        assert!(parse_seed("-1", Lang::En)
+            .unwrap_err()
+            .contains("whole number from 0"));
+        assert!(parse_seed("", Lang::En)
+            .unwrap_err()
+            .starts_with("Type a seed"));
+        assert!(parse_seed("abc", Lang::Ru).unwrap_err().contains("не сид"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 use crate::i18n::{group, I18n, Lang, S};
 use eos_core::scenario::builtin::BuiltinInfo;
-use web_sys::HtmlSelectElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -9,6 +9,8 @@ pub struct HeaderProps {
     pub current: String,
     pub seed: u64,
     pub on_select: Callback<String>,
+    /// A new seed for the same scenario and faults.
+    pub on_seed: Callback<u64>,
 }
 
 /// Title, scenario picker (grouped by topic) and the run's seed.
@@ -27,6 +29,21 @@ pub fn header(props: &HeaderProps) -> Html {
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
                 cb.emit(select.value());
+            }
+        })
+    };
+    let seed_error = use_state(|| None::<String>);
+    let on_seed = {
+        let (cb, error, lang) = (props.on_seed.clone(), seed_error.clone(), i18n.lang);
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
+                match crate::view_model::parse_seed(&input.value(), lang) {
+                    Ok(seed) => {
+                        error.set(None);
+                        cb.emit(seed);
+                    }
+                    Err(message) => error.set(Some(message)),
+                }
             }
         })
     };
@@ -62,9 +79,15 @@ pub fn header(props: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
-            <span class="seed" title={i18n.t(S::SeedTip)}>
-                {format!("{} {}", i18n.t(S::Seed), props.seed)}
-            </span>
+            <label class="seed" title={i18n.t(S::SeedTip)}>
+                <span class="label">{ i18n.t(S::Seed) }</span>
+                <input id="seed" type="text" inputmode="numeric" autocomplete="off" spellcheck="false"
+                    value={props.seed.to_string()} onchange={on_seed}
+                    aria-invalid={seed_error.is_some().to_string()} aria-describedby="seed-error" />
+            </label>
+            if let Some(message) = &*seed_error {
+                <p id="seed-error" class="field-error seed-error" role="alert">{ message }</p>
+            }
             <div class="langs" role="group" aria-label={i18n.t(S::Language)} title={i18n.t(S::NarrationNote)}>
                 { lang_button(Lang::En, "EN", "lang-en") }
                 { lang_button(Lang::Ru, "RU", "lang-ru") }
