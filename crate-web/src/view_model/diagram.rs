@@ -406,7 +406,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             if let (Some(x), Some(y)) = (scale.x(rec.time), y_of(node)) {
                 let text = narrate(&sim.names, note);
                 let stub = toward
-                    .and_then(|to| y_of(to))
+                    .and_then(&y_of)
                     .filter(|to_y| (to_y - y).abs() > 1.0)
                     .map(|to_y| (x + LOST_STUB_X, y + (to_y - y) / 2.0));
                 marks.push(MarkVm {
