@@ -318,6 +318,10 @@ strings! {
     Story => "story (steps)", "история (шаги)";
     Anomaly => "Anomaly {0}: {1}", "Аномалия {0}: {1}";
     NoAnomaly => "No anomaly names this record.", "Ни одна аномалия не касается этой записи.";
+    ProducerState => "producer state", "состояние продюсеров";
+    NoProducerState => "no producer id has written here", "сюда не писал ни один producer id";
+    ProducerStateOf => "producer id {0} · epoch {1}, last batches", "producer id {0} · эпоха {1}, последние батчи";
+    SeqAtOffset => "seq {0} @{1}", "seq {0} @{1}";
     PartitionTitle => "Partition {0} on broker {1}", "Партиция {0} на брокере {1}";
     Role => "role", "роль";
     Leader => "leader", "лидер";

@@ -463,10 +463,44 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
                 r.last_stable_offset().to_string(),
             ),
             row(S::AcksWaiting, lang, r.pending_acks.len().to_string()),
-        ],
+        ]
+        .into_iter()
+        .chain(producer_state_rows(r, lang))
+        .collect(),
         notes: Vec::new(),
         message: None,
     }
+}
+
+/// The broker's producer-state table for the partition: per producer id, its epoch and the
+/// last batches it stored (at most 5, oldest first), which is all it can recognise a retry
+/// by.
+fn producer_state_rows(r: &eos_core::kafka::replica::Replica, lang: Lang) -> Vec<(String, String)> {
+    let entries = r.producers.entries();
+    if entries.is_empty() {
+        return vec![row(S::ProducerState, lang, S::NoProducerState.get(lang))];
+    }
+    entries
+        .iter()
+        .map(|(pid, e)| {
+            let batches: Vec<String> = e
+                .batches
+                .iter()
+                .map(|b| {
+                    let seq = if b.first_seq == b.last_seq {
+                        b.first_seq.to_string()
+                    } else {
+                        format!("{}–{}", b.first_seq, b.last_seq)
+                    };
+                    S::SeqAtOffset.f(lang, &[&seq, &b.first_offset])
+                })
+                .collect();
+            (
+                S::ProducerStateOf.f(lang, &[pid, &e.epoch]),
+                batches.join(" · "),
+            )
+        })
+        .collect()
 }
 
 fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
@@ -712,6 +746,41 @@ mod tests {
             .find(|(l, _)| l == label)
             .map(|(_, v)| v.as_str())
             .unwrap_or_else(|| panic!("no row {label}: {:?}", vm.rows))
+    }
+
+    #[test]
+    fn a_partition_shows_the_brokers_producer_state_the_last_five_batches() {
+        let mut sim = builtin::get("retry-outside-window")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let tp = eos_core::ids::Tp {
+            topic: 0,
+            partition: 0,
+        };
+        let vm = inspect(&sim, &Selection::Partition { tp, broker: 0 }, Lang::En);
+        // Seven batches were stored; the broker keeps the last five.
+        assert_eq!(
+            value(&vm, "producer id 0 · epoch 0, last batches"),
+            "seq 2 @2 · seq 3 @3 · seq 4 @4 · seq 5 @5 · seq 6 @6"
+        );
+        let empty = inspect(
+            &builtin::get("lost-ack-idempotence-off")
+                .expect("built-in")
+                .simulation(None),
+            &Selection::Partition {
+                tp: eos_core::ids::Tp {
+                    topic: 0,
+                    partition: 0,
+                },
+                broker: 0,
+            },
+            Lang::En,
+        );
+        assert_eq!(
+            value(&empty, "producer state"),
+            "no producer id has written here"
+        );
     }
 
     #[test]
