@@ -215,6 +215,11 @@ test('a fault by click joins the schedule and changes only the future', async (p
   const reader = await page.locator('article.consumer').innerText();
   assert(reader.includes('nothing read yet'), `with broker 0 down the reader reads nothing: ${reader}`);
   assert((await page.locator('section.partition.crashed').count()) === 3, 'the broker looks crashed');
+  // A process that is down can be restarted, not crashed or frozen again.
+  assert(await page.locator('#fault-crash').isDisabled() && await page.locator('#fault-freeze').isDisabled(), 'no crash of a crashed broker');
+  assert(await page.locator('#fault-restart').isEnabled(), 'it can be restarted');
+  await page.selectOption('#fault-target', { index: 1 });
+  assert(await page.locator('#fault-crash').isEnabled() && await page.locator('#fault-restart').isDisabled(), 'a running process: crash, not restart');
   await page.screenshot({ path: join(artifacts, '09-fault-by-click.png'), fullPage: true });
 });
 

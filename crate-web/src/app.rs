@@ -145,6 +145,7 @@ pub fn app() -> Html {
     let at_start = sim.steps() == 0;
     let finished = sim.is_finished();
     let schedule = view_model::fault_schedule(&sim, lang);
+    let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;
     let now = sim.now();
     let step = sim.steps();
@@ -202,7 +203,7 @@ pub fn app() -> Html {
                     </Held> }) }
                     <Transactions transactions={transactions} />
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
-                        injected={state.injected} on_inject={on_inject.clone()} />
+                        injected={state.injected} on_inject={on_inject.clone()} down={down} />
                 </div>
                 <div class="brokers">
                     <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>

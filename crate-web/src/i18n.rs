@@ -218,6 +218,8 @@ strings! {
     Freeze => "Freeze", "Заморозить";
     FreezeN => "Freeze {0} s", "Заморозить на {0} с";
     Crash => "Crash", "Уронить";
+    AlreadyDown => "It is down now: restart it first", "Он сейчас не работает: сначала перезапустите";
+    NotDown => "It is running: there is nothing to restart", "Он работает: перезапускать нечего";
     CrashTip => "Crash the process: it stays down until restarted", "Аварийно остановить процесс: он не работает до перезапуска";
     Restart => "Restart", "Перезапустить";
     FaultSchedule => "Fault schedule", "Расписание сбоев";
@@ -390,6 +392,8 @@ strings! {
     IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
     NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
     WaitingForPid => "waiting for a producer id", "ждёт producer id";
+    ProducerDown => "crashed: its producer id, epoch and batches were only in memory",
+        "упал: его producer id, эпоха и батчи были только в памяти";
     GroupNothing => "group {0} · nothing committed", "группа {0} · ничего не зафиксировано";
     GroupCommitted => "group {0} · committed {1}", "группа {0} · зафиксировано {1}";
     NothingRead => "nothing read yet", "пока ничего не прочитано";

@@ -313,6 +313,7 @@ fn producer_vm(
     let node = p.node();
     let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
     let identity = match (p.is_idempotent(), p.state) {
+        _ if crashed => S::ProducerDown.get(lang).to_string(),
         (false, _) => S::IdempotenceOff.get(lang).to_string(),
         (true, ClientState::Ready) => {
             let seqs: Vec<String> = p
@@ -688,6 +689,18 @@ pub fn parse_freeze_seconds(text: &str, lang: Lang) -> Result<u64, String> {
     }
 }
 
+/// The processes that are down now, by the names the fault panel uses.
+pub fn crashed_processes(sim: &Simulation) -> Vec<String> {
+    sim.status
+        .iter()
+        .filter(|(_, st)| st.crashed)
+        .map(|(node, _)| match node {
+            NodeId::Broker(i) => format!("broker-{i}"),
+            other => sim.names.node(*other),
+        })
+        .collect()
+}
+
 /// Every process, as (filter value, label) for the event log's component filter.
 pub fn components(sim: &Simulation, lang: Lang) -> Vec<(String, String)> {
     diagram::lanes(sim, lang)
@@ -996,6 +1009,14 @@ mod tests {
             .unwrap_err()
             .starts_with("Type a seed"));
         assert!(parse_seed("abc", Lang::Ru).unwrap_err().contains("не сид"));
+    }
+
+    #[test]
+    fn a_crashed_producer_card_says_it_is_down_not_waiting() {
+        let sim = finished("txn-producer-crash-stalls-readers");
+        let card = &producers(&sim, Lang::En)[0];
+        assert_eq!(card.status, "crashed");
+        assert!(card.identity.starts_with("crashed:"), "{}", card.identity);
     }
 
     #[test]

@@ -12,6 +12,8 @@ pub struct FaultPanelProps {
     pub schedule: Vec<String>,
     pub injected: u32,
     pub on_inject: Callback<FaultSpec>,
+    /// The processes down now: they can be restarted, not crashed or frozen.
+    pub down: Vec<String>,
 }
 
 /// Faults by click: pick a process, freeze it for the chosen number of seconds, crash it
@@ -21,6 +23,22 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
     let target = use_node_ref();
+    let picked = use_state(|| props.processes.first().cloned().unwrap_or_default());
+    // After a change of scenario the old pick may be gone: the select shows the first.
+    let current = if props.processes.contains(&*picked) {
+        (*picked).clone()
+    } else {
+        props.processes.first().cloned().unwrap_or_default()
+    };
+    let is_down = props.down.contains(&current);
+    let on_pick = {
+        let picked = picked.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                picked.set(select.value());
+            }
+        })
+    };
     let seconds_text = use_state(|| "2".to_string());
     let seconds = parse_freeze_seconds(&seconds_text, i18n.lang);
     let button = |id: &'static str,
@@ -28,7 +46,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                   action: &'static str,
                   freeze_ms: u64,
                   ok: bool,
-                  tip: Option<&'static str>| {
+                  tip: Option<String>| {
         let cb = props.on_inject.clone();
         let target = target.clone();
         html! {
@@ -55,8 +73,10 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
         <section class="card faults" aria-label={t(S::Faults)}>
             <h2>{ t(S::InjectFault) }</h2>
             <div class="fault-row">
-                <select id="fault-target" ref={target.clone()} aria-label={t(S::Process)}>
-                    { for props.processes.iter().map(|p| html! { <option value={p.clone()}>{ p }</option> }) }
+                <select id="fault-target" ref={target.clone()} aria-label={t(S::Process)} onchange={on_pick}>
+                    { for props.processes.iter().map(|p| html! {
+                        <option value={p.clone()} selected={*p == current}>{ p }</option>
+                    }) }
                 </select>
                 <label class="freeze-length">
                     <span class="label">{ t(S::For) }</span>
@@ -69,9 +89,12 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                     </datalist>
                     <span class="label">{ t(S::SecondsUnit) }</span>
                 </label>
-                { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000, seconds.is_ok(), None) }
-                { button("fault-crash", t(S::Crash).into(), "crash", 0, true, Some(t(S::CrashTip))) }
-                { button("fault-restart", t(S::Restart).into(), "restart", 0, true, None) }
+                { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000,
+                    seconds.is_ok() && !is_down, is_down.then(|| t(S::AlreadyDown).to_string())) }
+                { button("fault-crash", t(S::Crash).into(), "crash", 0, !is_down,
+                    Some(t(if is_down { S::AlreadyDown } else { S::CrashTip }).to_string())) }
+                { button("fault-restart", t(S::Restart).into(), "restart", 0, is_down,
+                    (!is_down).then(|| t(S::NotDown).to_string())) }
             </div>
             <div class="quick-freeze" role="group" aria-label={t(S::FreezeLength)}>
                 { for FREEZE_SECONDS.iter().map(|s| {

@@ -98,11 +98,14 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                             Verdict::Incorrect => i18n.t(S::Incorrect),
                             Verdict::Shown => i18n.t(S::Revealed),
                         } }</strong>
-                        {" "}<span class="actual">{ &f.actual }</span>
+                        {" "}<span class="actual">{ markdown::inline_text(&f.actual) }</span>
                         if let Some(e) = &f.explanation {
                             <div class="explanation">{ markdown::render(e) }</div>
                         }
-                        <button id="try-again" onclick={emit(&props.on_try_again)}>{ i18n.t(S::TryAgain) }</button>
+                        // Another go makes sense only after a wrong answer.
+                        if f.verdict == Verdict::Incorrect {
+                            <button id="try-again" onclick={emit(&props.on_try_again)}>{ i18n.t(S::TryAgain) }</button>
+                        }
                     </div>
                 }
             </section>
