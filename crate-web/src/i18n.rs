@@ -487,7 +487,7 @@ strings! {
     ModeUnaligned => "EXACTLY_ONCE, unaligned", "EXACTLY_ONCE, невыровненные";
     ModeAlignedTimeout => "EXACTLY_ONCE, aligned (unaligned after {0})", "EXACTLY_ONCE, выровненные (невыровненные после {0})";
     ModeAligned => "EXACTLY_ONCE, aligned", "EXACTLY_ONCE, выровненные";
-    FlinkSummary => "every {0} · {1} checkpoints completed · {2} failovers",
+    FlinkSummary => "every {0} · checkpoints completed: {1} · failovers: {2}",
         "каждые {0} · завершено чекпоинтов: {1} · перезапусков: {2}";
     Operator => "operator", "оператор";
     LastSnapshot => "last snapshot", "последний снимок";
@@ -555,6 +555,7 @@ strings! {
     AckFor => "ack for {0}", "подтверждение для {0}";
     LostOnTheWire => "lost", "потеряно";
     DedupFlash => "duplicate recognised: seq {0}–{1} is already at offset {2}", "дубликат распознан: seq {0}–{1} уже на смещении {2}";
+    DedupFlashOne => "duplicate recognised: seq {0} is already at offset {1}", "дубликат распознан: seq {0} уже на смещении {1}";
 }
 
 #[cfg(test)]

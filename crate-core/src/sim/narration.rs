@@ -493,10 +493,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let dropped = match (*skipped, isolation) {
                 (0, _) => String::new(),
                 (k, crate::kafka::Isolation::ReadUncommitted) => {
-                    format!("; {k} marker(s) are not given to the application")
+                    format!("; markers not given to the application: {k}")
                 }
                 (k, crate::kafka::Isolation::ReadCommitted) => {
-                    format!("; {k} marker(s) and aborted record(s) are skipped")
+                    format!("; skipped, as markers or aborted records: {k}")
                 }
             };
             format!(
