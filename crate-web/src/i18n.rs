@@ -400,6 +400,7 @@ strings! {
     ReadN => "{0} read: {1}", "прочитано {0}: {1}";
     PhaseN => "phase: {0}", "фаза: {0}";
     ProcessedInput => "{0} processed · input {1}", "обработано {0} · вход {1}";
+    ProcessedAgainInput => "{0} processed, {1} of them again · input {2}", "обработано {0}, из них повторно {1} · вход {2}";
     NotStarted => "not started", "не начат";
     OutputNoPid => "output client: no producer id", "выходной клиент: нет producer id";
     OutputPid => "output client: pid {0} · epoch {1}", "выходной клиент: pid {0} · эпоха {1}";
@@ -449,7 +450,7 @@ strings! {
     Totals => "totals", "итого";
     UnlistedRecords => "{0} more input records are not listed. The table shows at most {1}: every record lost or duplicated under some guarantee first, then records delivered once under all three.",
         "Ещё {0} входных записей не показано. В таблице не больше {1}: сначала все записи, потерянные или задублированные хотя бы при одной гарантии, затем доставленные ровно один раз при всех трёх.";
-    TotalsLine => "{0} visible · {1} dup · {2} lost ({3} processed)", "видно {0} · дублей {1} · потеряно {2} (обработано {3})";
+    TotalsLine => "{0} visible outputs · {1} dup · {2} lost ({3} processed)", "видимых результатов {0} · дублей {1} · потеряно {2} (обработано {3})";
     // Flink.
     FlinkJob => "Flink job", "Задание Flink";
     InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";

@@ -503,17 +503,22 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                     .next()
                     .unwrap_or("")
                     .to_string(),
-                processed: S::ProcessedInput.f(
-                    lang,
-                    &[
-                        &p.processed.len(),
-                        &if positions.is_empty() {
-                            S::NotStarted.get(lang).to_string()
-                        } else {
-                            positions.join(", ")
-                        },
-                    ],
-                ),
+                processed: {
+                    let input = if positions.is_empty() {
+                        S::NotStarted.get(lang).to_string()
+                    } else {
+                        positions.join(", ")
+                    };
+                    // Distinct records, as the ledger counts them; a record handled again
+                    // after a restart is said so.
+                    let distinct = eos_core::order::set_of(p.processed.iter().copied()).len();
+                    let again = p.processed.len() - distinct;
+                    if again == 0 {
+                        S::ProcessedInput.f(lang, &[&distinct, &input])
+                    } else {
+                        S::ProcessedAgainInput.f(lang, &[&distinct, &again, &input])
+                    }
+                },
                 client: if p.producer.producer_id < 0 {
                     S::OutputNoPid.get(lang).to_string()
                 } else {
@@ -895,7 +900,10 @@ mod tests {
         assert_eq!(p.guarantee, "exactly-once");
         // The input of the transaction the crash aborted is processed again after the
         // restart: 13 processings of 12 inputs, each output visible once.
-        assert_eq!(p.processed, "13 processed · input orders-0 @12");
+        assert_eq!(
+            p.processed,
+            "12 processed, 1 of them again · input orders-0 @12"
+        );
         let report = eos_core::Report::of("rpw", &sim);
         assert_eq!(
             report.processing.map(|x| (x.inputs, x.visible_outputs)),

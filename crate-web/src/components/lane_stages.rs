@@ -145,7 +145,7 @@ fn lane_view(lane: &Lane, lang: Lang) -> Html {
         <article class={classes!("lane-stage", name)} style={format!("--lane: var({colour})")}>
             <h3>{ name }</h3>
             <p class="lane-counts">
-                <span>{ format!("{}: {}", if ru { "с результатом" } else { "with output" }, counts.visible) }</span>
+                <span>{ format!("{}: {}", if ru { "входов с результатом" } else { "inputs with output" }, counts.visible) }</span>
                 <span class={classes!((counts.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "дубликаты" } else { "duplicates" }, counts.duplicates) }</span>
                 <span class={classes!((counts.lost > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "потеряно" } else { "lost" }, counts.lost) }</span>
             </p>

@@ -78,13 +78,11 @@ pub fn dedup_flash(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> Option<S
             last_sequence,
             original_offset,
             ..
-        } if *t == tp && *b == NodeId::Broker(broker) => {
-            Some(if base_sequence == last_sequence {
-                S::DedupFlashOne.f(lang, &[base_sequence, original_offset])
-            } else {
-                S::DedupFlash.f(lang, &[base_sequence, last_sequence, original_offset])
-            })
-        }
+        } if *t == tp && *b == NodeId::Broker(broker) => Some(if base_sequence == last_sequence {
+            S::DedupFlashOne.f(lang, &[base_sequence, original_offset])
+        } else {
+            S::DedupFlash.f(lang, &[base_sequence, last_sequence, original_offset])
+        }),
         _ => None,
     })
 }
