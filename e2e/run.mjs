@@ -988,6 +988,23 @@ test('the seed in the header reruns the scenario, and a seed that is not a numbe
   assert((await page.locator('#seed-error').count()) === 0, 'a good seed clears the message');
 });
 
+test('the guarantee in the header reruns the processor under another guarantee, and the link keeps it', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
+  assert((await page.locator('#guarantee').inputValue()) === 'exactly-once', 'the file says exactly-once');
+  await page.selectOption('#guarantee', 'at-least-once');
+  await waitStep(page, 0);
+  assert(/[?&]g=at-least-once(&|$)/.test(page.url()), `the link carries the guarantee: ${page.url()}`);
+  await page.click('#run-to-end');
+  const alo = cli(['compare', 'rpw-crash-exactly-once', '--json'])['at-least-once'].outcome;
+  assert(alo.duplicates > 0 && (await page.locator('.brokers li.cell.dup').count()) === alo.duplicates, `the page shows the at-least-once duplicates (${alo.duplicates})`);
+  assert((await page.locator('.stage article.processor').first().innerText()).includes('at-least-once'), 'the processor card says so');
+  await page.reload();
+  await page.waitForSelector('#guarantee');
+  assert((await page.locator('#guarantee').inputValue()) === 'at-least-once', 'a reload keeps it');
+  await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
+  assert((await page.locator('#guarantee').count()) === 0, 'no processor, no guarantee to pick');
+});
+
 test('the diagram and the logs export as SVG and PNG', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   await page.click('#run-to-end');

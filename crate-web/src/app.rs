@@ -121,6 +121,11 @@ pub fn app() -> Html {
     let on_seed = use_callback(dispatcher.clone(), |seed: u64, d| {
         d.dispatch(Action::SetSeed(seed))
     });
+    let on_guarantee = use_callback(dispatcher.clone(), |name: String, d| {
+        if let Some(g) = eos_core::kafka::processor::Guarantee::parse(&name) {
+            d.dispatch(Action::SetGuarantee(g))
+        }
+    });
     let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
     // The comparison's ledger changes only with the scenario: built once per comparison.
@@ -167,7 +172,10 @@ pub fn app() -> Html {
                     clock: clock.clone(), title: state.scenario.file.title_in(lang).to_string(),
                     full_link: sharing.full_link, lang }) }
             } else {
-                <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed} />
+                <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed}
+                    guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
+                    guarantee_picked={state.guarantee.is_some()}
+                    on_guarantee={on_guarantee} />
                 { sharing.menu }
             }
             if let Some(err) = &state.error {

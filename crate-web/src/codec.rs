@@ -67,7 +67,7 @@ pub fn scenario_of(link: &Link) -> Result<Scenario, Vec<String>> {
         Source::Builtin(name) => eos_core::builtin::get(name).map_err(problems)?,
         Source::Custom(payload) => read(&unpack(payload).map_err(|e| vec![e])?)?,
     };
-    permalink::apply(&base, link.seed, &link.faults).map_err(problems)
+    permalink::apply(&base, link.seed, link.guarantee, &link.faults).map_err(problems)
 }
 
 /// The run a link describes, at its step, as JSON: the step records, the trace hash and the

@@ -368,6 +368,10 @@ strings! {
     ProcessorTitle => "Processor {0}", "Обработчик {0}";
     NoProcessor => "No such processor.", "Такого обработчика нет.";
     Guarantee => "guarantee", "гарантия";
+    GuaranteePicked => "(Running under {0}, picked here: the description is the scenario's own.)",
+        "(Запущено с {0}, выбранной здесь: описание — от исходного сценария.)";
+    GuaranteeTip => "The processor's delivery guarantee: the same scenario and faults run again under the one you pick",
+        "Гарантия доставки процессора: тот же сценарий с теми же сбоями запускается заново с выбранной";
     Phase => "phase", "фаза";
     Processed => "processed", "обработано";
     InputPositions => "input positions", "позиции во входе";

@@ -2,7 +2,8 @@
 //! any string, every limit is explicit, and every refusal says what was wrong.
 //!
 //! `?s=NAME` names a built-in scenario; `?x=PAYLOAD` carries an imported one (its JSON,
-//! deflated and base64url-encoded by the import worker). Then `seed=N`, one `f=FAULT` per
+//! deflated and base64url-encoded by the import worker). Then `seed=N`, `g=GUARANTEE` (the
+//! processor's guarantee, when the header changed it), one `f=FAULT` per
 //! fault added by click (in order), `step=N`, `msg=N` (the message open in the inspector)
 //! and `embed` (the stage alone, for an iframe).
 //!
@@ -10,6 +11,7 @@
 //! from 0), and `&try=K&step=S` while its try-it prompt K runs at step S.
 
 use crate::state::{Playground, Selection};
+use eos_core::kafka::processor::Guarantee;
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::{Scenario, ScenarioError};
 use std::fmt;
@@ -47,6 +49,8 @@ pub enum Source {
 pub struct Link {
     pub source: Source,
     pub seed: Option<u64>,
+    /// The read-process-write processors' guarantee, when it was changed from the file's.
+    pub guarantee: Option<Guarantee>,
     pub faults: Vec<FaultSpec>,
     pub step: u64,
     pub message: Option<u64>,
@@ -61,6 +65,7 @@ impl Link {
         Link {
             source: Source::Builtin(name.to_string()),
             seed: None,
+            guarantee: None,
             faults: Vec::new(),
             step: 0,
             message: None,
@@ -76,6 +81,7 @@ impl Link {
         Link {
             source: state.source.clone(),
             seed: Some(sim.seed),
+            guarantee: state.guarantee,
             faults: state.added.as_ref().clone(),
             step: sim.steps(),
             message: match state.selection {
@@ -101,6 +107,7 @@ pub enum LinkError {
     BadPayload,
     TwoScenarios,
     BadLessonId,
+    BadGuarantee { value: String },
 }
 
 impl fmt::Display for LinkError {
@@ -129,6 +136,11 @@ impl fmt::Display for LinkError {
             ),
             LinkError::BadPayload => write!(f, "its scenario is not base64url"),
             LinkError::TwoScenarios => write!(f, "it names two scenarios"),
+            LinkError::BadGuarantee { value } => write!(
+                f,
+                "g={} is not a guarantee (at-most-once, at-least-once or exactly-once)",
+                shorten(value)
+            ),
             LinkError::BadLessonId => write!(
                 f,
                 "its lesson id is not a name of at most {MAX_LESSON_ID} letters, digits and dashes"
@@ -168,6 +180,9 @@ pub fn format_query(link: &Link) -> String {
     }
     if let Some(seed) = link.seed {
         parts.push(format!("seed={seed}"));
+    }
+    if let Some(g) = link.guarantee {
+        parts.push(format!("g={}", g.name()));
     }
     for fault in &link.faults {
         parts.push(format!("f={}", format_fault(fault)));
@@ -220,6 +235,14 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 };
             }
             "seed" => link.seed = Some(number(raw)?),
+            "g" => {
+                link.guarantee =
+                    Some(
+                        Guarantee::parse(raw).ok_or_else(|| LinkError::BadGuarantee {
+                            value: raw.to_string(),
+                        })?,
+                    )
+            }
             "step" => {
                 let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
                 link.step = match raw.parse::<u64>() {
@@ -378,8 +401,13 @@ pub fn parse_fault(text: &str) -> Result<FaultSpec, String> {
 pub fn apply(
     base: &Scenario,
     seed: Option<u64>,
+    guarantee: Option<Guarantee>,
     faults: &[FaultSpec],
 ) -> Result<Scenario, ScenarioError> {
+    if let Some(g) = guarantee {
+        let changed = eos_core::compare::with_guarantee(base, g)?;
+        return apply(&changed, seed, None, faults);
+    }
     if seed.is_none_or(|s| s == base.seed()) && faults.is_empty() {
         return Ok(base.clone());
     }
@@ -437,6 +465,7 @@ mod tests {
         let link = Link {
             source: Source::Builtin("seed-frozen-broker".into()),
             seed: Some(7),
+            guarantee: Some(Guarantee::AtLeastOnce),
             faults: vec![
                 FaultSpec {
                     at_ms: 12,
@@ -463,7 +492,7 @@ mod tests {
         };
         let query = format_query(&link);
         assert_eq!(parse_query(&query), Ok(link));
-        assert!(query.starts_with("?s=seed-frozen-broker&seed=7&f=at:12,a:freeze"));
+        assert!(query.starts_with("?s=seed-frozen-broker&seed=7&g=at-least-once&f=at:12,a:freeze"));
     }
 
     #[test]
@@ -486,6 +515,7 @@ mod tests {
         assert!(refused("?step=99999999999999999999999").contains("past the limit"));
         assert!(refused("?step=-1").contains("not a whole number"));
         assert!(refused("?seed=abc").contains("seed=abc is not a whole number"));
+        assert!(refused("?g=sometimes").contains("g=sometimes is not a guarantee"));
         assert!(refused("?x=not*base64").contains("not base64url"));
         assert!(refused(&format!("?x={}", "A".repeat(MAX_PAYLOAD_CHARS + 1))).contains("limit"));
         assert!(refused(&format!("?s={}", "a".repeat(MAX_QUERY_BYTES))).contains("bytes long"));

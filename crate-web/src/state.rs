@@ -45,6 +45,9 @@ pub enum Action {
     LoadScenario(String, Rc<Scenario>),
     /// The same scenario and added faults under another seed, from step 0.
     SetSeed(u64),
+    /// The same scenario, seed and added faults with the processors under another
+    /// guarantee, from step 0.
+    SetGuarantee(eos_core::kafka::processor::Guarantee),
 }
 
 /// A scenario to open with faults added by click and a step to go to. An `error` opens the
@@ -54,6 +57,7 @@ pub struct Opened {
     pub source: crate::permalink::Source,
     pub base: Result<Scenario, String>,
     pub seed: Option<u64>,
+    pub guarantee: Option<eos_core::kafka::processor::Guarantee>,
     pub faults: Vec<FaultSpec>,
     pub step: u64,
     pub selection: Option<Selection>,
@@ -162,6 +166,8 @@ pub struct Playground {
     /// permalink carries.
     pub source: crate::permalink::Source,
     pub added: Rc<Vec<FaultSpec>>,
+    /// The processors' guarantee picked in the header, when it differs from the file's.
+    pub guarantee: Option<eos_core::kafka::processor::Guarantee>,
 }
 
 impl PartialEq for Playground {
@@ -207,6 +213,7 @@ impl Playground {
             selection: None,
             source: crate::permalink::Source::Builtin(name.to_string()),
             added: Rc::new(Vec::new()),
+            guarantee: None,
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(Snapshots::new(
@@ -239,6 +246,7 @@ impl Playground {
             selection: self.selection,
             source: self.source.clone(),
             added: self.added.clone(),
+            guarantee: self.guarantee,
         }
     }
 
@@ -360,6 +368,34 @@ fn unreachable_default() -> Playground {
 }
 
 /// A permalink's state, or the default view with the reason it could not be opened.
+impl Playground {
+    /// The same source and added faults as `self`, as `scenario` (another seed or guarantee),
+    /// from step 0; a scenario that cannot be built leaves everything as it was and says why.
+    fn rerun(
+        self: Rc<Self>,
+        scenario: Result<Scenario, eos_core::ScenarioError>,
+        guarantee: Option<eos_core::kafka::processor::Guarantee>,
+    ) -> Rc<Self> {
+        match scenario {
+            Ok(scenario) => {
+                let mut next = Playground::with_scenario(&self.scenario_name, scenario, None);
+                next.injected = self.injected;
+                next.source = self.source.clone();
+                next.added = self.added.clone();
+                next.guarantee = guarantee;
+                next.speed = self.speed;
+                next.version = self.version + 1;
+                Rc::new(next)
+            }
+            Err(e) => {
+                let mut same = self.bumped(self.finished, false);
+                same.error = Some(Notice::Text(e.to_string()));
+                Rc::new(same)
+            }
+        }
+    }
+}
+
 fn open(current: &Playground, opened: Opened) -> Playground {
     let fallback = |error: String| {
         let mut default = Playground::new(builtin::DEFAULT);
@@ -372,10 +408,11 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         Ok(base) => base,
         Err(e) => return fallback(e),
     };
-    let scenario = match crate::permalink::apply(&base, opened.seed, &opened.faults) {
-        Ok(s) => s,
-        Err(e) => return fallback(format!("This link's faults do not fit its scenario: {e}")),
-    };
+    let scenario =
+        match crate::permalink::apply(&base, opened.seed, opened.guarantee, &opened.faults) {
+            Ok(s) => s,
+            Err(e) => return fallback(format!("This link's faults do not fit its scenario: {e}")),
+        };
     let name = scenario.name().to_string();
     let mut next = Playground::with_scenario(&name, scenario, None);
     if opened.step > next.timeline.total_steps {
@@ -385,6 +422,7 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         ));
     }
     next.source = opened.source;
+    next.guarantee = opened.guarantee;
     next.injected = opened.faults.len() as u32;
     next.added = Rc::new(opened.faults);
     next.speed = current.speed;
@@ -491,6 +529,7 @@ impl Reducible for Playground {
                             Playground::with_scenario(&self.scenario_name, scenario, None);
                         next.injected = self.injected + 1;
                         next.source = self.source.clone();
+                        next.guarantee = self.guarantee;
                         let mut added = self.added.as_ref().clone();
                         added.push(
                             next.scenario
@@ -520,23 +559,21 @@ impl Reducible for Playground {
                 }
                 let mut file = self.scenario.file.clone();
                 file.seed = seed;
-                match Scenario::from_file(file) {
-                    Ok(scenario) => {
-                        let mut next =
-                            Playground::with_scenario(&self.scenario_name, scenario, None);
-                        next.injected = self.injected;
-                        next.source = self.source.clone();
-                        next.added = self.added.clone();
-                        next.speed = self.speed;
-                        next.version = self.version + 1;
-                        Rc::new(next)
-                    }
-                    Err(e) => {
-                        let mut same = self.bumped(self.finished, false);
-                        same.error = Some(Notice::Text(e.to_string()));
-                        Rc::new(same)
-                    }
+                let guarantee = self.guarantee;
+                self.rerun(Scenario::from_file(file), guarantee)
+            }
+            Action::SetGuarantee(g) => {
+                let now = self
+                    .scenario
+                    .file
+                    .processors
+                    .first()
+                    .map(|p| p.guarantee.as_str());
+                if now.is_none_or(|n| n == g.name()) {
+                    return self;
                 }
+                let changed = eos_core::compare::with_guarantee(&self.scenario, g);
+                self.rerun(changed, Some(g))
             }
             Action::SetSpeed(quarters) => {
                 let mut next = self.bumped(self.finished, self.playing);
@@ -757,6 +794,31 @@ mod tests {
         );
         let again = act(s.clone(), Action::SetSeed(7));
         assert!(Rc::ptr_eq(&again, &s), "the same seed changes nothing");
+    }
+
+    #[test]
+    fn another_guarantee_reruns_the_same_faults_and_travels_in_the_link() {
+        use eos_core::kafka::processor::Guarantee;
+        let mut s = Rc::new(Playground::new("rpw-crash-exactly-once"));
+        s = act(s, Action::SetSeed(3));
+        s = act(s, Action::SetGuarantee(Guarantee::AtLeastOnce));
+        assert_eq!(s.scenario.file.processors[0].guarantee, "at-least-once");
+        assert_eq!(s.sim.borrow().seed, 3, "the seed is kept");
+        let link = crate::permalink::Link::of(&s, false);
+        let query = crate::permalink::format_query(&link);
+        assert!(query.contains("&g=at-least-once"), "{query}");
+        // The link opens the same run.
+        let opened = crate::share::opened_from_link(
+            &crate::permalink::parse_query(&query).expect("valid"),
+            crate::share::builtin_base("rpw-crash-exactly-once"),
+        );
+        let again = act(s.clone(), Action::Open(Box::new(opened)));
+        assert_eq!(again.scenario.file.processors[0].guarantee, "at-least-once");
+        assert_eq!(again.sim.borrow().seed, 3);
+        // A scenario without a processor has no guarantee to change.
+        let plain = Rc::new(Playground::new("lost-ack-idempotence-off"));
+        let same = act(plain.clone(), Action::SetGuarantee(Guarantee::AtMostOnce));
+        assert!(Rc::ptr_eq(&same, &plain));
     }
 
     #[test]

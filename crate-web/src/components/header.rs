@@ -11,6 +11,11 @@ pub struct HeaderProps {
     pub on_select: Callback<String>,
     /// A new seed for the same scenario and faults.
     pub on_seed: Callback<u64>,
+    /// The read-process-write processors' guarantee; `None` when the scenario has none.
+    pub guarantee: Option<String>,
+    /// Whether the guarantee was picked here rather than written in the scenario.
+    pub guarantee_picked: bool,
+    pub on_guarantee: Callback<String>,
 }
 
 /// Title, scenario picker (grouped by topic) and the run's seed.
@@ -44,6 +49,14 @@ pub fn header(props: &HeaderProps) -> Html {
                     }
                     Err(message) => error.set(Some(message)),
                 }
+            }
+        })
+    };
+    let on_guarantee = {
+        let cb = props.on_guarantee.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                cb.emit(select.value());
             }
         })
     };
@@ -85,6 +98,16 @@ pub fn header(props: &HeaderProps) -> Html {
                     value={props.seed.to_string()} onchange={on_seed}
                     aria-invalid={seed_error.is_some().to_string()} aria-describedby="seed-error" />
             </label>
+            if let Some(current) = &props.guarantee {
+                <label class={classes!("guarantee-pick", current.clone())} title={i18n.t(S::GuaranteeTip)}>
+                    <span class="label">{ i18n.t(S::Guarantee) }</span>
+                    <select id="guarantee" onchange={on_guarantee} aria-label={i18n.t(S::Guarantee)}>
+                        { for eos_core::kafka::processor::Guarantee::ALL.iter().map(|g| html! {
+                            <option value={g.name()} selected={g.name() == current.as_str()}>{ g.name() }</option>
+                        }) }
+                    </select>
+                </label>
+            }
             if let Some(message) = &*seed_error {
                 <p id="seed-error" class="field-error seed-error" role="alert">{ message }</p>
             }
@@ -92,7 +115,12 @@ pub fn header(props: &HeaderProps) -> Html {
                 { lang_button(Lang::En, "EN", "lang-en") }
                 { lang_button(Lang::Ru, "RU", "lang-ru") }
             </div>
-            <p class="summary">{summary}</p>
+            <p class="summary">
+                {summary}
+                if let (true, Some(g)) = (props.guarantee_picked, &props.guarantee) {
+                    {" "}<em class="picked">{ i18n.f(S::GuaranteePicked, &[g]) }</em>
+                }
+            </p>
         </header>
     }
 }
