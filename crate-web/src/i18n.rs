@@ -352,7 +352,7 @@ strings! {
     Off => "off", "выкл.";
     NextSequences => "next sequences", "следующие номера seq";
     NoneYet => "none yet", "пока нет";
-    AwaitingAnswer => "records awaiting an answer", "записей ждут ответа";
+    AwaitingAnswer => "records not yet acknowledged", "записей без подтверждения";
     BatchDetail => "batch {0} to broker {1} for {2}: {3} record(s), base seq {4}, attempt {5}, sent {6}",
         "батч {0} брокеру {1} для {2}: записей {3}, base seq {4}, попытка {5}, отправлен {6}";
     BatchTo => "batch {0} to broker {1}", "батч {0} брокеру {1}";
@@ -390,7 +390,7 @@ strings! {
     InspectThing => "Inspect {0} (Enter)", "Открыть {0} в инспекторе (Enter)";
     Inspect => "Inspect {0}", "Открыть {0}";
     ConnectionStuck => "connection to {0} stuck behind a lost message: nothing more arrives on it until a request times out", "соединение с {0} застряло за потерянным сообщением: по нему ничего не придёт, пока не истечёт таймаут запроса";
-    ProducerCounts => "{0} in flight · {1} awaiting an answer", "в полёте {0} · ждут ответа {1}";
+    ProducerCounts => "{0} in flight · {1} not yet acknowledged", "в полёте {0} · без подтверждения {1}";
     ProducerSettings => "{0} · idempotence {1} · acks={2} · request.timeout {3} ms",
         "{0} · идемпотентность {1} · acks={2} · request.timeout {3} мс";
     IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
@@ -553,7 +553,7 @@ strings! {
     Dismiss => "Dismiss", "Закрыть";
     Empty => "empty", "пусто";
     MoreN => "+{0} more", "ещё {0}";
-    TimerLabel => "{0} · try {1}", "{0} · попытка {1}";
+    TimerLabel => "{0} · {1} · try {2}", "{0} · {1} · попытка {2}";
     TimerRequestTip => "A produce request to {0}, attempt {1}, is on the wire: it times out in {2} (request.timeout.ms) unless an answer comes", "Запрос записи в {0}, попытка {1}, в сети: без ответа истечёт через {2} (request.timeout.ms)";
     TimerBackoffTip => "A batch for {0} waits out its retry backoff: attempt {1} goes out in {2}", "Пакет для {0} выжидает паузу перед повтором: попытка {1} уйдёт через {2}";
     Timers => "Timers", "Таймеры";
@@ -606,7 +606,7 @@ mod tests {
         assert_eq!(S::FreezeN.f(Lang::Ru, &[&6]), "Заморозить на 6 с");
         assert_eq!(
             S::ProducerCounts.f(Lang::Ru, &[&1, &2]),
-            "в полёте 1 · ждут ответа 2"
+            "в полёте 1 · без подтверждения 2"
         );
         assert_eq!(fill("{0} {x} {1} {9}", &[&"a"]), "a {x} {1} {9}");
         assert_eq!(fill("{", &[]), "{");

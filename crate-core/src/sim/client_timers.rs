@@ -22,6 +22,8 @@ pub struct ClientTimer {
     pub tp: Tp,
     pub base_sequence: i32,
     pub records: usize,
+    /// The batch's first record.
+    pub first_record: Option<crate::ids::RecordId>,
     /// Attempts made so far (a request on the wire is attempt `attempts`).
     pub attempts: u32,
     pub from: SimTime,
@@ -59,6 +61,7 @@ pub fn producer_timers(sim: &Simulation, producer: &Producer) -> Vec<ClientTimer
             tp: batch.tp,
             base_sequence: batch.base_sequence,
             records: batch.records.len(),
+            first_record: batch.records.first().map(|r| r.value),
             attempts: batch.attempts,
             from,
             until,

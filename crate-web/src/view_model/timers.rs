@@ -44,7 +44,18 @@ pub fn timers(sim: &Simulation, producer: &Producer, lang: Lang) -> (Vec<TimerVm
             };
             TimerVm {
                 kind,
-                label: S::TimerLabel.f(lang, &[&tp, &t.attempts.max(1)]),
+                label: {
+                    // Which records the ring waits for: "v1", or "v1 +2" for a batch of three.
+                    let first = t
+                        .first_record
+                        .map(|r| sim.names.record(r))
+                        .unwrap_or_default();
+                    let what = match t.records {
+                        0 | 1 => first,
+                        n => format!("{first} +{}", n - 1),
+                    };
+                    S::TimerLabel.f(lang, &[&what, &tp, &t.attempts.max(1)])
+                },
                 left,
                 remaining: 1000 - super::progress(t.from, t.until, now),
                 title,
@@ -91,5 +102,13 @@ mod tests {
         let b = t.iter().find(|t| t.kind == "backoff").expect("a backoff");
         assert!(b.title.contains("attempt 2"), "{}", b.title);
         assert!(b.remaining > 0, "{b:?}");
+        // The ring names the record it waits for (the three backoffs end in jittered order).
+        assert!(
+            ["v0", "v1", "v2"]
+                .map(|v| format!("{v} · payments-0 · try 1"))
+                .contains(&b.label),
+            "{}",
+            b.label
+        );
     }
 }
