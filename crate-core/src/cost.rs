@@ -131,7 +131,7 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
         let i = usize::try_from(step.checked_sub(1)?).ok()?;
         trace.get(i).map(|r| r.time)
     };
-    let report = Report::of(s.name(), &sim);
+    let report = Report::counts(s.name(), &sim);
     let processing = report.processing.clone().unwrap_or_default();
     let mut latencies: Vec<u64> = Vec::new();
     if let Some(p) = sim.processors.first() {

@@ -96,7 +96,7 @@ fn side(s: &Scenario, sim: &Simulation, at: u64) -> ForkSide {
         .take(EVENTS_SHOWN)
         .collect();
     ForkSide {
-        report: Report::of(s.name(), sim),
+        report: Report::counts(s.name(), sim),
         events,
     }
 }

@@ -204,7 +204,8 @@ impl Playground {
                 .cut
                 .then_some(Notice::StepLimit(timeline.total_steps))
         });
-        let comparison = Rc::new(eos_core::compare::compare(&scenario, None).unwrap_or_default());
+        let comparison =
+            Rc::new(eos_core::compare::compare_counts(&scenario, None).unwrap_or_default());
         Playground {
             timeline,
             comparison,

@@ -370,7 +370,7 @@ impl Probe {
             ),
             Target::None if flink_probe(&self.name) => flink_value(&self.name, sim),
             Target::None => {
-                let report = Report::of("", sim);
+                let report = Report::counts("", sim);
                 let processing = report.processing.unwrap_or_default();
                 big(match self.name.as_str() {
                     "duplicates" => report.outcome.duplicates,

@@ -35,7 +35,7 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
         .filter_map(|s| {
             let mut sim = s.simulation_without_trace(None);
             sim.run(RunLimit::Completion);
-            let flink = Report::of(s.name(), &sim).flink?;
+            let flink = Report::counts(s.name(), &sim).flink?;
             Some(Run {
                 unaligned: flink.unaligned,
                 checkpoints: flink.checkpoints,
