@@ -4,7 +4,9 @@
 //! often at-least-once commits its input offsets).
 //!
 //! Per point: the end-to-end latency (an input record handed to its producer → its output
-//! first read downstream), the network messages per input record (the protocol's overhead:
+//! readable by a read_committed consumer: below the high watermark and, for a transaction,
+//! with its COMMIT marker below it too; so it does not depend on when a reader happens to
+//! poll), the network messages per input record (the protocol's overhead:
 //! exactly-once adds AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn and the
 //! markers to every transaction), and the duplicates and losses readers see.
 
@@ -123,17 +125,47 @@ pub fn sweep_commit_interval(
     Ok(points)
 }
 
+/// When the copy at `offset` of `tp`, appended at step `appended`, became readable by a
+/// read_committed consumer: the high watermark passed it or, for a transactional copy, the
+/// marker after it (Kafka holds the last stable offset below a transaction until its marker
+/// is replicated).
+fn readable_at(
+    trace: &[crate::sim::StepRecord],
+    tp: crate::ids::Tp,
+    offset: u64,
+    transactional: bool,
+    appended: u64,
+) -> Option<SimTime> {
+    let start = usize::try_from(appended.saturating_sub(1)).ok()?;
+    let mut need = (!transactional).then_some(offset);
+    for rec in trace.get(start..)? {
+        for note in &rec.notes {
+            match note {
+                crate::sim::Note::MarkerWritten {
+                    tp: t, offset: m, ..
+                } if need.is_none() && *t == tp && *m > offset => need = Some(*m),
+                crate::sim::Note::HighWatermarkAdvanced {
+                    tp: t,
+                    high_watermark,
+                    ..
+                } if *t == tp && need.is_some_and(|n| *high_watermark > n) => {
+                    return Some(rec.time)
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> CostPoint {
     let mut sim = s.simulation(seed);
     sim.run(RunLimit::Completion);
     let trace = sim.trace();
-    let time_of = |step: u64| -> Option<SimTime> {
-        let i = usize::try_from(step.checked_sub(1)?).ok()?;
-        trace.get(i).map(|r| r.time)
-    };
     let report = Report::counts(s.name(), &sim);
     let processing = report.processing.clone().unwrap_or_default();
     let mut latencies: Vec<u64> = Vec::new();
+    let readable = crate::oracle::anomalies::readable_copies(&sim);
     if let Some(p) = sim.processors.first() {
         for input in processing.ledger.keys() {
             let Some(id) = input.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) else {
@@ -141,11 +173,22 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
             };
             let accepted = sim.ledger.get(RecordId(id)).and_then(|e| e.accepted_at);
             let output = RecordId(p.settings.output_base.saturating_add(id));
-            let first_read = sim
-                .ledger
-                .get(output)
-                .and_then(|e| e.reads.iter().filter_map(|r| time_of(r.step)).min());
-            if let (Some(a), Some(r)) = (accepted, first_read) {
+            let Some(entry) = sim.ledger.get(output) else {
+                continue;
+            };
+            // The earliest moment one of the output's copies that readers can see became
+            // readable.
+            let first_readable = entry
+                .appends
+                .iter()
+                .filter(|c| {
+                    readable
+                        .get(&output)
+                        .is_some_and(|at| at.contains(&(c.tp, c.offset)))
+                })
+                .filter_map(|c| readable_at(trace, c.tp, c.offset, entry.transactional, c.step))
+                .min();
+            if let (Some(a), Some(r)) = (accepted, first_readable) {
                 latencies.push(r.saturating_sub(a));
             }
         }

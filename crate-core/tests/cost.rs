@@ -122,3 +122,25 @@ fn a_commit_interval_out_of_range_is_refused() {
     let e = Scenario::from_file(file).expect_err("0 ms");
     assert!(e.to_string().contains("commit_interval_ms"), "{e}");
 }
+
+#[test]
+fn latency_runs_to_readable_not_to_whenever_a_reader_polls() {
+    // Its reader starts at 3 s. Latency is measured to the moment an output is readable, so
+    // it does not collapse to "the reader's start" for every guarantee.
+    let scenario = builtin::get("rpw-crash-exactly-once").expect("built-in");
+    let points = sweep_commit_interval(&scenario, &[10, 200], None).expect("sweeps");
+    for p in &points {
+        assert!(p.measured > 0, "{p:?}");
+        assert!(
+            p.mean_latency_us < 1_000_000,
+            "not the reader's start: {p:?}"
+        );
+    }
+    let eos = lane(&points, "exactly-once");
+    let alo = lane(&points, "at-least-once");
+    assert!(
+        eos[1].mean_latency_us > alo[1].mean_latency_us,
+        "a 200 ms transaction holds its outputs: {eos:?} vs {alo:?}"
+    );
+    assert!(eos[1].mean_latency_us > eos[0].mean_latency_us, "{eos:?}");
+}
