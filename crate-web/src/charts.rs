@@ -52,8 +52,10 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     if x_max <= x_min {
         x_max = x_min + 1.0;
     }
-    // Headroom above the lines for the legend.
-    let y_top = if y_max > 0.0 { y_max * 1.4 } else { 1.0 };
+    // Headroom above the lines for the legend (three lines of it, top left).
+    let y_top = if y_max > 0.0 { y_max * 1.6 } else { 1.0 };
+    // Whole numbers once the axis runs past 10: "4000", not "4000.0" crowding its title.
+    let whole = y_top >= 10.0;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
@@ -63,7 +65,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .margin(12)
             .margin_right(28)
             .x_label_area_size(42)
-            .y_label_area_size(54)
+            .y_label_area_size(62)
             .build_cartesian_2d(x_min..x_max, 0f64..y_top)
             .map_err(e)?;
         c.configure_mesh()
@@ -77,6 +79,13 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .x_labels(6)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(6)
+            .y_label_formatter(&|v| {
+                if whole {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.1}")
+                }
+            })
             .draw()
             .map_err(e)?;
         let n = chart.series.len().min(8);
