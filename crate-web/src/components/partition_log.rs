@@ -5,6 +5,9 @@ use crate::view_model::{CellVm, PartitionVm};
 use eos_core::ids::Tp;
 use yew::prelude::*;
 
+/// From how many cells on a log its cells are drawn small.
+const DENSE_FROM: usize = 16;
+
 #[derive(Properties, PartialEq)]
 pub struct PartitionLogProps {
     pub partition: PartitionVm,
@@ -50,7 +53,10 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                     { format!("HW {} · LEO {}", p.high_watermark, p.log_end_offset) }
                 </span>
             </div>
-            <ol class="log" data-partition={p.title.clone()} data-broker={broker.to_string()}>
+            // A long log draws its cells smaller (offset and value; key and producer id stay in
+            // each cell's tooltip), so a busy partition stays a few rows high.
+            <ol class={classes!("log", (p.cells.len() > DENSE_FROM).then_some("dense"))}
+                data-partition={p.title.clone()} data-broker={broker.to_string()}>
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }
