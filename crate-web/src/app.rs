@@ -165,7 +165,7 @@ pub fn app() -> Html {
     };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
-        <div class={classes!("app", embed.then_some("embed"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
+        <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
                     on_action: on_action.clone(), playing: state.playing, finished, at_start,
