@@ -38,6 +38,13 @@ pub fn header(props: &HeaderProps) -> Html {
         })
     };
     let seed_error = use_state(|| None::<String>);
+    {
+        // Another scenario or seed on screen: an old complaint about a typed seed goes.
+        let seed_error = seed_error.clone();
+        use_effect_with((props.current.clone(), props.seed), move |_| {
+            seed_error.set(None)
+        });
+    }
     let on_seed = {
         let (cb, error, lang) = (props.on_seed.clone(), seed_error.clone(), i18n.lang);
         Callback::from(move |e: Event| {
