@@ -91,11 +91,6 @@ impl Network {
                 .is_some_and(|lost| env.id > *lost)
     }
 
-    /// Whether any direction between `a` and `b` is stalled.
-    pub fn has_stall(&self, a: NodeId, b: NodeId) -> bool {
-        self.stalled.contains_key(&(a, b)) || self.stalled.contains_key(&(b, a))
-    }
-
     /// The processes `node` has a stalled connection with, in order.
     pub fn stalled_peers(&self, node: NodeId) -> Vec<NodeId> {
         let mut peers: Vec<NodeId> = self
@@ -111,17 +106,16 @@ impl Network {
                 }
             })
             .collect();
-        peers.sort();
+        crate::order::sort(&mut peers);
         peers.dedup();
         peers
     }
 
     /// The client closed its connection to `b` (and will open a new one): both directions
-    /// flow again. Returns whether a stall was cleared.
-    pub fn reconnect(&mut self, a: NodeId, b: NodeId) -> bool {
-        let one = self.stalled.remove(&(a, b)).is_some();
-        let other = self.stalled.remove(&(b, a)).is_some();
-        one || other
+    /// flow again.
+    pub fn reconnect(&mut self, a: NodeId, b: NodeId) {
+        self.stalled.remove(&(a, b));
+        self.stalled.remove(&(b, a));
     }
 
     /// A process crashed or restarted: every connection it had is gone.
