@@ -723,6 +723,9 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
     await error.waitFor({ timeout: 10000 });
     assert(message.test(await error.innerText()), `${query}: ${await error.innerText()}`);
     assert((await page.locator('#back-to-lesson').count()) === 1, `${query}: the lessons are a click away`);
+    // A first visit was never in a lesson: it is offered the course, not sent "back".
+    const offer = await page.locator('#back-to-lesson').innerText();
+    assert(offer.startsWith('Take the lessons'), `${query}: a fresh visit is offered the lessons: ${offer}`);
   }
 }, { lesson: true });
 

@@ -187,6 +187,7 @@ strings! {
     TryIt => "Try it", "Попробуйте";
     Trying => "Trying a changed scenario:", "Изменённый сценарий:";
     BackToLesson => "Back to the lesson", "Вернуться к уроку";
+    StartLessons => "Take the lessons, starting with “{0}”", "Пройти уроки, начиная с «{0}»";
     FreePlayground => "Free playground", "Свободная песочница";
     Contents => "Contents", "Содержание";
     ClearProgress => "Clear progress", "Сбросить прогресс";

@@ -51,6 +51,7 @@ fn starting_ui(start: &LessonStart, lessons: &[Lesson]) -> LessonUi {
         LessonStart::First => LessonUi::default(),
         LessonStart::Away => LessonUi {
             mode: Mode::Playground,
+            visited: false,
             ..LessonUi::default()
         },
         LessonStart::At { place, .. } => LessonUi {
@@ -371,7 +372,11 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     </div>
                 }
                 <button id="back-to-lesson" class="primary" onclick={on_back}>
-                    {"« "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
+                    if ui.visited {
+                        {"« "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
+                    } else {
+                        { i18n.f(S::StartLessons, &[&lesson.title().get(i18n.lang)]) }{" »"}
+                    }
                 </button>
             </section>
         };

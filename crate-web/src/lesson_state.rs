@@ -35,6 +35,9 @@ pub struct LessonUi {
     /// A try-it prompt (narration step, prompt index) whose scenario is loaded.
     pub trying: Option<(usize, usize)>,
     pub contents_open: bool,
+    /// Whether the reader has been in lesson mode: a visit that starts from a playground
+    /// link is offered the lessons, not sent "back" to one it never saw.
+    pub visited: bool,
 }
 
 impl Default for LessonUi {
@@ -47,6 +50,7 @@ impl Default for LessonUi {
             revealed: None,
             trying: None,
             contents_open: false,
+            visited: true,
         }
     }
 }
@@ -97,6 +101,7 @@ impl Reducible for LessonUi {
                 next.mode = m;
                 if m == Mode::Lesson {
                     next.trying = None;
+                    next.visited = true;
                 }
             }
             LessonAction::ToggleContents => next.contents_open = !next.contents_open,

@@ -83,9 +83,12 @@ pub fn controls(props: &ControlsProps) -> Html {
                         }
                     })
                 }} />
-            <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
-            <span id="trace-hash" class="trace-hash" title={t(S::TraceHashTip)}>
-                { &props.trace_hash }
+            // The clock over the trace hash, so the bar stays one row at 1280 px.
+            <span class="when">
+                <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
+                <span id="trace-hash" class="trace-hash" title={t(S::TraceHashTip)}>
+                    { &props.trace_hash }
+                </span>
             </span>
         </nav>
     }
