@@ -77,6 +77,33 @@ test('a message on the wire moves along its link as time passes', async (page) =
   await page.locator('.stage .flights').screenshot({ path: join(artifacts, '36-on-the-wire.png') });
 });
 
+test('the event log holds the whole run: earlier lines by the page, a step number moves the run there', async (page) => {
+  await page.keyboard.press('End');
+  const lines = page.locator('#event-log li.event:not(.hint):not(.earlier)');
+  const before = await lines.count();
+  assert(before === 14, `the latest 14 lines at first (${before})`);
+  const box = page.locator('#event-log');
+  const atBottom = await box.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 8);
+  assert(atBottom, 'the log shows its newest line');
+  const firstStep = async () => Number((await lines.first().locator('.step').innerText()).slice(1));
+  const oldest = await firstStep();
+  await page.click('#events-earlier');
+  const after = await lines.count();
+  assert(after > before, `earlier lines added (${before} → ${after})`);
+  assert((await firstStep()) < oldest, 'the first line is now an earlier step');
+  while (await page.locator('#events-earlier').count()) await page.click('#events-earlier');
+  assert((await firstStep()) === 1, 'every line back to step 1 can be read');
+  await page.screenshot({ path: join(artifacts, '50-event-log-whole-run.png'), fullPage: false });
+  // A line's step number moves the run to that step; the log then ends there.
+  const target = lines.nth(5);
+  const step = Number((await target.locator('.step').innerText()).slice(1));
+  await target.locator('.step').click();
+  assert((await stepNumber(page)) === step, `the run moved to step ${step} (${await stepNumber(page)})`);
+  assert((await page.locator('#event-log li.current').count()) >= 1, 'that step is highlighted');
+  const last = Number((await lines.last().locator('.step').innerText()).slice(1));
+  assert(last === step, `the log ends at the current step (${last})`);
+});
+
 test('stepping narrates, freezes the broker, and the log grows', async (page) => {
   for (let i = 0; i < 7; i++) await page.click('#step');
   assert((await stepNumber(page)) === 7, 'seven steps taken');

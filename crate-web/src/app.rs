@@ -16,8 +16,6 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-const EVENTS_SHOWN: usize = 14;
-
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| Playground::new(builtin::DEFAULT));
@@ -36,8 +34,6 @@ pub fn app() -> Html {
     let in_lesson = use_mut_ref(|| false);
     *in_lesson.borrow_mut() = place.as_ref().is_some_and(|p| p.trying.is_none());
     let scenarios = use_memo((), |_| crate::builtins::list());
-    // Which process the event log shows ("" for all): a view choice, not playback state.
-    let event_filter = use_state(String::new);
 
     // Playback: steps on animation frames while playing (playback.rs).
     crate::playback::use_playback(state.playing, state.speed, state.dispatcher());
@@ -114,10 +110,9 @@ pub fn app() -> Html {
     let on_close = use_callback(dispatcher.clone(), |_: (), d| {
         d.dispatch(Action::Select(None))
     });
-    let on_filter = {
-        let event_filter = event_filter.setter();
-        use_callback(event_filter, |v: String, set| set.set(v))
-    };
+    let on_seek = use_callback(dispatcher.clone(), |step: u64, d| {
+        d.dispatch(Action::Seek(step))
+    });
     let on_seed = use_callback(dispatcher.clone(), |seed: u64, d| {
         d.dispatch(Action::SetSeed(seed))
     });
@@ -140,9 +135,6 @@ pub fn app() -> Html {
     let processors = view_model::processors(&sim, lang);
     let transactions = view_model::transactions(&sim, lang);
     let flink = crate::flink_view::flink(&sim, lang);
-    let only = view_model::parse_component(&event_filter);
-    let events = view_model::events(&sim, EVENTS_SHOWN, only, lang);
-    let components = view_model::components(&sim, lang);
     let selected = state.selection;
     let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s, lang));
     let clock = view_model::clock(&sim, lang);
@@ -219,7 +211,7 @@ pub fn app() -> Html {
                         <Live<LogPart> sim={live.clone()} part={LogPart { tp, broker, selected, on_select: on_pick.clone() }} />
                     </Held> }) }
                 </div>
-                <EventLog events={events} components={components} filter={(*event_filter).clone()} on_filter={on_filter} />
+                <EventLog sim={live.clone()} on_seek={on_seek} />
             </main>
             if !embed {
             <Held hold={hold} class="held">

@@ -248,15 +248,27 @@ fn tone(n: Option<Notable>) -> &'static str {
 /// The last `limit` narrated lines, newest last; the lines of the current step are marked.
 /// With `only`, just the steps that process ran or that delivered a message it sent.
 pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>, lang: Lang) -> Vec<EventVm> {
+    events_page(sim, limit, only, lang).0
+}
+
+/// `events`, and whether earlier lines exist before the first one returned.
+pub fn events_page(
+    sim: &Simulation,
+    limit: usize,
+    only: Option<NodeId>,
+    lang: Lang,
+) -> (Vec<EventVm>, bool) {
     let current = sim.steps();
-    let mut out: Vec<EventVm> = Vec::new();
-    for rec in sim.trace().iter().rev() {
-        if let Some(node) = only {
+    let shown = |rec: &&eos_core::sim::StepRecord| match only {
+        None => !rec.notes.is_empty(),
+        Some(node) => {
             let sent_by = matches!(&rec.what, StepKind::Deliver { from, .. } if *from == node);
-            if rec.node != Some(node) && !sent_by {
-                continue;
-            }
+            !rec.notes.is_empty() && (rec.node == Some(node) || sent_by)
         }
+    };
+    let mut out: Vec<EventVm> = Vec::new();
+    let mut records = sim.trace().iter().rev().filter(shown);
+    for rec in records.by_ref() {
         for (i, note) in rec.notes.iter().enumerate().rev() {
             out.push(EventVm {
                 id: rec.step.saturating_mul(1 << 16) | (i.min(0xffff) as u64),
@@ -271,9 +283,10 @@ pub fn events(sim: &Simulation, limit: usize, only: Option<NodeId>, lang: Lang) 
             break;
         }
     }
+    let earlier = out.len() > limit || records.next().is_some();
     out.truncate(limit);
     out.reverse();
-    out
+    (out, earlier)
 }
 
 #[derive(Clone, Debug, PartialEq)]
