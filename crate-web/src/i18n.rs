@@ -513,9 +513,9 @@ strings! {
     // Space-time diagram.
     SpaceTime => "Space-time diagram", "Пространственно-временная диаграмма";
     MessagesOverTime => "Messages over time", "Сообщения во времени";
-    SpaceTimeNote => "One lane per process; time runs right, one column per moment something happened. Click an arrow to inspect it.",
-        "По дорожке на процесс; время идёт вправо, по столбцу на каждый момент, когда что-то произошло. Нажмите на стрелку, чтобы открыть её в инспекторе.";
-    EarlierHidden => " Earlier moments scrolled off to the left.", " Более ранние моменты ушли за левый край.";
+    SpaceTimeNote => "One lane per process; time runs right, one column per moment something happened. Scroll sideways for the past; click an arrow to inspect it.",
+        "По дорожке на процесс; время идёт вправо, по столбцу на каждый момент, когда что-то произошло. Прокрутите вбок, чтобы увидеть прошлое; нажмите на стрелку, чтобы открыть её в инспекторе.";
+    EarlierHidden => " The earliest moments are not drawn (the diagram keeps the latest 240 moments and 400 messages).", " Самые ранние моменты не нарисованы (диаграмма хранит последние 240 моментов и 400 сообщений).";
     SpaceTimeSvg => "Messages between processes over time", "Сообщения между процессами во времени";
     WireZone => "on the wire", "в пути";
     InspectMessage => "Inspect message {0}: {1}", "Открыть сообщение {0}: {1}";

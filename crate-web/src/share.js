@@ -150,7 +150,10 @@ function svgOf(source) {
   const from = source.querySelectorAll('*');
   const to = copy.querySelectorAll('*');
   from.forEach((el, i) => inline(el, to[i]));
-  const box = source.viewBox?.baseVal;
+  // A picture cut on screen (the diagram's pinned lane labels) is exported whole.
+  const whole = source.dataset?.exportViewbox;
+  if (whole) copy.setAttribute('viewBox', whole);
+  const box = whole ? (() => { const [x, y, w, h] = whole.split(' ').map(Number); return { x, y, width: w, height: h }; })() : source.viewBox?.baseVal;
   const rect = source.getBoundingClientRect();
   const width = box && box.width ? box.width : rect.width;
   const height = box && box.height ? box.height : rect.height;

@@ -1,9 +1,7 @@
 use super::live::SimRef;
 use crate::i18n::{I18n, S};
 use crate::view_model;
-use std::cell::RefCell;
-use std::rc::Rc;
-use web_sys::{Element, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Lines shown before the reader asks for earlier ones.
@@ -21,7 +19,7 @@ pub struct EventLogProps {
 }
 
 /// The core's narration, newest at the bottom, the current step highlighted, in a box of its
-/// own that follows the newest line while the reader is at its bottom. Earlier lines come
+/// own that keeps to the newest line. Earlier lines come
 /// a page at a time; a line's step number moves the run there; a filter keeps one process.
 #[function_component(EventLog)]
 pub fn event_log(props: &EventLogProps) -> Html {
@@ -29,23 +27,6 @@ pub fn event_log(props: &EventLogProps) -> Html {
     let t = |s: S| i18n.t(s);
     let filter = use_state(String::new);
     let shown = use_state(|| FIRST_SHOWN);
-    let list = use_node_ref();
-    // Whether the box sits at its bottom (then it follows new lines), and, after "earlier
-    // events", the distance from the bottom to keep, so the lines read stay in place.
-    let stick = use_mut_ref(|| true);
-    let keep: Rc<RefCell<Option<i32>>> = use_mut_ref(|| None);
-    {
-        let (list, stick, keep) = (list.clone(), stick.clone(), keep.clone());
-        use_effect_with((props.sim.version, *shown, (*filter).clone()), move |_| {
-            if let Some(el) = list.cast::<Element>() {
-                if let Some(from_bottom) = keep.borrow_mut().take() {
-                    el.set_scroll_top(el.scroll_height() - from_bottom);
-                } else if *stick.borrow() {
-                    el.set_scroll_top(el.scroll_height());
-                }
-            }
-        });
-    }
     let Ok(sim) = props.sim.sim.try_borrow() else {
         return Html::default();
     };
@@ -65,23 +46,9 @@ pub fn event_log(props: &EventLogProps) -> Html {
             }
         })
     };
-    let on_scroll = {
-        let (list, stick) = (list.clone(), stick.clone());
-        Callback::from(move |_: Event| {
-            if let Some(el) = list.cast::<Element>() {
-                *stick.borrow_mut() =
-                    el.scroll_top() + el.client_height() >= el.scroll_height() - 8;
-            }
-        })
-    };
     let on_earlier = {
-        let (list, keep, shown) = (list.clone(), keep.clone(), shown.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(el) = list.cast::<Element>() {
-                *keep.borrow_mut() = Some(el.scroll_height() - el.scroll_top());
-            }
-            shown.set((*shown + PAGE).min(MAX_SHOWN));
-        })
+        let shown = shown.clone();
+        Callback::from(move |_: MouseEvent| shown.set((*shown + PAGE).min(MAX_SHOWN)))
     };
     let seek = |step: u64| {
         let cb = props.on_seek.clone();
@@ -101,7 +68,11 @@ pub fn event_log(props: &EventLogProps) -> Html {
                     </select>
                 </label>
             </div>
-            <ol id="event-log" ref={list} onscroll={on_scroll} tabindex="0" aria-label={t(S::WhatHappened)}>
+            // A box whose scroll origin is its bottom (`.event-scroll` is a reversed column
+            // around the list): it shows the newest line and keeps to it as lines come, and
+            // earlier lines added above leave the lines being read where they are.
+            <div class="event-scroll" tabindex="0" aria-label={t(S::WhatHappened)}>
+            <ol id="event-log">
                 if earlier && *shown < MAX_SHOWN {
                     <li class="event earlier">
                         <button id="events-earlier" onclick={on_earlier}>{ i18n.f(S::EarlierEvents, &[&PAGE]) }</button>
@@ -127,6 +98,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
                     }
                 }
             </ol>
+            </div>
         </section>
     }
 }

@@ -4,6 +4,10 @@ use crate::state::Selection;
 use crate::view_model::diagram::{ArrowVm, DiagramVm};
 use yew::prelude::*;
 
+/// Where the lanes begin: the width of the pinned label column.
+const CUT: f64 = crate::view_model::diagram::LABEL_WIDTH - 6.0;
+use crate::view_model::diagram::NOW_LABEL_ROOM;
+
 #[derive(Properties, PartialEq)]
 pub struct SpaceTimeProps {
     pub diagram: DiagramVm,
@@ -22,6 +26,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
     // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
     let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
+    let label_x = f(CUT);
     html! {
         <section class="card space-time" aria-label={tr(S::SpaceTime)}>
             <div class="space-time-head">
@@ -31,27 +36,34 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     if d.earlier_hidden { { tr(S::EarlierHidden) } }
                 </p>
             </div>
-            <div class="space-time-scroll">
-                <svg id="space-time" width={f(d.width)} height={f(d.height)}
-                    viewBox={format!("0 0 {} {}", f(d.width), f(d.height))} role="group"
-                    aria-label={tr(S::SpaceTimeSvg)}>
+            // The diagram scrolls sideways beside the pinned lane labels. Its box's scroll
+            // origin is its right end (`.space-time-scroll` is a reversed row around one
+            // child), so it shows now and keeps to it as the run grows, with no script
+            // reading the layout at every step. On screen the SVG's own label column is cut
+            // off by its view box; the exported picture (`data-export-viewbox`) keeps it.
+            <div class="space-time-frame">
+            <div class="space-time-scroll"><div class="space-time-track">
+                <svg id="space-time" width={f(d.width - CUT)} height={f(d.height)}
+                    viewBox={format!("{} 0 {} {}", f(CUT), f(d.width - CUT), f(d.height))}
+                    data-export-viewbox={format!("0 0 {} {}", f(d.width), f(d.height))}
+                    role="group" aria-label={tr(S::SpaceTimeSvg)}>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
-                    <text class="zone-label" x={f(d.now_x + 8.0)} y="16">{ tr(S::WireZone) }</text>
+                    // "On the wire" at the zone's right end, so the now label can sit right
+                    // of the now line when there is no room left of it (early in a run).
+                    <text class="zone-label" x={f(d.width - 8.0)} y="16" text-anchor="end">{ tr(S::WireZone) }</text>
                     { for d.ticks.iter().map(|t| html! {
                         <g class="tick">
                             <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
                             <text x={f(t.x)} y="18" text-anchor="middle">{ &t.label }</text>
                         </g>
                     }) }
-                    { for d.lanes.iter().map(|l| {
-                        let (click, key) = activate(&props.on_select, Selection::Node(l.node));
-                        html! {
-                            <g class="lane">
-                                <line x1={f(crate::view_model::diagram::LABEL_WIDTH - 6.0)} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
-                                <text class="lane-label" x="8" y={f(l.y + 5.0)} tabindex="0" role="button"
-                                    aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>{ &l.label }</text>
-                            </g>
-                        }
+                    // The labels are drawn here for the exported picture; on screen the
+                    // column pinned over them (below) is the one to read and click.
+                    { for d.lanes.iter().map(|l| html! {
+                        <g class="lane">
+                            <line x1={label_x.clone()} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
+                            <text class="lane-label" x="8" y={f(l.y + 5.0)} aria-hidden="true">{ &l.label }</text>
+                        </g>
                     }) }
                     { for d.bands.iter().map(|b| html! {
                         <rect class="freeze-band" x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
@@ -59,7 +71,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </rect>
                     }) }
                     <line class="now" x1={f(d.now_x)} x2={f(d.now_x)} y1="24" y2={f(bottom)} />
-                    <text class="now-label" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
+                    if d.now_x - NOW_LABEL_ROOM >= CUT {
+                        <text class="now-label" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
+                    } else {
+                        <text class="now-label" x={f(d.now_x + 8.0)} y="16">{ &d.now_label }</text>
+                    }
                     // Keyed by message, in a list of their own: an arrow already drawn is
                     // patched (it slides left as time moves on), not rebuilt.
                     <>{ for d.arrows.iter().map(|a| html! {
@@ -80,6 +96,18 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </g>
                     }) }
                 </svg>
+            </div></div>
+            // The lane labels, pinned left of the diagram as it scrolls.
+            <svg class="lane-labels" width={label_x} height={f(d.height)} role="group"
+                aria-label={tr(S::SpaceTimeSvg)}>
+                { for d.lanes.iter().map(|l| {
+                    let (click, key) = activate(&props.on_select, Selection::Node(l.node));
+                    html! {
+                        <text class="lane-label" x="8" y={f(l.y + 5.0)} tabindex="0" role="button"
+                            aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>{ &l.label }</text>
+                    }
+                }) }
+            </svg>
             </div>
         </section>
     }

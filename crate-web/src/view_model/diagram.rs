@@ -22,8 +22,16 @@ pub const WIRE_WIDTH: f64 = 150.0;
 pub const LANE_GAP: f64 = 46.0;
 /// Room above the first lane for the time ticks.
 pub const TOP: f64 = 44.0;
-/// Columns shown at most: the window follows the current step.
-pub const WINDOW_COLUMNS: usize = 18;
+/// Columns drawn at most: the diagram scrolls sideways over them, following the current
+/// step; earlier moments are not drawn.
+pub const WINDOW_COLUMNS: usize = 240;
+/// The diagram is at least this many columns wide, so a young run is not a sliver.
+pub const MIN_COLUMNS: usize = 18;
+/// Delivered messages drawn at most: on a busy run the window starts later, so that a
+/// step does not redraw thousands of arrows.
+pub const MAX_ARROWS: usize = 400;
+/// The window's first arrow moves this many arrows at a time when `MAX_ARROWS` binds.
+pub const ARROW_STRIDE: usize = 100;
 /// A tick label on every this many columns (and on the now column).
 pub const TICK_EVERY: usize = 2;
 /// Room the now label takes left of the now line.
@@ -151,20 +159,59 @@ impl TimeScale {
 
     /// The latest distinct times, at most `columns` and at least `columns - stride + 1` of
     /// them (fewer at the start of a run), the first one's place in the run a multiple of
-    /// `stride`.
+    /// `stride`; and no earlier than needed to hold at most `MAX_ARROWS` delivered messages.
     pub fn paged(sim: &Simulation, columns: usize, stride: usize) -> TimeScale {
+        Self::capped(sim, columns, stride, MAX_ARROWS, ARROW_STRIDE)
+    }
+
+    /// `paged`, with the cap on delivered messages given: the window then starts at a
+    /// delivery whose place in the run is a multiple of `arrow_stride`, so it moves in
+    /// strides as well.
+    pub fn capped(
+        sim: &Simulation,
+        columns: usize,
+        stride: usize,
+        max_arrows: usize,
+        arrow_stride: usize,
+    ) -> TimeScale {
         let trace = sim.trace();
-        let mut distinct = 0usize;
+        let is_delivery = |k: &StepKind| matches!(k, StepKind::Deliver { .. });
+        let (mut distinct, mut deliveries) = (0usize, 0usize);
         let mut last = None;
         for rec in trace {
             if last != Some(rec.time) {
                 distinct += 1;
                 last = Some(rec.time);
             }
+            deliveries += usize::from(is_delivery(&rec.what));
         }
         let stride = stride.max(1);
-        let skipped = distinct.saturating_sub(columns).div_ceil(stride) * stride;
-        let keep = distinct - skipped.min(distinct);
+        let arrow_stride = arrow_stride.max(1);
+        // By columns: skip whole strides of the earliest moments.
+        let by_columns = distinct.saturating_sub(columns).div_ceil(stride) * stride;
+        // By arrows: the first delivery kept, in whole strides; the moment it lands in.
+        let first_kept =
+            deliveries.saturating_sub(max_arrows).div_ceil(arrow_stride) * arrow_stride;
+        let mut by_arrows = 0usize;
+        if first_kept > 0 {
+            let (mut moment, mut seen) = (0usize, 0usize);
+            let mut last = None;
+            for rec in trace {
+                if last != Some(rec.time) {
+                    moment += 1;
+                    last = Some(rec.time);
+                }
+                if is_delivery(&rec.what) {
+                    if seen == first_kept {
+                        by_arrows = moment - 1;
+                        break;
+                    }
+                    seen += 1;
+                }
+            }
+        }
+        let skipped = by_columns.max(by_arrows).min(distinct);
+        let keep = distinct - skipped;
         let mut times: Vec<SimTime> = Vec::with_capacity(keep);
         for rec in trace.iter().rev() {
             if times.last() != Some(&rec.time) {
@@ -229,9 +276,9 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let columns = columns.max(1);
     let scale = TimeScale::paged(sim, columns, stride(columns));
     let now_x = scale.now_x();
-    // The right edge stays put as the now line walks toward it: messages on the wire point
-    // at it, so they keep their places from one step to the next.
-    let width = TimeScale::column_x(columns - 1) + WIRE_WIDTH + 10.0;
+    // The "on the wire" zone right of now; the diagram is at least `MIN_COLUMNS` wide, and
+    // its page scrolls sideways past that.
+    let width = TimeScale::column_x(MIN_COLUMNS.min(columns) - 1).max(now_x) + WIRE_WIDTH + 10.0;
     let left = scale.left();
     let current_step = sim.steps();
     let name = |n: NodeId| super::node_name(sim, n, lang);
@@ -608,13 +655,18 @@ mod tests {
             assert_eq!(first % stride(columns), 0, "the window starts on a stride");
             assert!(scale.times.len() + stride(columns) > columns.min(all.times.len()));
             assert!(d.arrows.iter().all(|a| a.x2 <= d.width && a.x1 < a.x2));
+            assert!(
+                d.width >= d.now_x + WIRE_WIDTH,
+                "the wire zone is right of now"
+            );
             if let Some(p) = &previous {
-                assert_eq!(p.width, d.width, "the right edge stays put");
                 if d.now_x >= p.now_x {
-                    // Same window: every arrow drawn before and still drawn is where it was.
+                    // Same window: every delivered arrow drawn before and still drawn is
+                    // where it was (those on the wire point into the zone right of now,
+                    // which moves with it).
                     for a in &d.arrows {
                         if let Some(b) = p.arrows.iter().find(|b| b.msg_id == a.msg_id) {
-                            if a.in_flight == b.in_flight {
+                            if !a.in_flight && !b.in_flight {
                                 assert_eq!((a.x1, a.x2, a.y1, a.y2), (b.x1, b.x2, b.y1, b.y2));
                                 kept += 1;
                             }
@@ -628,6 +680,52 @@ mod tests {
         }
         assert!(kept > 20, "arrows compared across steps: {kept}");
         assert!(moves > 0, "the window moved at least once");
+    }
+
+    /// On a busy run the window holds at most the cap of delivered messages, starting at a
+    /// delivery on a stride, so it still moves in strides.
+    #[test]
+    fn the_window_holds_at_most_the_capped_number_of_deliveries() {
+        let mut sim = builtin::get("lost-ack-idempotence-on")
+            .expect("built-in")
+            .simulation(None);
+        let (max_arrows, arrow_stride) = (6, 2);
+        let mut bound = 0;
+        for _ in 0..400 {
+            if sim.step() != eos_core::sim::simulation::StepOutcome::Stepped {
+                break;
+            }
+            let scale = TimeScale::capped(&sim, 1_000, 1, max_arrows, arrow_stride);
+            let first = *scale.times.first().expect("a moment");
+            let deliveries = |from: SimTime| {
+                sim.trace()
+                    .iter()
+                    .filter(|r| r.time >= from && matches!(r.what, StepKind::Deliver { .. }))
+                    .count()
+            };
+            let total = deliveries(0);
+            let kept = deliveries(first);
+            if total > max_arrows {
+                bound += 1;
+                // The first delivery kept is the first on a stride that leaves at most the
+                // cap; the window starts at its moment (whole moments are kept).
+                let first_kept = (total - max_arrows).div_ceil(arrow_stride) * arrow_stride;
+                let before = total - kept;
+                let in_first_moment = kept - deliveries(first + 1);
+                assert!(before <= first_kept, "{before} > {first_kept}");
+                assert!(
+                    before + in_first_moment > first_kept,
+                    "starts at its moment"
+                );
+            } else {
+                assert_eq!(
+                    first,
+                    sim.trace()[0].time,
+                    "under the cap the whole run is kept"
+                );
+            }
+        }
+        assert!(bound > 5, "the cap bound on {bound} steps");
     }
 
     #[test]
