@@ -698,6 +698,14 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.click('#lesson-next');
   await page.screenshot({ path: join(artifacts, '28-lesson-1280x720.png'), fullPage: false });
+  // At 1280 px the lesson bar shares the header's row and the playback bar is one row, so
+  // on a narration step the stage starts in the top half of a 720 px projector.
+  const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
+  assert(Math.abs((await top('#next-lesson')) - (await top('.brand'))) < 20, 'the lesson bar is on the header row');
+  assert((await page.locator('#scenario-picker').isVisible()) === false, 'the lesson chose the scenario: no picker');
+  const controls = await page.locator('nav.controls').boundingBox();
+  assert(controls.height < 80, `the playback bar is one row (${controls.height} px)`);
+  assert((await top('main.stage')) < 360, `the stage starts in the top half (${await top('main.stage')})`);
   await page.emulateMedia({ colorScheme: 'light' });
   for (let i = 0; i < 2; i++) await page.click('#lesson-next');
   await page.screenshot({ path: join(artifacts, '29-lesson-light.png'), fullPage: false });

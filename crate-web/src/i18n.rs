@@ -189,6 +189,7 @@ strings! {
     BackToLesson => "Back to the lesson", "Вернуться к уроку";
     StartLessons => "Take the lessons, starting with “{0}”", "Пройти уроки, начиная с «{0}»";
     FreePlayground => "Free playground", "Свободная песочница";
+    PlaygroundShort => "Playground", "Песочница";
     Contents => "Contents", "Содержание";
     ClearProgress => "Clear progress", "Сбросить прогресс";
     PreviousLesson => "Previous lesson", "Предыдущий урок";

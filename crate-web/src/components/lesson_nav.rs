@@ -40,14 +40,19 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
                     aria-controls="lesson-contents" onclick={unit(&props.on_toggle)}>
                     {"☰ "}{ i18n.t(S::Lessons) }{ format!(" {}/{n}", props.current + 1) }
                 </button>
-                <button id="prev-lesson" disabled={prev.is_none()} onclick={open_at(prev)}>
-                    {"« "}{ i18n.t(S::PreviousLesson) }
+                // On a wide screen in a lesson the bar sits in the header's row and these two
+                // keep their arrows (the words stay for screen readers and the tooltip).
+                <button id="prev-lesson" disabled={prev.is_none()} onclick={open_at(prev)}
+                    title={i18n.t(S::PreviousLesson)}>
+                    <span aria-hidden="true">{"«"}</span><span class="nav-word">{" "}{ i18n.t(S::PreviousLesson) }</span>
                 </button>
-                <button id="next-lesson" disabled={next.is_none()} onclick={open_at(next)}>
-                    { i18n.t(S::NextLesson) }{" »"}
+                <button id="next-lesson" disabled={next.is_none()} onclick={open_at(next)}
+                    title={i18n.t(S::NextLesson)}>
+                    <span class="nav-word">{ i18n.t(S::NextLesson) }{" "}</span><span aria-hidden="true">{"»"}</span>
                 </button>
                 <button id="leave-lesson" class="leave" onclick={unit(&props.on_leave)}>
-                    { i18n.t(S::FreePlayground) }
+                    <span class="nav-word">{ i18n.t(S::FreePlayground) }</span>
+                    <span class="nav-short" aria-hidden="true">{ i18n.t(S::PlaygroundShort) }</span>
                 </button>
             </div>
             if props.open {
