@@ -1057,6 +1057,9 @@ test('the diagram and the logs export as SVG and PNG', async (page) => {
   const svg = await download(page, '#share-svg');
   const svgText = svg.body.toString('utf8');
   assert(svgText.startsWith('<svg') && svgText.includes('style="') && !svgText.includes('class="'), 'an SVG with inline styles');
+  // The page cuts the diagram's own lane names off (it pins its own); the picture has them.
+  assert(/viewBox="0 0 /.test(svgText), 'the picture is the whole diagram');
+  assert(/visibility: ?visible[^>]*>producer app</.test(svgText), 'the picture names its lanes');
   const png = await download(page, '#share-png');
   assert(png.body.subarray(1, 4).toString() === 'PNG' && png.body.length > 5000, `a PNG (${png.body.length} bytes)`);
   const logs = await download(page, '#share-logs-png');

@@ -519,6 +519,7 @@ strings! {
     EarlierHidden => " The earliest moments are not drawn (the diagram keeps the latest 240 moments and 400 messages).", " Самые ранние моменты не нарисованы (диаграмма хранит последние 240 моментов и 400 сообщений).";
     SpaceTimeSvg => "Messages between processes over time", "Сообщения между процессами во времени";
     WireZone => "on the wire", "в пути";
+    BackToNow => "Back to now", "К текущему моменту";
     InspectMessage => "Inspect message {0}: {1}", "Открыть сообщение {0}: {1}";
     ArrowTip => "{0} {1} → {2}: sent {3}, arrived {4} (step {5}). {6}",
         "{0} {1} → {2}: отправлено {3}, прибыло {4} (шаг {5}). {6}";

@@ -150,6 +150,8 @@ function svgOf(source) {
   const from = source.querySelectorAll('*');
   const to = copy.querySelectorAll('*');
   from.forEach((el, i) => inline(el, to[i]));
+  // Drawn for the picture only (the diagram's own lane labels; the page pins its own).
+  copy.querySelectorAll('[data-export-only]').forEach((el) => { el.style.visibility = 'visible'; });
   // A picture cut on screen (the diagram's pinned lane labels) is exported whole.
   const whole = source.dataset?.exportViewbox;
   if (whole) copy.setAttribute('viewBox', whole);

@@ -27,6 +27,20 @@ pub fn event_log(props: &EventLogProps) -> Html {
     let t = |s: S| i18n.t(s);
     let filter = use_state(String::new);
     let shown = use_state(|| FIRST_SHOWN);
+    // After a line's step number moved the run, the box goes back to its newest line (the
+    // line clicked), wherever the reader had scrolled: a write, done once, never a read.
+    let scroller = use_node_ref();
+    let to_newest = use_mut_ref(|| false);
+    {
+        let (scroller, to_newest) = (scroller.clone(), to_newest.clone());
+        use_effect_with(props.sim.version, move |_| {
+            if std::mem::take(&mut *to_newest.borrow_mut()) {
+                if let Some(el) = scroller.cast::<web_sys::Element>() {
+                    el.set_scroll_top(0);
+                }
+            }
+        });
+    }
     let Ok(sim) = props.sim.sim.try_borrow() else {
         return Html::default();
     };
@@ -51,8 +65,11 @@ pub fn event_log(props: &EventLogProps) -> Html {
         Callback::from(move |_: MouseEvent| shown.set((*shown + PAGE).min(MAX_SHOWN)))
     };
     let seek = |step: u64| {
-        let cb = props.on_seek.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(step))
+        let (cb, to_newest) = (props.on_seek.clone(), to_newest.clone());
+        Callback::from(move |_: MouseEvent| {
+            *to_newest.borrow_mut() = true;
+            cb.emit(step);
+        })
     };
     html! {
         <section class="events" aria-label={t(S::WhatHappened)}>
@@ -71,7 +88,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
             // A box whose scroll origin is its bottom (`.event-scroll` is a reversed column
             // around the list): it shows the newest line and keeps to it as lines come, and
             // earlier lines added above leave the lines being read where they are.
-            <div class="event-scroll" tabindex="0" aria-label={t(S::WhatHappened)}>
+            <div class="event-scroll" ref={scroller} tabindex="0" aria-label={t(S::WhatHappened)}>
             <ol id="event-log">
                 if earlier && *shown < MAX_SHOWN {
                     <li class="event earlier">

@@ -63,6 +63,7 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
             }
+            <div class="table-scroll">
             <table class="outcomes-table">
                 <thead><tr>{ for heads.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
                 <tbody>
@@ -71,6 +72,7 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }

@@ -27,6 +27,37 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
     let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
     let label_x = f(CUT);
+    // The pinned label column is as wide as the longest lane name needs (15 px bold: about
+    // 9.6 px a character), at least the diagram's own label room and at most 320 px.
+    let longest = d
+        .lanes
+        .iter()
+        .map(|l| l.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let pane = (longest as f64 * 9.6 + 24.0).clamp(CUT, 320.0);
+    let pane_px = format!("margin-left: {}px", f(pane));
+    // Scrolled back into the past: a button returns to now. Read only when the reader
+    // scrolls (never at a step), so it costs no layout while the run plays.
+    let scroller = use_node_ref();
+    let away = use_state_eq(|| false);
+    let on_scroll = {
+        let (scroller, away) = (scroller.clone(), away.setter());
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                // The origin is the right end: scrolled left is negative.
+                away.set(el.scroll_left() < -40);
+            }
+        })
+    };
+    let to_now = {
+        let scroller = scroller.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                el.set_scroll_left(0);
+            }
+        })
+    };
     html! {
         <section class="card space-time" aria-label={tr(S::SpaceTime)}>
             <div class="space-time-head">
@@ -42,15 +73,15 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             // reading the layout at every step. On screen the SVG's own label column is cut
             // off by its view box; the exported picture (`data-export-viewbox`) keeps it.
             <div class="space-time-frame">
-            <div class="space-time-scroll"><div class="space-time-track">
+            <div class="space-time-scroll" style={pane_px} ref={scroller} onscroll={on_scroll}><div class="space-time-track">
                 <svg id="space-time" width={f(d.width - CUT)} height={f(d.height)}
                     viewBox={format!("{} 0 {} {}", f(CUT), f(d.width - CUT), f(d.height))}
                     data-export-viewbox={format!("0 0 {} {}", f(d.width), f(d.height))}
                     role="group" aria-label={tr(S::SpaceTimeSvg)}>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
-                    // "On the wire" at the zone's right end, so the now label can sit right
-                    // of the now line when there is no room left of it (early in a run).
-                    <text class="zone-label" x={f(d.width - 8.0)} y="16" text-anchor="end">{ tr(S::WireZone) }</text>
+                    // "On the wire" at the zone's foot, so the now label can sit right of the
+                    // now line when there is no room left of it (early in a run).
+                    <text class="zone-label" x={f(d.width - 8.0)} y={f(d.height - 8.0)} text-anchor="end">{ tr(S::WireZone) }</text>
                     { for d.ticks.iter().map(|t| html! {
                         <g class="tick">
                             <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
@@ -62,7 +93,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     { for d.lanes.iter().map(|l| html! {
                         <g class="lane">
                             <line x1={label_x.clone()} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
-                            <text class="lane-label" x="8" y={f(l.y + 5.0)} aria-hidden="true">{ &l.label }</text>
+                            <text class="lane-label" x="8" y={f(l.y + 5.0)} aria-hidden="true" data-export-only="">{ &l.label }</text>
                         </g>
                     }) }
                     { for d.bands.iter().map(|b| html! {
@@ -97,8 +128,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     }) }
                 </svg>
             </div></div>
+            if *away {
+                <button id="space-time-now" class="to-now" onclick={to_now}>{ tr(S::BackToNow) }{" ⟶"}</button>
+            }
             // The lane labels, pinned left of the diagram as it scrolls.
-            <svg class="lane-labels" width={label_x} height={f(d.height)} role="group"
+            <svg class="lane-labels" width={f(pane)} height={f(d.height)} role="group"
                 aria-label={tr(S::SpaceTimeSvg)}>
                 { for d.lanes.iter().map(|l| {
                     let (click, key) = activate(&props.on_select, Selection::Node(l.node));
@@ -146,7 +180,10 @@ fn arrow(props: &ArrowProps) -> Html {
             <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
             <path class={head} d={head_path(a.x1, a.y1, a.x2, a.y2)} />
             if a.labelled || selected {
-                <text class="arrow-label" x={f(mx)} y={f(my - 6.0)} text-anchor="middle">{ &a.kind }</text>
+                // Above a line that goes down, below one that goes up: a request and its
+                // answer between the same two lanes cross, and their words would overlap.
+                <text class="arrow-label" x={f(mx)} y={f(if a.y2 >= a.y1 { my - 6.0 } else { my + 17.0 })}
+                    text-anchor="middle">{ &a.kind }</text>
             }
         </g>
     }

@@ -24,12 +24,10 @@ pub const LANE_GAP: f64 = 46.0;
 pub const TOP: f64 = 44.0;
 /// Columns drawn at most: the diagram scrolls sideways over them, following the current
 /// step; earlier moments are not drawn.
-pub const WINDOW_COLUMNS: usize = 240;
-/// The diagram is at least this many columns wide, so a young run is not a sliver.
-pub const MIN_COLUMNS: usize = 18;
+pub const WINDOW_COLUMNS: usize = 400;
 /// Delivered messages drawn at most: on a busy run the window starts later, so that a
 /// step does not redraw thousands of arrows.
-pub const MAX_ARROWS: usize = 400;
+pub const MAX_ARROWS: usize = 600;
 /// The window's first arrow moves this many arrows at a time when `MAX_ARROWS` binds.
 pub const ARROW_STRIDE: usize = 100;
 /// A tick label on every this many columns (and on the now column).
@@ -267,6 +265,9 @@ pub const QUIET_WIRE: usize = 8;
 /// How far right of its moment a lost message's stub reaches, in pixels.
 const LOST_STUB_X: f64 = 20.0;
 
+/// How far apart copies of one arrow (same processes, same moments) are drawn, in pixels.
+pub const FAN_OUT: f64 = 7.0;
+
 /// The most messages on the wire the diagram draws.
 pub const WIRE_ARROWS: usize = 60;
 
@@ -276,9 +277,9 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let columns = columns.max(1);
     let scale = TimeScale::paged(sim, columns, stride(columns));
     let now_x = scale.now_x();
-    // The "on the wire" zone right of now; the diagram is at least `MIN_COLUMNS` wide, and
-    // its page scrolls sideways past that.
-    let width = TimeScale::column_x(MIN_COLUMNS.min(columns) - 1).max(now_x) + WIRE_WIDTH + 10.0;
+    // The "on the wire" zone right of now, and nothing further: the box scrolls sideways
+    // from its right end, so now is in view from the first step.
+    let width = now_x + WIRE_WIDTH + 10.0;
     let left = scale.left();
     let current_step = sim.steps();
     let name = |n: NodeId| super::node_name(sim, n, lang);
@@ -404,6 +405,23 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         });
     }
 
+    // Messages between the same two processes at the same moments (three answers to three
+    // retries) would be one line: each further copy is drawn a few pixels to the left.
+    let mut drawn: Vec<(i64, i64, i64, i64)> = Vec::new();
+    for a in arrows.iter_mut().filter(|a| !a.in_flight) {
+        let at = |a: &ArrowVm| {
+            let r = |v: f64| v.round() as i64;
+            (r(a.x1), r(a.y1), r(a.x2), r(a.y2))
+        };
+        let same = drawn.iter().filter(|g| **g == at(a)).count();
+        drawn.push(at(a));
+        if same > 0 {
+            let shift = FAN_OUT * same.min(4) as f64;
+            a.x1 -= shift;
+            a.x2 -= shift;
+        }
+    }
+
     // Labels on the wire only while they can be read: on a busy wire they pile up over one
     // another (the tooltip and the inspector still name each message).
     let quiet_wire = arrows.iter().filter(|a| a.in_flight).count() <= QUIET_WIRE;
@@ -470,19 +488,21 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         push_band(&mut bands, &scale, y_of(node), from, None, duration, lang);
     }
 
-    let last = scale.times.len().saturating_sub(1);
-    let ticks = scale
-        .times
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| (last - i) % TICK_EVERY == 0)
-        // Keep clear of the now label, which sits left of the now line.
-        .filter(|(i, _)| TimeScale::column_x(*i) < now_x - NOW_LABEL_ROOM)
-        .map(|(i, t)| TickVm {
-            x: TimeScale::column_x(i),
-            label: dur(*t),
-        })
-        .collect();
+    // Every other column from the window's first (which moves in whole strides, so a tick
+    // keeps its column from step to step), clear of the now label left of the now line,
+    // and no tick that would read the same as the one before (two moments in one ms).
+    let mut ticks: Vec<TickVm> = Vec::new();
+    for (i, t) in scale.times.iter().enumerate() {
+        let x = TimeScale::column_x(i);
+        if i % TICK_EVERY != 0 || x >= now_x - NOW_LABEL_ROOM {
+            continue;
+        }
+        let label = dur(*t);
+        if ticks.last().is_some_and(|p| p.label == label) {
+            continue;
+        }
+        ticks.push(TickVm { x, label });
+    }
     let earlier_hidden = match (scale.times.first(), sim.trace().first()) {
         (Some(first), Some(rec)) => rec.time < *first,
         _ => false,
@@ -726,6 +746,32 @@ mod tests {
             }
         }
         assert!(bound > 5, "the cap bound on {bound} steps");
+    }
+
+    /// The three answers to three retries land at the same moments: three lines, not one.
+    #[test]
+    fn copies_of_one_arrow_are_fanned_out_and_ticks_do_not_repeat() {
+        let mut sim = builtin::get("seed-frozen-broker")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Steps(10_000));
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let answers: Vec<&ArrowVm> = d
+            .arrows
+            .iter()
+            .filter(|a| a.kind == "produce response")
+            .collect();
+        assert!(answers.len() >= 3, "{}", answers.len());
+        let mut starts: Vec<i64> = answers.iter().map(|a| a.x1.round() as i64).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        assert_eq!(starts.len(), answers.len(), "each answer its own line");
+        let labels: Vec<&str> = d.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert!(labels.windows(2).all(|w| w[0] != w[1]), "{labels:?}");
+        assert!(d.ticks.iter().all(|t| {
+            let column = ((t.x - LABEL_WIDTH) / COLUMN_WIDTH - 0.5).round() as usize;
+            column % TICK_EVERY == 0
+        }));
     }
 
     #[test]
