@@ -516,7 +516,7 @@ strings! {
     MessagesOverTime => "Messages over time", "Сообщения во времени";
     SpaceTimeNote => "One lane per process; time runs right, one column per moment something happened. Scroll sideways for the past; click an arrow to inspect it.",
         "По дорожке на процесс; время идёт вправо, по столбцу на каждый момент, когда что-то произошло. Прокрутите вбок, чтобы увидеть прошлое; нажмите на стрелку, чтобы открыть её в инспекторе.";
-    EarlierHidden => " The earliest moments are not drawn (the diagram keeps the latest 240 moments and 400 messages).", " Самые ранние моменты не нарисованы (диаграмма хранит последние 240 моментов и 400 сообщений).";
+    EarlierHidden => "← earlier moments not drawn (the diagram keeps the latest 400 moments and 600 messages)", "← более ранние моменты не нарисованы (диаграмма хранит последние 400 моментов и 600 сообщений)";
     SpaceTimeSvg => "Messages between processes over time", "Сообщения между процессами во времени";
     WireZone => "on the wire", "в пути";
     BackToNow => "Back to now", "К текущему моменту";
@@ -527,6 +527,8 @@ strings! {
         "в пути: {0} ({1} → {2}), отправлено {3}, прибудет {4}";
     FrozenBand => "frozen at {0} for {1}", "заморожен в {0} на {1}";
     StillFrozen => " (still frozen)", " (всё ещё заморожен)";
+    DownBand => "down from {0} for {1} (crashed, then restarted)", "не работает с {0} в течение {1} (упал, затем перезапущен)";
+    StillDown => "down since {0} (crashed)", "не работает с {0} (упал)";
     NowN => "now · {0}", "сейчас · {0}";
     LaneProducer => "producer", "продюсер";
     LaneConsumer => "consumer", "консьюмер";

@@ -79,7 +79,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <section id="question" class={classes!("question", q.asking.then_some("asking"))}>
                 <h3>{ i18n.t(S::Predict) }</h3>
                 <div class="prompt">{ markdown::render(&q.prompt) }</div>
-                { answer_input }
+                // An empty number field has nothing to say once the answer is shown.
+                if q.asking || !q.choices.is_empty() || props.choice.is_some() {
+                    { answer_input }
+                }
                 if q.asking {
                     <div class="question-actions">
                         <button id="reveal" class="primary" disabled={props.choice.is_none()}

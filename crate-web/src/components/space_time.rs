@@ -64,7 +64,6 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                 <h2>{ tr(S::MessagesOverTime) }</h2>
                 <p class="quiet">
                     { tr(S::SpaceTimeNote) }
-                    if d.earlier_hidden { { tr(S::EarlierHidden) } }
                 </p>
             </div>
             // The diagram scrolls sideways beside the pinned lane labels. Its box's scroll
@@ -81,6 +80,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
                     // "On the wire" at the zone's foot, so the now label can sit right of the
                     // now line when there is no room left of it (early in a run).
+                    // Said inside the picture, at its left end, so the caption above keeps
+                    // its height when the window starts to move.
+                    if d.earlier_hidden {
+                        <text class="earlier-note" x={f(CUT + 6.0)} y={f(d.height - 8.0)}>{ tr(S::EarlierHidden) }</text>
+                    }
                     <text class="zone-label" x={f(d.width - 8.0)} y={f(d.height - 8.0)} text-anchor="end">{ tr(S::WireZone) }</text>
                     { for d.ticks.iter().map(|t| html! {
                         <g class="tick">
@@ -97,7 +101,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </g>
                     }) }
                     { for d.bands.iter().map(|b| html! {
-                        <rect class="freeze-band" x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
+                        <rect class={classes!(if b.kind == "down" { "down-band" } else { "freeze-band" })} x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
                             <title>{ &b.title }</title>
                         </rect>
                     }) }

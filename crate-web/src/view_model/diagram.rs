@@ -75,6 +75,8 @@ pub struct MarkVm {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BandVm {
+    /// `freeze` (paused, its connections open) or `down` (crashed until it restarts).
+    pub kind: &'static str,
     pub x1: f64,
     pub x2: f64,
     pub y: f64,
@@ -432,11 +434,23 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let mut marks = Vec::new();
     let mut bands = Vec::new();
     let mut open_freezes: Vec<(NodeId, SimTime, SimTime)> = Vec::new();
+    let mut open_downs: Vec<(NodeId, SimTime)> = Vec::new();
     for (index, rec) in trace.iter().enumerate() {
         // Freezes are followed from the start (a band may begin before the window); marks
         // only inside it.
         let in_window = index >= window_start;
         for note in &rec.notes {
+            // Crashes open a "down" band the same way.
+            match note {
+                Note::Crashed { node } => open_downs.push((*node, rec.time)),
+                Note::Restarted { node } => {
+                    if let Some(i) = open_downs.iter().position(|d| d.0 == *node) {
+                        let (node, from) = open_downs.remove(i);
+                        push_down(&mut bands, &scale, y_of(node), from, Some(rec.time), lang);
+                    }
+                }
+                _ => {}
+            }
             if !in_window && !matches!(note, Note::Frozen { .. } | Note::Thawed { .. }) {
                 continue;
             }
@@ -484,6 +498,9 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             }
         }
     }
+    for (node, from) in open_downs {
+        push_down(&mut bands, &scale, y_of(node), from, None, lang);
+    }
     for (node, from, duration) in open_freezes {
         push_band(&mut bands, &scale, y_of(node), from, None, duration, lang);
     }
@@ -530,28 +547,58 @@ fn push_band(
     length: SimTime,
     lang: Lang,
 ) {
+    let title = format!(
+        "{}{}",
+        S::FrozenBand.f(lang, &[&duration(from, lang), &duration(length, lang)]),
+        if until.is_none() {
+            S::StillFrozen.get(lang)
+        } else {
+            ""
+        }
+    );
+    push_span(bands, scale, y, from, until, "freeze", title);
+}
+
+/// A process down from its crash until its restart (or now).
+fn push_down(
+    bands: &mut Vec<BandVm>,
+    scale: &TimeScale,
+    y: Option<f64>,
+    from: SimTime,
+    until: Option<SimTime>,
+    lang: Lang,
+) {
+    let title = match until {
+        Some(t) => S::DownBand.f(lang, &[&duration(from, lang), &duration(t - from, lang)]),
+        None => S::StillDown.f(lang, &[&duration(from, lang)]),
+    };
+    push_span(bands, scale, y, from, until, "down", title);
+}
+
+fn push_span(
+    bands: &mut Vec<BandVm>,
+    scale: &TimeScale,
+    y: Option<f64>,
+    from: SimTime,
+    until: Option<SimTime>,
+    kind: &'static str,
+    title: String,
+) {
     let Some(y) = y else { return };
     let x1 = scale.x(from).unwrap_or(scale.left());
     let x2 = match until {
-        Some(t) => scale.x(t).unwrap_or(x1),
+        Some(t) => match scale.x(t) {
+            Some(x) => x,
+            None => return, // over before the window
+        },
         None => scale.now_x(),
     };
-    if until.is_some() && scale.x(until.unwrap_or(0)).is_none() {
-        return; // thawed before the window
-    }
     bands.push(BandVm {
+        kind,
         x1,
         x2: x2.max(x1 + 6.0),
         y,
-        title: format!(
-            "{}{}",
-            S::FrozenBand.f(lang, &[&duration(from, lang), &duration(length, lang)]),
-            if until.is_none() {
-                S::StillFrozen.get(lang)
-            } else {
-                ""
-            }
-        ),
+        title,
     });
 }
 
@@ -841,5 +888,28 @@ mod tests {
         let crash = d.marks.iter().find(|m| m.kind == "crash").expect("marked");
         assert_eq!(crash.x, d.now_x);
         assert!(d.lanes.iter().any(|l| l.y == crash.y));
+        // Down from the crash: a band on its lane, open until now, then closed at the restart.
+        let down = d
+            .bands
+            .iter()
+            .find(|b| b.kind == "down")
+            .expect("a down band");
+        assert_eq!((down.x1, down.y), (crash.x, crash.y));
+        assert!(down.title.contains("down since"), "{}", down.title);
+        sim.run(RunLimit::Completion);
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let crash = d.marks.iter().find(|m| m.kind == "crash").expect("marked");
+        let restart = d
+            .marks
+            .iter()
+            .find(|m| m.kind == "restart")
+            .expect("restarted");
+        let down = d
+            .bands
+            .iter()
+            .find(|b| b.kind == "down")
+            .expect("a down band");
+        assert_eq!((down.x1, down.x2), (crash.x, restart.x));
+        assert!(down.title.contains("then restarted"), "{}", down.title);
     }
 }
