@@ -9,7 +9,7 @@ use crate::i18n::{duration, Lang, S};
 use eos_core::ids::NodeId;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::simulation::StepKind;
-use eos_core::sim::{Note, Simulation};
+use eos_core::sim::{FlinkNote, Note, Simulation};
 use eos_core::time::SimTime;
 
 /// Width of the lane labels on the left.
@@ -27,7 +27,7 @@ pub const TOP: f64 = 44.0;
 pub const WINDOW_COLUMNS: usize = 400;
 /// Delivered messages drawn at most: on a busy run the window starts later, so that a
 /// step does not redraw thousands of arrows.
-pub const MAX_ARROWS: usize = 600;
+pub const MAX_ARROWS: usize = 400;
 /// The window's first arrow moves this many arrows at a time when `MAX_ARROWS` binds.
 pub const ARROW_STRIDE: usize = 100;
 /// A tick label on every this many columns (and on the now column).
@@ -447,6 +447,27 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
                     if let Some(i) = open_downs.iter().position(|d| d.0 == *node) {
                         let (node, from) = open_downs.remove(i);
                         push_down(&mut bands, &scale, y_of(node), from, Some(rec.time), lang);
+                    }
+                }
+                // A Flink task comes back when the job restores a checkpoint: its band
+                // closes and its lane gets the restart mark the job's note does not name.
+                Note::Flink(FlinkNote::JobRestored { .. }) => {
+                    let (tasks, rest): (Vec<_>, Vec<_>) = open_downs
+                        .drain(..)
+                        .partition(|d| matches!(d.0, NodeId::Task(_)));
+                    open_downs = rest;
+                    for (node, from) in tasks {
+                        push_down(&mut bands, &scale, y_of(node), from, Some(rec.time), lang);
+                        if let (true, Some(x), Some(y)) = (in_window, scale.x(rec.time), y_of(node))
+                        {
+                            marks.push(MarkVm {
+                                kind: "restart",
+                                x,
+                                y,
+                                stub: None,
+                                title: format!("{} — {}", dur(rec.time), narrate(&sim.names, note)),
+                            });
+                        }
                     }
                 }
                 _ => {}
@@ -911,5 +932,28 @@ mod tests {
             .expect("a down band");
         assert_eq!((down.x1, down.x2), (crash.x, restart.x));
         assert!(down.title.contains("then restarted"), "{}", down.title);
+    }
+
+    /// A Flink task is back when the job restores: its band closes there, with a mark.
+    #[test]
+    fn a_flink_task_is_down_until_the_job_restores() {
+        let mut sim = builtin::get("flink-2pc-crash-recovery")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let down = d
+            .bands
+            .iter()
+            .find(|b| b.kind == "down")
+            .expect("a down band");
+        assert!(down.title.contains("then restarted"), "{}", down.title);
+        assert!(down.x2 < d.now_x, "closed before the end");
+        let restart = d
+            .marks
+            .iter()
+            .find(|m| m.kind == "restart")
+            .expect("a restart mark");
+        assert_eq!((restart.x, restart.y), (down.x2, down.y));
     }
 }
