@@ -67,7 +67,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
             { match result.as_deref() {
                 None => html! { <p class="quiet">{ tr(
                     "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
-                    "Изменённый сценарий идёт с начала с тем же зерном и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
+                    "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
                 Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
                 Some(Ok(f)) => view_fork(f, &options[(*choice).min(options.len() - 1)], ru),
             } }
