@@ -261,7 +261,7 @@ test('while playing, parts out of view wait, and catch up on pause or when scrol
   await page.setViewportSize({ width: 1280, height: 400 });
   await page.evaluate(() => window.scrollTo(0, 0));
   const clock = () => page.locator('#clock').innerText();
-  const nowLabel = () => page.locator('#space-time .now-label').textContent();
+  const nowLabel = () => page.locator('#space-time .now-label:not(.narrow)').textContent();
   const time = (text) => text.match(/· ([\d.]+ m?s)/)?.[1];
   assert(time(await nowLabel()) === time(await clock()), 'in step before playing');
   await page.click('#play');
@@ -272,7 +272,7 @@ test('while playing, parts out of view wait, and catch up on pause or when scrol
   await page.locator('#space-time').evaluate((el) => el.scrollIntoView());
   await page.waitForFunction(() => {
     const t = (s) => s.match(/· ([\d.]+ m?s)/)?.[1];
-    return t(document.querySelector('#space-time .now-label').textContent) === t(document.querySelector('#clock').textContent);
+    return t(document.querySelector('#space-time .now-label:not(.narrow)').textContent) === t(document.querySelector('#clock').textContent);
   }, null, { timeout: 5000 });
   await page.click('#play');
   // Paused: everything shows the step on screen, off screen too.

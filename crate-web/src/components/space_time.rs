@@ -106,8 +106,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </rect>
                     }) }
                     <line class="now" x1={f(d.now_x)} x2={f(d.now_x)} y1="24" y2={f(bottom)} />
+                    // Left of the now line when there is room; right of it early in a run,
+                    // and on a phone, whose narrow box shows little left of now.
                     if d.now_x - NOW_LABEL_ROOM >= CUT {
-                        <text class="now-label" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
+                        <text class="now-label left" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
+                        <text class="now-label narrow" x={f(d.now_x + 8.0)} y="16" aria-hidden="true">{ &d.now_label }</text>
                     } else {
                         <text class="now-label" x={f(d.now_x + 8.0)} y="16">{ &d.now_label }</text>
                     }
