@@ -590,7 +590,13 @@ fn push_down(
     lang: Lang,
 ) {
     let title = match until {
-        Some(t) => S::DownBand.f(lang, &[&duration(from, lang), &duration(t - from, lang)]),
+        Some(t) => S::DownBand.f(
+            lang,
+            &[
+                &duration(from, lang),
+                &duration(t.saturating_sub(from), lang),
+            ],
+        ),
         None => S::StillDown.f(lang, &[&duration(from, lang)]),
     };
     push_span(bands, scale, y, from, until, "down", title);
