@@ -305,7 +305,7 @@ if (wants('frame')) {
     results.profile_top_self_ms = topSelf(profile, 40);
     results.profile_top_total_ms = topTotal(profile, 60, new RegExp(process.env.BENCH_MATCH ?? 'eos_|yew::|TimerFire|Run'));
   }
-  results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), messages_listed_on_screen: inFlight };
+  results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), slowest: [...frames].sort((a, b) => b - a).slice(0, 16).map(round), over_17: frames.filter((f) => f > 17.5).length, over_20: frames.filter((f) => f > 20).length, messages_listed_on_screen: inFlight };
   await page.close();
 }
 

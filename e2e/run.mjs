@@ -309,6 +309,26 @@ test('the space-time diagram draws messages; clicking an arrow opens it in the i
   assert((await inspector.count()) === 0, 'the close button closes it');
 });
 
+test('the inspector opens away from what was clicked', async (page) => {
+  // The newest arrow is at the right end of the diagram, where the panel used to open.
+  await page.goto(url + '?s=rpw-crash-at-least-once', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  await page.keyboard.press('End');
+  const diagram = page.locator('#space-time');
+  await diagram.scrollIntoViewIfNeeded();
+  const newest = diagram.locator('g.arrow:not(.wire)').last();
+  await newest.click();
+  const inspector = page.locator('#inspector');
+  await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock);
+  const [a, b] = [await newest.locator('.shaft').boundingBox(), await inspector.boundingBox()];
+  const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  assert(!overlaps && (await inspector.getAttribute('data-dock')) === 'left', `arrow ${JSON.stringify(a)}, panel ${JSON.stringify(b)}`);
+  // Something on the left (the producer card) keeps the panel on the right.
+  await page.keyboard.press('Escape');
+  await page.locator('article.producer').first().click();
+  await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock === 'right');
+});
+
 test('clicking a record cell shows its ledger entry', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   await page.click('#run-to-end');

@@ -16,6 +16,7 @@ pub mod lesson_state;
 pub mod lessons;
 pub mod markdown;
 pub mod permalink;
+pub mod placement;
 pub mod playback;
 pub mod share;
 pub mod state;

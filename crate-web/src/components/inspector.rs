@@ -20,11 +20,13 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let vm = &props.vm;
     let panel = use_node_ref();
     let delay_text = use_state(|| "500".to_string());
-    // Focus moves to the panel when it opens on something new, so Tab reaches its buttons.
+    // When the panel opens on something new it docks away from it (so it never hides what
+    // was clicked) and takes the focus, so Tab reaches its buttons.
     {
         let panel = panel.clone();
         use_effect_with(vm.title.clone(), move |_| {
             if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
+                crate::placement::dock_away(el.clone().into());
                 let _ = el.focus();
             }
         });
