@@ -987,6 +987,9 @@ test('the scenario downloads as TOML with its added faults and imports again to 
   await page.locator('#import-file').setInputFiles({ name: toml.name, mimeType: 'text/plain', buffer: toml.body });
   await page.waitForFunction(() => document.querySelector('#share-status')?.textContent?.includes('Imported'), null, { timeout: 15000 });
   assert(/[?&]x=/.test(page.url()), `an imported scenario travels in the link: ${page.url().length} characters`);
+  // The picker names it, under its own heading, and the header gives its summary.
+  const imported = async (p) => p.locator('#scenario-picker option:checked').evaluate((o) => `${o.parentElement.label}: ${o.textContent}`);
+  assert((await imported(page)).startsWith('Your scenario: Frozen broker'), `the picker shows the import: ${await imported(page)}`);
   await page.click('#run-to-end');
   assert((await traceHash(page)) === hash, 'the re-imported scenario runs the same');
   // Its link opens it again, through the import worker.
@@ -998,6 +1001,7 @@ test('the scenario downloads as TOML with its added faults and imports again to 
   await other.goto(link, { waitUntil: 'load' });
   await waitStep(other, 6);
   assert((await traceHash(other)) === stepHash, 'the imported scenario\'s link restores it');
+  assert((await imported(other)).startsWith('Your scenario: '), `the link's picker shows the import: ${await imported(other)}`);
   await other.close();
 });
 

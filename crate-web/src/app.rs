@@ -165,6 +165,7 @@ pub fn app() -> Html {
                     full_link: sharing.full_link, lang }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed}
+                    imported={matches!(state.source, crate::permalink::Source::Custom(_)).then(|| crate::builtins::info_of(&state.scenario.file))}
                     guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
                     guarantee_picked={state.guarantee.is_some()}
                     on_guarantee={on_guarantee} />

@@ -44,15 +44,20 @@ pub fn list() -> Vec<BuiltinInfo> {
     NAMES
         .iter()
         .filter_map(|name| builtin_file(name))
-        .map(|f| BuiltinInfo {
-            name: f.name,
-            title: f.title,
-            summary: f.summary,
-            group: f.group,
-            title_ru: f.title_ru,
-            summary_ru: f.summary_ru,
-        })
+        .map(|f| info_of(&f))
         .collect()
+}
+
+/// A scenario file's name, title, summary and group, as the picker shows them.
+pub fn info_of(f: &eos_core::scenario::schema::ScenarioFile) -> BuiltinInfo {
+    BuiltinInfo {
+        name: f.name.clone(),
+        title: f.title.clone(),
+        summary: f.summary.clone(),
+        group: f.group.clone(),
+        title_ru: f.title_ru.clone(),
+        summary_ru: f.summary_ru.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -556,6 +556,7 @@ strings! {
     LogsPng => "Logs PNG", "Логи PNG";
     Reading => "Reading {0}…", "Читаю {0}…";
     Imported => "Imported {0}", "Импортирован {0}";
+    YourScenario => "Your scenario", "Ваш сценарий";
     PreparingScenario => "Preparing the scenario…", "Готовлю сценарий…";
     PreparingTrace => "Preparing the trace…", "Готовлю трассу…";
     Downloaded => "Downloaded {0}", "Скачан {0}";

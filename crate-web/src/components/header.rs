@@ -7,6 +7,9 @@ use yew::prelude::*;
 pub struct HeaderProps {
     pub scenarios: Vec<BuiltinInfo>,
     pub current: String,
+    /// An imported scenario on screen: the picker lists it, selected, above the built-ins.
+    #[prop_or_default]
+    pub imported: Option<BuiltinInfo>,
     pub seed: u64,
     pub on_select: Callback<String>,
     /// A new seed for the same scenario and faults.
@@ -74,8 +77,9 @@ pub fn header(props: &HeaderProps) -> Html {
         }
     }
     let summary = props
-        .scenarios
+        .imported
         .iter()
+        .chain(&props.scenarios)
         .find(|s| s.name == props.current)
         .map(|s| s.summary_in(i18n.lang).to_string())
         .unwrap_or_default();
@@ -88,10 +92,17 @@ pub fn header(props: &HeaderProps) -> Html {
             <label class="picker">
                 <span class="label">{ i18n.t(S::Scenario) }</span>
                 <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)}>
+                    if let Some(s) = &props.imported {
+                        <optgroup label={i18n.t(S::YourScenario)}>
+                            <option value={s.name.clone()} selected=true>
+                                { if s.title_in(i18n.lang).trim().is_empty() { s.name.as_str() } else { s.title_in(i18n.lang) } }
+                            </option>
+                        </optgroup>
+                    }
                     { for groups.iter().map(|g| html! {
                         <optgroup label={group(g, i18n.lang).to_string()}>
                             { for props.scenarios.iter().filter(|s| s.group == *g).map(|s| html! {
-                                <option value={s.name.clone()} selected={s.name == props.current}>
+                                <option value={s.name.clone()} selected={props.imported.is_none() && s.name == props.current}>
                                     { s.title_in(i18n.lang) }
                                 </option>
                             }) }
