@@ -1005,6 +1005,22 @@ test('the scenario downloads as TOML with its added faults and imports again to 
   await other.close();
 });
 
+test('a scenario of 100,000 records plays to its end and steps back (copies of the run stay within a memory budget)', async (page) => {
+  // Each copy of this run holds a ledger of 100,000 entries (~25 MB): a copy every 64 steps
+  // used to run the page out of memory.
+  const text = 'version = 1\nname = "big"\n[[topics]]\nname = "t"\n[[producers]]\nname = "p"\n[[producers.sends]]\ntopic = "t"\ncount = 100000\n';
+  await page.locator('#import-file').setInputFiles({ name: 'big.toml', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => document.querySelector('#share-status')?.textContent?.includes('Imported big.toml'), null, { timeout: 60000 });
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('#clock').textContent.includes('finished'), null, { timeout: 120000 });
+  const end = await stepNumber(page);
+  assert(end > 12000, `the whole run: ${end} steps`);
+  await page.keyboard.press('ArrowLeft');
+  await waitStep(page, end - 1);
+  await page.keyboard.press('Home');
+  await waitStep(page, 0);
+});
+
 test('drag and drop imports a scenario file', async (page) => {
   const report = cli(['run', 'seed-commit-abort', '--json']);
   // The TOML of a built-in, dropped on the page as a file.

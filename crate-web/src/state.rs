@@ -293,17 +293,23 @@ impl Playground {
 }
 
 /// Snapshots of the run every `every` steps (`sims[i]` at step `i * every`), without their
-/// traces. Past `MAX_SNAPSHOTS` every other one goes and the spacing doubles, so memory
-/// stays bounded however long the run, and stepping back replays at most `every` steps.
+/// traces. Past `limit` copies, or past `budget` bytes, every other one goes and the spacing
+/// doubles, so memory stays bounded however long the run and however big the scenario (a
+/// scenario of 100,000 records makes copies of ~25 MB each), and stepping back replays at
+/// most `every` steps.
 #[derive(Debug)]
 pub struct Snapshots {
     every: u64,
     limit: usize,
+    budget: usize,
     sims: Vec<Simulation>,
 }
 
 /// The most snapshots the page's run keeps at once.
 pub const MAX_SNAPSHOTS: usize = 256;
+/// The most memory the page's run spends on snapshots, as `Simulation::approx_bytes`
+/// counts it (a wasm page has 4 GiB in all).
+pub const SNAPSHOT_BUDGET_BYTES: usize = 256 << 20;
 
 impl Snapshots {
     /// Starting from `start` (at step 0, so its trace is empty), one every `every` steps, at
@@ -312,8 +318,16 @@ impl Snapshots {
         Snapshots {
             every: every.max(1),
             limit: limit.max(2),
+            budget: SNAPSHOT_BUDGET_BYTES,
             sims: vec![start.clone()],
         }
+    }
+
+    /// The same, with at most `bytes` spent on copies (at least two are kept, whatever
+    /// their size).
+    pub fn with_budget(mut self, bytes: usize) -> Snapshots {
+        self.budget = bytes;
+        self
     }
 
     /// Keeps a copy of `sim` if it is at the next snapshot's step.
@@ -323,7 +337,9 @@ impl Snapshots {
             return;
         }
         self.sims.push(sim.clone_without_trace());
-        if self.sims.len() > self.limit {
+        // The latest copy is the largest (logs and ledger only grow): a bound for each.
+        let spent = self.sims.len().saturating_mul(sim.approx_bytes());
+        if self.sims.len() > self.limit || (self.sims.len() > 2 && spent > self.budget) {
             let kept: Vec<Simulation> = std::mem::take(&mut self.sims)
                 .into_iter()
                 .step_by(2)
@@ -701,6 +717,35 @@ mod tests {
             assert!(s.trace().is_empty(), "snapshots keep no trace");
         }
         for target in [0, 1, 333, total / 2, total - 1] {
+            let base = snaps.at_or_before(target).expect("a snapshot");
+            assert!(base.steps() <= target && target - base.steps() < snaps.every);
+        }
+    }
+
+    #[test]
+    fn snapshots_stay_within_their_memory_budget_and_still_reach_any_step() {
+        // A big scenario (30,000 records: copies of ~6 MB) under a 32 MB budget: the count
+        // limit alone would keep 256 copies, ~1.5 GB.
+        let text =
+            "version = 1\nname = \"big\"\n[[topics]]\nname = \"t\"\n[[producers]]\nname = \"p\"\n\
+                    [[producers.sends]]\ntopic = \"t\"\ncount = 30000\n";
+        let scenario = Scenario::parse(text).expect("parses");
+        let mut sim = scenario.simulation(None);
+        let budget = 32 << 20;
+        let mut snaps = Snapshots::new(&sim, 1, MAX_SNAPSHOTS).with_budget(budget);
+        while sim.step() == StepOutcome::Stepped {
+            snaps.offer(&mut sim);
+        }
+        let each = sim.approx_bytes();
+        assert!(each > 30_000 * 200, "a copy holds the whole ledger: {each}");
+        let spent: usize = snaps.sims.iter().map(Simulation::approx_bytes).sum();
+        assert!(
+            spent <= budget && snaps.sims.len() >= 2,
+            "{spent} bytes in {} copies",
+            snaps.sims.len()
+        );
+        let total = sim.steps();
+        for target in [0, 1, total / 3, total - 1] {
             let base = snaps.at_or_before(target).expect("a snapshot");
             assert!(base.steps() <= target && target - base.steps() < snaps.every);
         }

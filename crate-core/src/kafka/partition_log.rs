@@ -117,6 +117,15 @@ pub struct PartitionLog {
 }
 
 impl PartitionLog {
+    /// About how many bytes a copy of the log takes.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.batches
+            .iter()
+            .map(|b| size_of::<StoredBatch>() + b.records.len() * size_of::<LogRecord>())
+            .sum()
+    }
+
     pub fn log_end_offset(&self) -> u64 {
         self.log_end_offset
     }

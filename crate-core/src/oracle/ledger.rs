@@ -189,6 +189,25 @@ pub struct Ledger {
 }
 
 impl Ledger {
+    /// About how many bytes a copy of the ledger takes: an entry per record of the scenario,
+    /// and what each entry lists.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let lists: usize = self
+            .records
+            .iter()
+            .map(|e| {
+                e.appends.len() * size_of::<AppendedCopy>()
+                    + e.reads.len() * size_of::<ReadBy>()
+                    + e.processor_reads.len() * size_of::<ProcessorRead>()
+                    + e.evidence.len() * size_of::<u64>()
+            })
+            .sum();
+        self.records.len() * size_of::<RecordEntry>()
+            + lists
+            + self.batches_at.len() * (size_of::<(Tp, u64)>() + size_of::<Vec<RecordId>>())
+    }
+
     pub fn new(records: u32) -> Self {
         Ledger {
             records: (0..records).map(|_| RecordEntry::new()).collect(),

@@ -273,6 +273,22 @@ impl Simulation {
         copy
     }
 
+    /// About how many bytes a copy from `clone_without_trace` takes: the parts that grow
+    /// with the scenario and the run (the ledger, the partition logs, the event queue).
+    /// Bounds the memory the playground spends on copies of a run.
+    pub fn approx_bytes(&self) -> usize {
+        let logs: usize = self
+            .brokers
+            .iter()
+            .flat_map(|b| b.replicas.values())
+            .map(|r| r.log.approx_bytes())
+            .sum();
+        std::mem::size_of::<Self>()
+            + self.ledger.approx_bytes()
+            + logs
+            + self.queue.len() * std::mem::size_of::<Scheduled>()
+    }
+
     /// Takes the per-step trace out (to give a prefix of it to an earlier snapshot).
     pub fn take_trace(&mut self) -> Vec<StepRecord> {
         std::mem::take(&mut self.trace)

@@ -34,6 +34,8 @@ const SNAPSHOT_EVERY: u64 = 2_000;
 const LANE_WIRE_SHOWN: usize = 3;
 /// The most copies a lane keeps (past it, every other one goes and the spacing doubles).
 const MAX_SNAPSHOTS: usize = 32;
+/// The most memory a lane spends on its copies.
+const SNAPSHOT_BUDGET_BYTES: usize = 64 << 20;
 
 /// One lane's run, with copies of it taken on the way (the page's `Snapshots`).
 struct Lane {
@@ -46,7 +48,8 @@ impl Lane {
     fn new(guarantee: Guarantee, sim: Simulation, every: u64) -> Lane {
         Lane {
             guarantee,
-            snapshots: Snapshots::new(&sim, every, MAX_SNAPSHOTS),
+            snapshots: Snapshots::new(&sim, every, MAX_SNAPSHOTS)
+                .with_budget(SNAPSHOT_BUDGET_BYTES),
             sim,
         }
     }
