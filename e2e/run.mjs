@@ -964,6 +964,18 @@ test('a malformed scenario file is refused field by field and nothing is lost', 
   await page.locator('#import-file').setInputFiles({ name: 'junk.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "nme": 3}') });
   await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('junk.json'));
   assert(/unknown field/.test(await errors.innerText()), 'JSON errors too');
+  // A TOML syntax error is one problem, its excerpt and caret kept aligned.
+  await page.locator('#import-file').setInputFiles({ name: 'syntax.toml', mimeType: 'text/plain', buffer: Buffer.from('version = = 1\n') });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('syntax.toml'));
+  assert((await errors.locator('li').count()) === 1 && /1 \| version = = 1\n\s*\|\s+\^/.test(await errors.locator('pre.excerpt').innerText()), `one problem: ${await errors.innerText()}`);
+  // A binary file is refused as such, and a lesson is called a lesson.
+  await page.locator('#import-file').setInputFiles({ name: 'binary.toml', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x9f]) });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('binary.toml'));
+  assert(/not UTF-8 text/.test(await errors.innerText()), `binary: ${await errors.innerText()}`);
+  await page.locator('#import-file').setInputFiles(join(root, 'lessons', 'lost-ack.toml'));
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('lost-ack.toml'));
+  assert(/this is a lesson file/.test(await errors.innerText()), `lesson: ${await errors.innerText()}`);
+  assert((await stepNumber(page)) === 5 && (await traceHash(page)) === hash, 'the run on screen is still unchanged');
   await page.click('#import-errors-close');
   assert((await errors.count()) === 0, 'dismissed');
 });

@@ -278,3 +278,24 @@ proptest! {
         no_panic(&text)?;
     }
 }
+
+#[test]
+fn a_lesson_read_as_a_scenario_is_called_a_lesson() {
+    let lesson = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../lessons/lost-ack.toml"
+    ))
+    .expect("a built-in lesson");
+    let message = parse_err(&lesson).to_string();
+    assert!(message.starts_with("this is a lesson file"), "{message}");
+    // A misspelt kind is named, with what a lesson says.
+    let message = parse_err("kind = \"Lesson\"\nversion = 1\n").to_string();
+    assert!(
+        message.contains("kind = \"Lesson\"") && message.contains("kind = \"lesson\""),
+        "{message}"
+    );
+    // A `kind` inside a table (a Flink operator's) is not the file's: the TOML error stays.
+    let text = format!("{BASE}\n[flink]\nkind = \"source\"\nbogus = 1\n");
+    let message = parse_err(&text).to_string();
+    assert!(message.contains("unknown field"), "{message}");
+}

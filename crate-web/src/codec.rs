@@ -35,12 +35,8 @@ pub fn read(text: &str) -> Result<Scenario, Vec<String>> {
 pub fn problems(error: ScenarioError) -> Vec<String> {
     match error {
         ScenarioError::Invalid(fields) => fields.iter().map(|f| f.to_string()).collect(),
-        other => other
-            .to_string()
-            .lines()
-            .map(|l| l.trim().to_string())
-            .filter(|l| !l.is_empty())
-            .collect(),
+        // One problem, whose lines (a TOML error's excerpt and caret) stay together.
+        other => vec![other.to_string().trim().to_string()],
     }
 }
 
@@ -113,7 +109,15 @@ pub fn handle(request: &str) -> String {
     };
     match answer {
         Ok(body) => format!("ok\n{body}"),
-        Err(lines) => format!("err\n{}", lines.join("\n")),
+        // One problem a line; a problem's own line breaks (a TOML error's excerpt) travel as
+        // U+001F, so that it stays one problem (`share::parse_answer` turns them back).
+        Err(problems) => {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| p.trim_end().replace('\n', "\u{1f}"))
+                .collect();
+            format!("err\n{}", lines.join("\n"))
+        }
     }
 }
 
@@ -229,6 +233,14 @@ mod tests {
         assert!(answer.contains("cluster.brokers"), "{answer}");
         let not_toml = handle("import\nversion = = 1");
         assert!(not_toml.starts_with("err\n"), "{not_toml}");
+        // A TOML error's excerpt stays one problem, its lines intact.
+        match crate::share::parse_answer(&not_toml) {
+            crate::share::Answer::Err(problems) => {
+                assert_eq!(problems.len(), 1, "{problems:?}");
+                assert!(problems[0].contains("\n1 | version = = 1"), "{problems:?}");
+            }
+            other => panic!("{other:?}"),
+        }
         let bad_json = handle("import\n{\"version\": 1, \"nme\": \"x\"}");
         assert!(bad_json.contains("unknown field"), "{bad_json}");
     }

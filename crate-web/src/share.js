@@ -110,7 +110,16 @@ export function readFile(event, maxBytes, done) {
     done(file.name, '', `the file is ${file.size} bytes; the limit is ${maxBytes}`);
     return;
   }
-  file.text().then((text) => done(file.name, text, ''), (e) => done(file.name, '', String(e)));
+  // Strict UTF-8, as the command line reads files: a binary file is refused, not shown as
+  // garbled text.
+  file.arrayBuffer().then((bytes) => {
+    let text;
+    try { text = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch {
+      done(file.name, '', 'the file is not UTF-8 text (a scenario is a .toml or .json file)');
+      return;
+    }
+    done(file.name, text, '');
+  }, (e) => done(file.name, '', String(e)));
 }
 
 // Computed styles written inline, so that the SVG looks the same outside the page.

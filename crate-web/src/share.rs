@@ -48,7 +48,9 @@ pub enum Answer {
 pub fn parse_answer(text: &str) -> Answer {
     match text.split_once('\n') {
         Some(("ok", body)) => Answer::Ok(body.to_string()),
-        Some(("err", lines)) => Answer::Err(lines.lines().map(str::to_string).collect()),
+        Some(("err", lines)) => {
+            Answer::Err(lines.lines().map(|l| l.replace('\u{1f}', "\n")).collect())
+        }
         _ => Answer::Err(vec!["the import worker gave no answer".into()]),
     }
 }

@@ -82,16 +82,23 @@ pub struct Checked {
 /// line (scenario files cannot: they reject unknown fields). Decided on the text, so that a
 /// lesson with a TOML error is still reported as a lesson.
 pub fn is_lesson(text: &str) -> bool {
-    text.lines().any(|line| {
-        let Some(rest) = line.trim_start().strip_prefix("kind") else {
-            return false;
-        };
-        let Some(value) = rest.trim_start().strip_prefix('=') else {
-            return false;
-        };
-        let value = value.trim();
-        value.starts_with("\"lesson\"") || value.starts_with("'lesson'")
-    })
+    kind_line(text).is_some_and(|v| v.starts_with("\"lesson\"") || v.starts_with("'lesson'"))
+}
+
+/// The value of the top-level `kind = ...` line (one before the first table header), as
+/// written, quotes included. Tables may have `kind` fields of their own (a Flink operator's).
+pub fn kind_line(text: &str) -> Option<&str> {
+    text.lines()
+        .map(str::trim_start)
+        .take_while(|line| !line.starts_with('['))
+        .find_map(|line| {
+            Some(
+                line.strip_prefix("kind")?
+                    .trim_start()
+                    .strip_prefix('=')?
+                    .trim(),
+            )
+        })
 }
 
 /// Every name a step may spotlight in this simulation: processes (`broker-0`, producers,

@@ -23,6 +23,23 @@ pub struct Scenario {
     setup: Setup,
 }
 
+/// What to say when a file that is not a scenario is read as one: a lesson, or a file with
+/// a `kind` line (which scenarios do not have) that is not a lesson's.
+fn not_a_scenario(text: &str) -> Option<String> {
+    if crate::lesson::is_lesson(text) {
+        return Some(
+            "this is a lesson file (it says kind = \"lesson\"), not a scenario: \
+             `eos-sim check` checks lessons; `eos-sim run` and the playground's import take scenarios"
+                .into(),
+        );
+    }
+    crate::lesson::kind_line(text).map(|kind| {
+        format!(
+            "kind = {kind}: a scenario file has no `kind`, and a lesson file says kind = \"lesson\""
+        )
+    })
+}
+
 impl Scenario {
     /// Parses and validates TOML text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -33,7 +50,7 @@ impl Scenario {
             });
         }
         let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Parse {
-            message: e.to_string(),
+            message: not_a_scenario(text).unwrap_or_else(|| e.to_string()),
         })?;
         Scenario::from_file(file)
     }

@@ -23,6 +23,10 @@ pub fn import_errors(props: &ImportErrorsProps) -> Html {
             </div>
             <ul>
                 { for props.problems.iter().map(|p| {
+                    // A TOML error: its message, then the line it points at, aligned.
+                    if let Some((head, excerpt)) = p.split_once('\n') {
+                        return html! { <li>{ head }<pre class="excerpt">{ excerpt }</pre></li> };
+                    }
                     match p.split_once(": ").filter(|(field, _)| !field.contains(' ')) {
                         Some((field, message)) => html! { <li><code class="field">{ field }</code>{": "}{ message }</li> },
                         None => html! { <li>{ p }</li> },
