@@ -217,6 +217,28 @@ fn an_unreachable_point_is_refused() {
         errors[0].message.contains("after the run ends"),
         "{errors:?}"
     );
+    // The lesson's own scenario's expectations are checked on its whole run.
+    let errors = check_errors(&format!("{BASE}\n[scenario.expect]\nduplicates = 99\n"));
+    assert!(
+        fields(&errors) == vec!["scenario.expect"]
+            && errors[0]
+                .message
+                .starts_with("expected duplicates = 99, got"),
+        "{errors:?}"
+    );
+    // A time after the last step, though stale timers (transaction timeouts) are still
+    // queued beyond it: the run has ended all the same.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../lessons/commit-and-abort.toml"
+    ))
+    .expect("a built-in lesson")
+    .replace("until = \"end\"", "until = { time_ms = 2000 }");
+    let errors = check_errors(&text);
+    assert!(
+        errors.len() == 1 && errors[0].message.contains("after the run ends (at 1308 ms"),
+        "{errors:?}"
+    );
     let built = Lesson::parse(&BASE.replace("until = \"end\"", "until = { step = 1 }"))
         .unwrap_or_else(|e| panic!("{e}"))
         .build();

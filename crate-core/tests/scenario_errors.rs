@@ -299,3 +299,13 @@ fn a_lesson_read_as_a_scenario_is_called_a_lesson() {
     let message = parse_err(&text).to_string();
     assert!(message.contains("unknown field"), "{message}");
 }
+
+#[test]
+fn a_fault_on_an_unknown_process_lists_the_scenarios_processes() {
+    let text = format!("{BASE}\n[[faults]]\nat_ms = 5\naction = \"crash\"\ntarget = \"ap\"\n");
+    let message = parse_err(&text).to_string();
+    assert!(
+        message.contains("\"ap\" is not a process (this scenario's: broker-0, app, reader)"),
+        "{message}"
+    );
+}

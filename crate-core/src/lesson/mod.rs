@@ -607,6 +607,26 @@ impl Lesson {
         Ok((self.simulation(), w.resolved))
     }
 
+    /// What the whole run, under the lesson's seed, breaks of an `[scenario.expect]` the
+    /// lesson's own scenario carries (a built-in's is checked with the built-in).
+    fn inline_expect(&self) -> Vec<FieldError> {
+        let (schema::ScenarioSource::Inline(_), Some(expect)) =
+            (&self.file.scenario, &self.scenario.file.expect)
+        else {
+            return Vec::new();
+        };
+        let mut sim = self.scenario.simulation_without_trace(Some(self.seed()));
+        sim.run(crate::RunLimit::Completion);
+        let report = crate::report::Report::of(self.scenario.name(), &sim);
+        crate::scenario::expect::check(expect, &report)
+            .into_iter()
+            .map(|message| FieldError {
+                field: "scenario.expect".into(),
+                message,
+            })
+            .collect()
+    }
+
     /// Everything `eos-sim check` verifies: every point reachable in order, and every
     /// question's answer equal to what its probe reads at its point.
     pub fn check(&self) -> Result<Checked, LessonError> {
@@ -624,6 +644,7 @@ impl Lesson {
                 });
             }
         }
+        errors.extend(self.inline_expect());
         if !errors.is_empty() {
             return Err(LessonError::Invalid(errors));
         }

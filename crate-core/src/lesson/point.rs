@@ -168,7 +168,15 @@ impl Until {
                         to_ms(sim.last_step_at())
                     ));
                 }
-                if finished {
+                // A run with nothing left but stale timers has ended, whether or not the
+                // caller has stepped into its end yet: a copy tells (only for a moment past
+                // the last step, and once per point).
+                let ended = finished
+                    || (t_us > sim.last_step_at() && {
+                        let mut ahead = sim.clone();
+                        ahead.step() != crate::StepOutcome::Stepped
+                    });
+                if ended {
                     return if t_us > sim.last_step_at() {
                         Reached::Passed(format!(
                             "time {t} ms is after the run ends (at {} ms, step {}); use until = \"end\"",

@@ -893,33 +893,33 @@ fn fault(
     let f = format!("faults[{fi}]");
     c.range(&format!("{f}.at_ms"), s.at_ms, 0, MAX_TIME_MS);
     c.range(&format!("{f}.count"), s.count, 1, MAX_FAULT_COUNT);
-    let resolve = |c: &mut Checker,
-                   field: &str,
-                   name: &Option<String>,
-                   required: bool|
-     -> Option<NodeId> {
-        match name {
-            None => {
-                if required {
-                    c.err(
-                        format!("{f}.{field}"),
-                        format!("is required for action \"{}\"", s.action),
-                    );
+    let resolve =
+        |c: &mut Checker, field: &str, name: &Option<String>, required: bool| -> Option<NodeId> {
+            match name {
+                None => {
+                    if required {
+                        c.err(
+                            format!("{f}.{field}"),
+                            format!("is required for action \"{}\"", s.action),
+                        );
+                    }
+                    None
                 }
-                None
-            }
-            Some(n) => {
-                let found = node(file, n);
-                if found.is_none() {
-                    c.err(
-                        format!("{f}.{field}"),
-                        format!("\"{n}\" is not a process (use broker-0 … broker-{}, or a producer's or consumer's name)", file.cluster.brokers.saturating_sub(1)),
-                    );
+                Some(n) => {
+                    let found = node(file, n);
+                    if found.is_none() {
+                        c.err(
+                            format!("{f}.{field}"),
+                            format!(
+                                "\"{n}\" is not a process (this scenario's: {})",
+                                process_list(file)
+                            ),
+                        );
+                    }
+                    found
                 }
-                found
             }
-        }
-    };
+        };
     let millis = |c: &mut Checker, field: &str, v: Option<u64>, required: bool| -> Option<u64> {
         match v {
             None if required => {
@@ -1051,4 +1051,16 @@ fn fault(
             None
         }
     }
+}
+
+/// This scenario's process names for a message, the first 16 of them.
+fn process_list(file: &ScenarioFile) -> String {
+    const SHOWN: usize = 16;
+    let names = super::process_names_of(file);
+    let more = names.len().saturating_sub(SHOWN);
+    let mut list = names.into_iter().take(SHOWN).collect::<Vec<_>>().join(", ");
+    if more > 0 {
+        list.push_str(&format!(", and {more} more"));
+    }
+    list
 }

@@ -87,7 +87,12 @@ pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
     number("aborted_reads", e.aborted_reads, r.outcome.aborted_reads);
     for k in &e.anomalies {
         if !r.anomalies.iter().any(|a| &a.kind == k) {
-            out.push(format!("expected a {k} anomaly, found none"));
+            let article = if k.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            out.push(format!("expected {article} {k} anomaly, found none"));
         }
     }
     for k in &e.no_anomalies {

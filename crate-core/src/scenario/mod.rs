@@ -40,6 +40,28 @@ fn not_a_scenario(text: &str) -> Option<String> {
     })
 }
 
+/// Every process a fault can target in `file`: brokers, producers, processors, consumers,
+/// Flink tasks and task managers.
+pub fn process_names_of(file: &ScenarioFile) -> Vec<String> {
+    let brokers = (0..file.cluster.brokers).map(|b| format!("broker-{b}"));
+    brokers
+        .chain(file.producers.iter().map(|p| p.name.clone()))
+        .chain(file.processors.iter().map(|p| p.name.clone()))
+        .chain(file.consumers.iter().map(|c| c.name.clone()))
+        .chain(
+            file.flink
+                .as_ref()
+                .map(build_flink::task_names)
+                .unwrap_or_default(),
+        )
+        .chain(
+            file.flink
+                .iter()
+                .flat_map(|f| (0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}"))),
+        )
+        .collect()
+}
+
 impl Scenario {
     /// Parses and validates TOML text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -77,25 +99,7 @@ impl Scenario {
 
     /// Every process a fault can target, by the name a scenario uses for it.
     pub fn process_names(&self) -> Vec<String> {
-        let brokers = (0..self.file.cluster.brokers).map(|b| format!("broker-{b}"));
-        brokers
-            .chain(self.file.producers.iter().map(|p| p.name.clone()))
-            .chain(self.file.processors.iter().map(|p| p.name.clone()))
-            .chain(self.file.consumers.iter().map(|c| c.name.clone()))
-            .chain(
-                self.file
-                    .flink
-                    .as_ref()
-                    .map(build_flink::task_names)
-                    .unwrap_or_default(),
-            )
-            .chain(
-                self.file
-                    .flink
-                    .iter()
-                    .flat_map(|f| (0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}"))),
-            )
-            .collect()
+        process_names_of(&self.file)
     }
 
     /// The scenario as TOML again (for export).
