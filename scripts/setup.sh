@@ -55,9 +55,10 @@ fi
 grep -q "wasm_bindgen = \"$WBG_VERSION\"" Trunk.toml \
   || die "Trunk.toml pins a wasm_bindgen version other than Cargo.lock's $WBG_VERSION: make them equal."
 
-# 5. npm packages (wasm-opt from binaryen, playwright-core), from the committed lock file.
+# 5. npm packages (wasm-opt from binaryen, terser for the page's JavaScript, playwright-core),
+#    from the committed lock file.
 have node && have npm || die "node and npm are missing: install Node.js 18 or newer (with npm), then run this again."
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/terser ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund --loglevel=error
