@@ -544,6 +544,11 @@ test('every built-in scenario runs to the end in the page with the native trace 
     const report = cli(['run', name, '--json']);
     assert((await stepNumber(page)) === report.steps, `${name}: steps UI ${await stepNumber(page)} vs CLI ${report.steps}`);
     assert((await page.locator('.brokers li.cell.dup').count()) === report.outcome.duplicates, `${name}: duplicates`);
+    // The oracle's counts on screen are the report's outcome.
+    const bar = await page.locator('#outcome-bar').innerText();
+    const { duplicates, lost, aborted_reads: aborted } = report.outcome;
+    assert(bar.includes(`duplicates: ${duplicates}`) && bar.includes(`lost: ${lost}`) && bar.includes(`aborted reads: ${aborted}`),
+      `${name}: the oracle's counts ${bar.replace(/\n/g, ' ')} vs the CLI's ${JSON.stringify(report.outcome)}`);
     const hash = (await page.locator('#trace-hash').innerText()).trim();
     assert(hash === report.trace_hash, `${name}: trace hash in the browser ${hash} vs native ${report.trace_hash}`);
   }

@@ -101,6 +101,50 @@ pub struct Report {
     pub trace_hash: String,
 }
 
+impl Outcome {
+    /// The outcome so far: the report's counts without the rest of it (what the page shows
+    /// as the run goes).
+    pub fn of(sim: &Simulation) -> Outcome {
+        let copies = readable_copies(sim);
+        Outcome::from_copies(sim, &copies, processing(sim, &copies).as_ref())
+    }
+
+    fn from_copies(
+        sim: &Simulation,
+        copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
+        processing: Option<&Processing>,
+    ) -> Outcome {
+        let duplicates = copies
+            .values()
+            .map(|c| c.len().saturating_sub(1) as u64)
+            .sum();
+        // Counted from the ledger and the logs: the anomaly list is capped per kind.
+        let lost = sim
+            .ledger
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| {
+                e.acknowledged() && !copies.contains_key(&crate::ids::RecordId(*i as u32))
+            })
+            .count() as u64;
+        let aborted = anomalies::aborted_offsets(sim);
+        let aborted_reads = sim
+            .consumers
+            .iter()
+            .flat_map(|c| c.reads.iter())
+            .filter(|r| aborted.contains(&(r.tp, r.offset)))
+            .count() as u64;
+        Outcome {
+            duplicates,
+            // A processed input whose output nobody sees is lost too (at-most-once's
+            // failure).
+            lost: lost + processing.map_or(0, |p| p.lost),
+            aborted_reads,
+        }
+    }
+}
+
 pub(crate) fn processing(
     sim: &Simulation,
     copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
@@ -157,27 +201,6 @@ impl Report {
     pub fn counts(scenario: &str, sim: &Simulation) -> Report {
         let copies = readable_copies(sim);
         let found = anomalies::find(sim);
-        let duplicates = copies
-            .values()
-            .map(|c| c.len().saturating_sub(1) as u64)
-            .sum();
-        // Counted from the ledger and the logs: the anomaly list is capped per kind.
-        let lost = sim
-            .ledger
-            .records
-            .iter()
-            .enumerate()
-            .filter(|(i, e)| {
-                e.acknowledged() && !copies.contains_key(&crate::ids::RecordId(*i as u32))
-            })
-            .count() as u64;
-        let aborted = anomalies::aborted_offsets(sim);
-        let aborted_reads = sim
-            .consumers
-            .iter()
-            .flat_map(|c| c.reads.iter())
-            .filter(|r| aborted.contains(&(r.tp, r.offset)))
-            .count() as u64;
         let deliveries = sim
             .ledger
             .records
@@ -230,19 +253,14 @@ impl Report {
             )
         }));
         let processing = processing(sim, &copies);
-        // A processed input whose output nobody sees is lost too (at-most-once's failure).
-        let lost = lost + processing.as_ref().map_or(0, |p| p.lost);
+        let outcome = Outcome::from_copies(sim, &copies, processing.as_ref());
         Report {
             scenario: scenario.to_string(),
             seed: sim.seed,
             steps: sim.steps(),
             end_time_ms: to_ms(sim.last_step_at()),
             completed: sim.is_finished(),
-            outcome: Outcome {
-                duplicates,
-                lost,
-                aborted_reads,
-            },
+            outcome,
             deliveries,
             reads,
             anomalies: found

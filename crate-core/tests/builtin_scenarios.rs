@@ -302,3 +302,38 @@ fn producer_restart_gets_a_new_pid_and_duplicates() {
         vec![Some("invoice-9".to_string()), Some("invoice-9".to_string())]
     );
 }
+
+/// The outcome the page shows as the run goes is the report's, at every step.
+#[test]
+fn the_outcome_so_far_is_the_reports_at_every_step() {
+    for name in [
+        "seed-commit-abort",
+        "lost-ack-idempotence-off",
+        "acks1-leader-crash-loss",
+        "rpw-crash-at-most-once",
+    ] {
+        let scenario = builtin::get(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut sim = scenario.simulation(None);
+        let mut seen = eos_core::report::Outcome {
+            duplicates: 0,
+            lost: 0,
+            aborted_reads: 0,
+        };
+        while sim.step() == StepOutcome::Stepped {
+            let so_far = eos_core::report::Outcome::of(&sim);
+            assert_eq!(
+                so_far,
+                Report::of(name, &sim).outcome,
+                "{name} at step {}",
+                sim.steps()
+            );
+            seen.duplicates = seen.duplicates.max(so_far.duplicates);
+            seen.lost = seen.lost.max(so_far.lost);
+            seen.aborted_reads = seen.aborted_reads.max(so_far.aborted_reads);
+        }
+        assert!(
+            seen.duplicates + seen.lost + seen.aborted_reads > 0,
+            "{name} shows some anomaly on the way: {seen:?}"
+        );
+    }
+}

@@ -131,6 +131,8 @@ pub fn app() -> Html {
     // The logs, producers, wire and diagram read the run themselves (components/live.rs).
     let replicas = eos_core::sim::observe::replicas(&sim);
     let producer_count = sim.producers.len();
+    // The oracle's counts read the whole ledger: on a big run they wait for a pause.
+    let outcome_still = sim.ledger.records.len() > crate::components::outcome_bar::LIVE_MAX_RECORDS;
     let consumers = view_model::consumers(&sim, lang);
     let processors = view_model::processors(&sim, lang);
     let transactions = view_model::transactions(&sim, lang);
@@ -207,6 +209,9 @@ pub fn app() -> Html {
                         injected={state.injected} on_inject={on_inject.clone()} down={down} />
                 </div>
                 <div class="brokers">
+                    <Held hold={hold} still={outcome_still} class="held">
+                        <Live<crate::components::outcome_bar::OutcomePart> sim={live.clone()} part={crate::components::outcome_bar::OutcomePart} />
+                    </Held>
                     <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
                     { for replicas.into_iter().map(|(tp, broker)| html! { <Held hold={hold} class="held">
                         <Live<LogPart> sim={live.clone()} part={LogPart { tp, broker, selected, on_select: on_pick.clone() }} />

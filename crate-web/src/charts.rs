@@ -59,7 +59,16 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        // Named by kind, not formatted: the backend's error is an `io::Error`, whose
+        // `Display` would ship every I/O error message in the page.
+        let e = |e: DrawingAreaErrorKind<_>| {
+            match e {
+                DrawingAreaErrorKind::BackendError(_) => "the SVG backend failed",
+                DrawingAreaErrorKind::SharingError => "the drawing area is in use",
+                DrawingAreaErrorKind::LayoutError => "the chart has no room to draw in",
+            }
+            .to_string()
+        };
         let mut c = ChartBuilder::on(&root)
             .caption(&chart.title, ("sans-serif", 17).into_font().color(&INK))
             .margin(12)

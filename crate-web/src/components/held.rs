@@ -22,6 +22,10 @@ pub struct HeldProps {
     /// The wrapper element's classes.
     #[prop_or_default]
     pub class: Classes,
+    /// Keep updates back while `hold` even on screen (a part too costly to redraw at every
+    /// step of a big run).
+    #[prop_or_default]
+    pub still: bool,
 }
 
 pub enum Msg {
@@ -53,7 +57,7 @@ impl Component for Held {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
-        self.stale = ctx.props().hold && !self.on_screen;
+        self.stale = ctx.props().hold && (!self.on_screen || ctx.props().still);
         !self.stale
     }
 

@@ -20,6 +20,7 @@ pub mod lane_stages;
 pub mod lesson_nav;
 pub mod lesson_panel;
 pub mod live;
+pub mod outcome_bar;
 pub mod outcome_chart;
 pub mod partition_log;
 pub mod processor_card;
