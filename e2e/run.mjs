@@ -784,7 +784,13 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.screenshot({ path: join(artifacts, '31-embed-lesson.png'), fullPage: false });
   // A lesson that does not exist, or a step it does not have.
-  for (const [query, message] of [['?lesson=no-such-lesson', /no lesson is called "no-such-lesson"/], ['?lesson=lost-ack&ls=99', /has \d+ steps/], ['?lesson=../x', /lesson id/]]) {
+  // A step the lesson does not have opens its last one, and says so.
+  await page.goto(url + '?lesson=lost-ack&ls=99', { waitUntil: 'load' });
+  await page.locator('.error[role=alert]').waitFor({ timeout: 10000 });
+  assert(/has 5 steps, and the link asks for step 100: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
+  assert((await lessonStep(page)) === 'Step 5 of 5', `the lesson's last step: ${await lessonStep(page)}`);
+  await page.waitForFunction(() => document.querySelector('.clients')?.textContent?.includes('idempotence off'));
+  for (const [query, message] of [['?lesson=no-such-lesson', /no lesson is called "no-such-lesson"/], ['?lesson=../x', /lesson id/]]) {
     await page.goto(url + query, { waitUntil: 'load' });
     const error = page.locator('.error[role=alert]');
     await error.waitFor({ timeout: 10000 });

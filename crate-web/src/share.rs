@@ -142,33 +142,48 @@ pub enum LessonStart {
     Away,
 }
 
-/// Checks a lesson link against the lessons: the lesson exists and has that step (and
-/// try-it prompt).
-pub fn check_place(place: &LessonPlace, lessons: &[eos_core::Lesson]) -> Result<(), String> {
-    let refuse = |why: String| {
-        Err(format!(
-            "This link cannot be opened: {why}. Showing the default scenario instead."
-        ))
-    };
+/// Checks a lesson link against the lessons. An unknown lesson is refused; a step past the
+/// lesson's last is its last, and a try-it prompt the step lacks is the step itself, with a
+/// notice saying so (the reader keeps the lesson the link names).
+pub fn check_place(
+    place: &LessonPlace,
+    lessons: &[eos_core::Lesson],
+) -> Result<(LessonPlace, Option<String>), String> {
     let Some(lesson) = lessons.iter().find(|l| l.id() == place.id) else {
-        return refuse(format!("no lesson is called \"{}\"", place.id));
-    };
-    let Some(step) = lesson.steps.get(place.step) else {
-        return refuse(format!(
-            "lesson \"{}\" has {} steps, and the link asks for step {}",
-            place.id,
-            lesson.steps.len(),
-            place.step + 1
+        return Err(format!(
+            "This link cannot be opened: no lesson is called \"{}\". Showing the default scenario instead.",
+            place.id
         ));
     };
+    let steps = lesson.steps.len();
+    let mut fixed = place.clone();
+    if place.step >= steps {
+        fixed.step = steps.saturating_sub(1);
+        fixed.trying = None;
+        return Ok((
+            fixed,
+            Some(format!(
+                "Lesson \"{}\" has {steps} steps, and the link asks for step {}: showing its last step.",
+                place.id,
+                place.step.saturating_add(1)
+            )),
+        ));
+    }
+    let prompts = lesson.steps.get(place.step).map_or(0, |s| s.try_it.len());
     match place.trying {
-        Some(k) if k >= step.try_it.len() => refuse(format!(
-            "step {} of lesson \"{}\" has no try-it prompt {}",
-            place.step + 1,
-            place.id,
-            k + 1
-        )),
-        _ => Ok(()),
+        Some(k) if k >= prompts => {
+            fixed.trying = None;
+            Ok((
+                fixed,
+                Some(format!(
+                    "Step {} of lesson \"{}\" has no try-it prompt {}: showing the step.",
+                    place.step + 1,
+                    place.id,
+                    k.saturating_add(1)
+                )),
+            ))
+        }
+        _ => Ok((fixed, None)),
     }
 }
 
@@ -182,12 +197,12 @@ pub fn lesson_start(
         Some(Err(_)) => (LessonStart::Away, None),
         Some(Ok(link)) => match &link.lesson {
             Some(place) => match check_place(place, lessons) {
-                Ok(()) => (
+                Ok((place, notice)) => (
                     LessonStart::At {
-                        place: place.clone(),
+                        place,
                         run_step: link.step,
                     },
-                    None,
+                    notice,
                 ),
                 Err(e) => (LessonStart::Away, Some(e)),
             },
@@ -279,18 +294,30 @@ mod tests {
             matches!(at, LessonStart::At { place, .. } if place.step == 2 && place.id == first)
         );
         let steps = lessons[0].steps.len();
-        let (away, error) = start(&format!("?lesson={first}&ls={steps}"));
-        assert_eq!(away, LessonStart::Away);
+        // A step past the last opens the last, and says so.
+        let (at, error) = start(&format!("?lesson={first}&ls={steps}"));
+        assert!(
+            matches!(&at, LessonStart::At { place, .. } if place.step == steps - 1 && place.id == first),
+            "{at:?}"
+        );
         let error = error.unwrap_or_default();
-        assert!(error.contains(&format!("has {steps} steps")), "{error}");
+        assert!(
+            error.contains(&format!("has {steps} steps"))
+                && error.contains("showing its last step"),
+            "{error}"
+        );
         let (_, error) = start("?lesson=no-such-lesson");
         assert!(error
             .unwrap_or_default()
             .contains("no lesson is called \"no-such-lesson\""));
         let last = steps - 1;
         let tries = lessons[0].steps[last].try_it.len();
-        let (_, error) = start(&format!("?lesson={first}&ls={last}&try={tries}"));
+        let (at, error) = start(&format!("?lesson={first}&ls={last}&try={tries}"));
         assert!(error.unwrap_or_default().contains("no try-it prompt"));
+        assert!(
+            matches!(&at, LessonStart::At { place, .. } if place.step == last && place.trying.is_none()),
+            "{at:?}"
+        );
         if tries > 0 {
             let (at, error) = start(&format!("?lesson={first}&ls={last}&try=0&step=7"));
             assert_eq!(error, None);
@@ -299,7 +326,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_link_opens_the_default_view_with_a_message() {
+    fn a_bad_link_opens_the_default_view_with_a_message_and_a_late_step_the_end() {
         let fresh = Rc::new(Playground::new("seed-commit-abort"));
         let mut link = Link::builtin("no-such-scenario");
         let opened = opened_from_link(&link, builtin_base("no-such-scenario"));
@@ -312,8 +339,9 @@ mod tests {
         link = Link::builtin(eos_core::builtin::DEFAULT);
         link.step = 900_000;
         let opened = opened_from_link(&link, builtin_base(eos_core::builtin::DEFAULT));
+        // A step past the end opens the link's scenario at its end.
         let s = fresh.reduce(Action::Open(Box::new(opened)));
-        assert_eq!(s.sim.borrow().steps(), 0);
+        assert_eq!(s.sim.borrow().steps(), s.timeline.total_steps);
         assert!(s
             .error_text(crate::i18n::Lang::En)
             .unwrap_or_default()
@@ -365,6 +393,12 @@ pub fn use_sharing(
     {
         let (state, pending, lesson) = (state.clone(), pending.clone(), lesson.clone());
         use_effect_with((), move |_| {
+            // A lesson link that opens, with something changed (a step past the lesson's
+            // last): lesson mode loads the lesson, and the page says what was changed.
+            if let (LessonStart::At { .. }, Some(notice)) = &*lesson {
+                state.dispatch(Action::Notice(notice.clone()));
+                return;
+            }
             let open = move |o: Opened| state.dispatch(Action::Open(Box::new(o)));
             let refused = |lines: Vec<String>| {
                 Err(format!(

@@ -43,6 +43,8 @@ pub enum Action {
     Open(Box<Opened>),
     /// A changed scenario under a name (a lesson's try-it prompt).
     LoadScenario(String, Rc<Scenario>),
+    /// Say something about the run on screen (a link that opened with a change).
+    Notice(String),
     /// The same scenario and added faults under another seed, from step 0.
     SetSeed(u64),
     /// The same scenario, seed and added faults with the processors under another
@@ -425,28 +427,45 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         Ok(base) => base,
         Err(e) => return fallback(e),
     };
-    let scenario =
-        match crate::permalink::apply(&base, opened.seed, opened.guarantee, &opened.faults) {
-            Ok(s) => s,
-            Err(e) => return fallback(format!("This link's faults do not fit its scenario: {e}")),
-        };
+    // Faults that do not fit are left out, and a step past the end is the end: the link's
+    // scenario stays on screen, and a notice says what was changed.
+    let (mut faults, mut step) = (opened.faults, opened.step);
+    let mut notice = Vec::new();
+    let scenario = match crate::permalink::apply(&base, opened.seed, opened.guarantee, &faults) {
+        Ok(s) => s,
+        Err(e) => {
+            notice.push(format!(
+                "This link's faults do not fit its scenario ({e}): showing it without them."
+            ));
+            faults.clear();
+            match crate::permalink::apply(&base, opened.seed, opened.guarantee, &[]) {
+                Ok(s) => s,
+                Err(e) => return fallback(format!("This link cannot be opened: {e}")),
+            }
+        }
+    };
     let name = scenario.name().to_string();
     let mut next = Playground::with_scenario(&name, scenario, None);
-    if opened.step > next.timeline.total_steps {
-        return fallback(format!(
-            "This link asks for step {}, but its run ends at step {}. Showing the default scenario instead.",
-            opened.step, next.timeline.total_steps
+    if step > next.timeline.total_steps {
+        notice.push(format!(
+            "This link asks for step {step}, but its run ends at step {}: showing its last step.",
+            next.timeline.total_steps
         ));
+        step = next.timeline.total_steps;
     }
     next.source = opened.source;
     next.guarantee = opened.guarantee;
-    next.injected = opened.faults.len() as u32;
-    next.added = Rc::new(opened.faults);
+    next.injected = faults.len() as u32;
+    next.added = Rc::new(faults);
     next.speed = current.speed;
     next.version = current.version + 1;
     next.selection = opened.selection;
-    let next = Rc::new(next).reduce(Action::Seek(opened.step));
-    Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false))
+    let next = Rc::new(next).reduce(Action::Seek(step));
+    let mut next = Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
+    if !notice.is_empty() {
+        next.error = Some(Notice::Text(notice.join(" ")));
+    }
+    next
 }
 
 impl Reducible for Playground {
@@ -570,6 +589,11 @@ impl Reducible for Playground {
                 }
             }
             Action::Open(opened) => Rc::new(open(&self, *opened)),
+            Action::Notice(text) => {
+                let mut same = self.bumped(self.finished, self.playing);
+                same.error = Some(Notice::Text(text));
+                Rc::new(same)
+            }
             Action::SetSeed(seed) => {
                 if seed == self.scenario.seed() {
                     return self;
@@ -749,6 +773,39 @@ mod tests {
             let base = snaps.at_or_before(target).expect("a snapshot");
             assert!(base.steps() <= target && target - base.steps() < snaps.every);
         }
+    }
+
+    #[test]
+    fn a_link_past_the_end_or_with_faults_that_do_not_fit_keeps_its_scenario() {
+        let open_query = |query: &str| {
+            let link = crate::permalink::parse_query(query).expect("valid");
+            let base = crate::share::builtin_base("rpw-crash-exactly-once");
+            let start = Rc::new(Playground::new(builtin::DEFAULT));
+            act(
+                start,
+                Action::Open(Box::new(crate::share::opened_from_link(&link, base))),
+            )
+        };
+        let s = open_query("?s=rpw-crash-exactly-once&seed=7&step=999999");
+        let total = s.timeline.total_steps;
+        assert_eq!(s.scenario_name, "rpw-crash-exactly-once");
+        assert_eq!((s.sim.borrow().steps(), s.sim.borrow().seed), (total, 7));
+        let said = s
+            .error
+            .as_ref()
+            .map(|e| e.text(Lang::En))
+            .unwrap_or_default();
+        assert!(said.contains("showing its last step"), "{said}");
+        // A crash of a process the scenario lacks: the scenario without the link's faults.
+        let s = open_query("?s=rpw-crash-exactly-once&step=3&f=at:5,a:crash,t:nobody");
+        assert_eq!(s.scenario_name, "rpw-crash-exactly-once");
+        assert_eq!((s.sim.borrow().steps(), s.added.len()), (3, 0));
+        let said = s
+            .error
+            .as_ref()
+            .map(|e| e.text(Lang::En))
+            .unwrap_or_default();
+        assert!(said.contains("showing it without them"), "{said}");
     }
 
     #[test]
