@@ -400,3 +400,40 @@ fn outcomes_json_has_a_lane_per_guarantee_and_bad_samples_are_refused() {
         "no read-process-write",
     );
 }
+
+#[test]
+fn a_lesson_may_name_its_scenario_file_beside_it() {
+    let dir = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-lesson-dir",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = std::fs::read_to_string(format!("{SCENARIOS}/seed-commit-abort.toml")).unwrap();
+    std::fs::write(dir.join("mine.toml"), &scenario).unwrap();
+    let lesson = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../lessons/commit-and-abort.toml"
+    ))
+    .unwrap()
+    .replace(
+        "scenario = \"seed-commit-abort\"",
+        "scenario = \"mine.toml\"",
+    );
+    let path = dir.join("lesson.toml");
+    std::fs::write(&path, &lesson).unwrap();
+    let o = eos_sim(&["check", &path.to_string_lossy()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    // The file's own [expect] is checked on the lesson's run.
+    std::fs::write(
+        dir.join("mine.toml"),
+        scenario.replace("aborted_reads = 1", "aborted_reads = 7"),
+    )
+    .unwrap();
+    let o = eos_sim(&["check", &path.to_string_lossy()]);
+    assert_clean_failure(&o, "scenario.expect: expected aborted_reads = 7, got 1");
+    // A file that is not there is named.
+    std::fs::write(&path, lesson.replace("mine.toml", "gone.toml")).unwrap();
+    let o = eos_sim(&["check", &path.to_string_lossy()]);
+    assert_clean_failure(&o, "\"gone.toml\": cannot read");
+    let _ = std::fs::remove_dir_all(&dir);
+}

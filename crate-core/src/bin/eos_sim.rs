@@ -150,7 +150,22 @@ fn load_checkable(arg: &str) -> Result<Checkable, String> {
             .to_string()
         })?;
         if lesson::is_lesson(&text) {
-            return Lesson::parse(&text)
+            // A lesson may name its scenario's file, relative to the lesson's own.
+            let dir = path.parent().unwrap_or(std::path::Path::new("."));
+            let scenario = |name: &str| {
+                if !lesson::is_scenario_path(name) {
+                    return builtin::get(name);
+                }
+                let file = dir.join(name);
+                if !file.is_file() {
+                    return Err(ScenarioError::Io {
+                        path: file.display().to_string(),
+                        message: "no such file".into(),
+                    });
+                }
+                load(&file.to_string_lossy())
+            };
+            return Lesson::parse_with(&text, &scenario)
                 .map(|l| Checkable::Lesson(Box::new(l)))
                 .map_err(|e| e.to_string());
         }

@@ -78,6 +78,11 @@ pub struct Checked {
     pub time_ms: u64,
 }
 
+/// Whether a lesson's `scenario = "..."` names a scenario file rather than a built-in.
+pub fn is_scenario_path(name: &str) -> bool {
+    name.ends_with(".toml") || name.contains('/')
+}
+
 /// Whether a file is a lesson rather than a scenario: it has a top-level `kind = "lesson"`
 /// line (scenario files cannot: they reject unknown fields). Decided on the text, so that a
 /// lesson with a TOML error is still reported as a lesson.
@@ -467,6 +472,15 @@ fn chart(
 impl Lesson {
     /// Parses and validates TOML text (without running the simulation).
     pub fn parse(text: &str) -> Result<Lesson, LessonError> {
+        Lesson::parse_with(text, &crate::builtin::get)
+    }
+
+    /// As `parse`, finding the scenario a lesson names with `scenario` (the command line
+    /// also reads scenario files named by path).
+    pub fn parse_with(
+        text: &str,
+        scenario: &dyn Fn(&str) -> Result<Scenario, ScenarioError>,
+    ) -> Result<Lesson, LessonError> {
         if text.len() > limits::MAX_FILE_BYTES {
             return Err(LessonError::TooLarge {
                 bytes: text.len(),
@@ -476,7 +490,7 @@ impl Lesson {
         let file: LessonFile = toml::from_str(text).map_err(|e| LessonError::Parse {
             message: e.to_string(),
         })?;
-        Lesson::from_file(file)
+        Lesson::from_file_with(file, scenario)
     }
 
     pub fn from_file(file: LessonFile) -> Result<Lesson, LessonError> {
@@ -511,6 +525,15 @@ impl Lesson {
         let scenario = match &file.scenario {
             ScenarioSource::Builtin(name) => match builtin(name) {
                 Ok(s) => Some(s),
+                // A scenario file named by path (the command line reads those): its own
+                // error, with the file's name.
+                Err(e) if is_scenario_path(name) => {
+                    errors.push(FieldError {
+                        field: "scenario".into(),
+                        message: format!("\"{name}\": {e}"),
+                    });
+                    None
+                }
                 Err(_) => {
                     errors.push(FieldError {
                         field: "scenario".into(),
@@ -607,12 +630,15 @@ impl Lesson {
         Ok((self.simulation(), w.resolved))
     }
 
-    /// What the whole run, under the lesson's seed, breaks of an `[scenario.expect]` the
-    /// lesson's own scenario carries (a built-in's is checked with the built-in).
+    /// What the whole run, under the lesson's seed, breaks of the `[expect]` of the lesson's
+    /// own scenario, inline or in a file it names (a built-in's is checked with the
+    /// built-in).
     fn inline_expect(&self) -> Vec<FieldError> {
-        let (schema::ScenarioSource::Inline(_), Some(expect)) =
-            (&self.file.scenario, &self.scenario.file.expect)
-        else {
+        let own = match &self.file.scenario {
+            ScenarioSource::Inline(_) => true,
+            ScenarioSource::Builtin(name) => is_scenario_path(name),
+        };
+        let (true, Some(expect)) = (own, &self.scenario.file.expect) else {
             return Vec::new();
         };
         let mut sim = self.scenario.simulation_without_trace(Some(self.seed()));
