@@ -102,7 +102,8 @@ async fn step_back_returns_to_the_previous_step() {
 }
 
 /// A part kept back while playing (`components/held.rs`): off screen it does not redraw,
-/// on screen it does; it catches up when playback stops or when it scrolls into view.
+/// on screen it does (unless it is `still`); it catches up when playback stops or when it
+/// scrolls into view.
 #[wasm_bindgen_test]
 async fn a_held_part_redraws_only_in_view_or_when_not_held() {
     use eos_web::components::held::{Held, HeldProps};
@@ -121,11 +122,13 @@ async fn a_held_part_redraws_only_in_view_or_when_not_held() {
             .expect("append");
         root
     };
-    let props = |n: u32, hold: bool| HeldProps {
+    let still_props = |n: u32, hold: bool, still: bool| HeldProps {
         children: html! { <span class="n">{ n }</span> },
         hold,
         class: classes!("probe"),
+        still,
     };
+    let props = |n: u32, hold: bool| still_props(n, hold, false);
     let (near, far) = (place("0px"), place("30000px"));
     let mut shown =
         yew::Renderer::<Held>::with_root_and_props(near.clone(), props(1, true)).render();
@@ -151,6 +154,13 @@ async fn a_held_part_redraws_only_in_view_or_when_not_held() {
     .expect("style");
     TimeoutFuture::new(150).await;
     assert_eq!(text(&far, ".n"), "4", "scrolled into view: caught up");
+    // A still part waits while held even in view, and catches up when playback stops.
+    shown.update(still_props(5, true, true));
+    TimeoutFuture::new(30).await;
+    assert_eq!(text(&near, ".n"), "2", "still: kept back in view too");
+    shown.update(still_props(6, false, true));
+    TimeoutFuture::new(30).await;
+    assert_eq!(text(&near, ".n"), "6", "still, not held: redrawn");
     shown.destroy();
     hidden.destroy();
 }
