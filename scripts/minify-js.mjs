@@ -24,7 +24,7 @@ let page = await readFile(html, 'utf8');
 // The page's glue only (eos-web-HASH.js): the worker's glue is a classic script.
 for (const name of (await readdir(stage)).filter((n) => /^eos-web-[0-9a-f]+\.js$/.test(n))) {
   const file = join(stage, name);
-  const out = await minify(await readFile(file, 'utf8'), { module: true, compress: true, mangle: true });
+  const out = await minify(await readFile(file, 'utf8'), { module: true, toplevel: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
   if (!out.code) throw new Error(`minify-js: terser gave nothing for ${name}`);
   await writeFile(file, out.code);
   const integrity = `sha384-${createHash('sha384').update(out.code).digest('base64')}`;

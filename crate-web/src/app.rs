@@ -210,7 +210,7 @@ pub fn app() -> Html {
                 </div>
                 <div class="brokers">
                     <Held hold={hold} still={outcome_still} class="held">
-                        <Live<crate::components::outcome_bar::OutcomePart> sim={live.clone()} part={crate::components::outcome_bar::OutcomePart} />
+                        <Live<crate::components::outcome_bar::OutcomePart> sim={live.clone()} part={crate::components::outcome_bar::OutcomePart { done: finished }} />
                     </Held>
                     <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
                     { for replicas.into_iter().map(|(tp, broker)| html! { <Held hold={hold} class="held">

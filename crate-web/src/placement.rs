@@ -37,8 +37,11 @@ pub fn dock_for(b: &[f64]) -> &'static str {
 /// Docks `panel` away from the selected thing, at the next frame, when every part of the
 /// page has drawn the selection (one layout read; a write of one attribute).
 pub fn dock_away(panel: web_sys::Element) {
-    let done = Closure::once_into_js(move |b: Vec<f64>| {
-        let _ = panel.set_attribute("data-dock", dock_for(&b));
+    let done = Closure::once_into_js(move |l: f64, t: f64, r: f64, b: f64, w: f64, h: f64| {
+        // Nothing selected (all zeros) docks where the panel always was.
+        let found = w > 0.0;
+        let at = [l, t, r, b, w, h];
+        let _ = panel.set_attribute("data-dock", dock_for(if found { &at } else { &[] }));
     });
     selected_box_next_frame(&done);
 }

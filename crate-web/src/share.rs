@@ -163,8 +163,8 @@ pub fn check_place(
         return Ok((
             fixed,
             Some(format!(
-                "Lesson \"{}\" has {steps} steps, and the link asks for step {}: showing its last step.",
-                place.id,
+                "The lesson \"{}\" has {steps} steps, and the link asks for step {}: showing its last step.",
+                lesson.title().get(crate::i18n::Lang::En),
                 place.step.saturating_add(1)
             )),
         ));
@@ -176,9 +176,9 @@ pub fn check_place(
             Ok((
                 fixed,
                 Some(format!(
-                    "Step {} of lesson \"{}\" has no try-it prompt {}: showing the step.",
+                    "Step {} of the lesson \"{}\" has no try-it prompt {}: showing the step.",
                     place.step + 1,
-                    place.id,
+                    lesson.title().get(crate::i18n::Lang::En),
                     k.saturating_add(1)
                 )),
             ))

@@ -434,8 +434,18 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     let scenario = match crate::permalink::apply(&base, opened.seed, opened.guarantee, &faults) {
         Ok(s) => s,
         Err(e) => {
+            // What is wrong, without the field paths (the link's faults follow the
+            // scenario's own, so their indexes would not be the link's).
+            let why = match &e {
+                eos_core::ScenarioError::Invalid(errors) => errors
+                    .iter()
+                    .map(|f| f.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                other => other.to_string(),
+            };
             notice.push(format!(
-                "This link's faults do not fit its scenario ({e}): showing it without them."
+                "This link's faults do not fit its scenario: {why}. Showing it without them."
             ));
             faults.clear();
             match crate::permalink::apply(&base, opened.seed, opened.guarantee, &[]) {
@@ -805,7 +815,10 @@ mod tests {
             .as_ref()
             .map(|e| e.text(Lang::En))
             .unwrap_or_default();
-        assert!(said.contains("showing it without them"), "{said}");
+        assert!(
+            said.contains("Showing it without them") && !said.contains("faults["),
+            "{said}"
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The oracle's counts so far, over the partition logs: duplicates, losses and aborted
-//! reads, as the run goes (the CLI report's `outcome` at this step).
+//! The oracle's counts over the partition logs: duplicates and aborted reads as the run
+//! goes, and at its end the losses too (the CLI report's `outcome`).
 
 use super::live::Part;
 use crate::i18n::{Lang, S};
@@ -13,19 +13,34 @@ pub const LIVE_MAX_RECORDS: usize = 2_000;
 
 /// The counts bar; it reads the run when it renders (`live.rs`).
 #[derive(PartialEq)]
-pub struct OutcomePart;
+pub struct OutcomePart {
+    /// The run is over (the page's own word for it: stale timers may still be queued).
+    pub done: bool,
+}
 
 impl Part for OutcomePart {
     fn view(&self, sim: &Simulation, lang: Lang) -> Html {
+        // A Flink job's losses and over-counts are its own (the checkpoint timeline and the
+        // sinks say them): these counts are Kafka's records only, so they would mislead.
+        if sim.flink.is_some() {
+            return Html::default();
+        }
         let o = Outcome::of(sim);
+        let done = self.done;
         let count = |id: &'static str, s: S, n: u64| {
             html! { <span id={id} class={classes!("count", (n > 0).then_some("bad"))}>{ s.f(lang, &[&n]) }</span> }
         };
         html! {
             <p id="outcome-bar" class="outcome-bar">
-                <span class="what">{ S::OutcomeSoFar.get(lang) }</span>
+                <span class="what">{ if done { S::OutcomeVerdict.get(lang) } else { S::OutcomeSoFar.get(lang) } }</span>
                 { count("outcome-duplicates", S::DuplicatesN, o.duplicates) }
-                { count("outcome-lost", S::LostN, o.lost) }
+                // Mid-run, an acknowledged record may just not be readable yet (not yet
+                // replicated, its output not yet written): a loss is known at the end.
+                if done {
+                    { count("outcome-lost", S::LostN, o.lost) }
+                } else {
+                    <span id="outcome-lost" class="count pending">{ S::LostAtEnd.get(lang) }</span>
+                }
                 { count("outcome-aborted", S::AbortedReadsN, o.aborted_reads) }
             </p>
         }
