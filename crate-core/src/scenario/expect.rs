@@ -114,8 +114,11 @@ pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
         if let Some(o) = d.offset {
             if got.offset != Some(o) {
                 out.push(format!(
-                    "expected {who} acknowledged at offset {o}, got {:?}",
+                    "expected {who} acknowledged at offset {o}, {}",
                     got.offset
+                        .map_or("it was not acknowledged".into(), |at| format!(
+                            "got offset {at}"
+                        ))
                 ));
             }
         }
@@ -138,16 +141,16 @@ pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
         if let Some(t) = d.delivered_after_ms {
             if got.delivered_at_ms.is_none_or(|at| at <= t) {
                 out.push(format!(
-                    "expected {who} delivered after {t} ms, got {:?}",
-                    got.delivered_at_ms
+                    "expected {who} delivered after {t} ms, {}",
+                    when(got.delivered_at_ms)
                 ));
             }
         }
         if let Some(t) = d.delivered_before_ms {
             if got.delivered_at_ms.is_none_or(|at| at >= t) {
                 out.push(format!(
-                    "expected {who} delivered before {t} ms, got {:?}",
-                    got.delivered_at_ms
+                    "expected {who} delivered before {t} ms, {}",
+                    when(got.delivered_at_ms)
                 ));
             }
         }
@@ -252,4 +255,11 @@ fn num(out: &mut Vec<String>, what: &str, want: Option<u64>, got: u64) {
             out.push(format!("expected {what} = {w}, got {got}"));
         }
     }
+}
+
+/// When a record was delivered, for a message: `at 120 ms`, or that it never was.
+fn when(at_ms: Option<u64>) -> String {
+    at_ms.map_or("it was never delivered".into(), |t| {
+        format!("it was at {t} ms")
+    })
 }
