@@ -168,29 +168,21 @@ impl Until {
                         to_ms(sim.last_step_at())
                     ));
                 }
-                // A run with nothing left but stale timers has ended, whether or not the
-                // caller has stepped into its end yet: a copy tells (only for a moment past
-                // the last step, and once per point).
-                let ended = finished
-                    || (t_us > sim.last_step_at() && {
-                        let mut ahead = sim.clone();
-                        ahead.step() != crate::StepOutcome::Stepped
-                    });
-                if ended {
-                    return if t_us > sim.last_step_at() {
-                        Reached::Passed(format!(
-                            "time {t} ms is after the run ends (at {} ms, step {}); use until = \"end\"",
-                            to_ms(sim.last_step_at()),
-                            sim.steps()
-                        ))
-                    } else {
-                        Reached::Yes
-                    };
+                if sim.next_event_time().is_some_and(|next| next <= t_us) {
+                    return Reached::NotYet;
                 }
-                match sim.next_event_time() {
-                    Some(next) if next <= t_us => Reached::NotYet,
-                    _ => Reached::Yes,
+                // Reached now, unless the run ended before `t`: nothing is left but stale
+                // timers, whether or not the caller has stepped into the end yet. A copy
+                // tells, once per point (only here, where the point would be reached).
+                let ended = || finished || sim.clone().step() != crate::StepOutcome::Stepped;
+                if t_us > sim.last_step_at() && ended() {
+                    return Reached::Passed(format!(
+                        "time {t} ms is after the run ends (at {} ms, step {}); use until = \"end\"",
+                        to_ms(sim.last_step_at()),
+                        sim.steps()
+                    ));
                 }
+                Reached::Yes
             }
             Until::End if finished => Reached::Yes,
             Until::End => Reached::NotYet,
