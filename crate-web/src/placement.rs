@@ -1,4 +1,4 @@
-//! Where the inspector opens: away from what was clicked, so it never hides it.
+//! Where the inspector opens: away from what was clicked, so as not to hide it.
 //!
 //! On a wide screen the panel sits in a bottom corner, on the side away from the selected
 //! thing; on a narrow one it spans the width, at the bottom or, when the selected thing is
