@@ -22,5 +22,10 @@ for f in dist/*.wasm dist/*.js dist/*.css; do
 done
 printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "page total" "$total_raw" "$total_gz" "$BUDGET_GZ_BYTES"
 printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "import worker (on demand)" "$worker_raw" "$worker_gz" "$WORKER_BUDGET_GZ_BYTES"
+# The page resolves built-ins from their pre-parsed form; a reference to eos-core's TOML texts
+# (every scenario's and lesson's source, ~13 KB gzipped) would ship them unused.
+for f in dist/eos-web*.wasm; do
+  if grep -q -a 'version = 1' "$f"; then echo "$f ships the built-ins' TOML texts"; exit 1; fi
+done
 [ "$total_gz" -le "$BUDGET_GZ_BYTES" ] || { echo "the page is over its size budget"; exit 1; }
 [ "$worker_gz" -le "$WORKER_BUDGET_GZ_BYTES" ] || { echo "the import worker is over its size budget"; exit 1; }

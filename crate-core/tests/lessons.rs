@@ -340,6 +340,12 @@ fn a_builtin_scenario_can_be_named_and_must_exist() {
     assert_eq!(lesson.scenario().name(), "lost-ack-idempotence-off");
     let errors = invalid(&named.replace("lost-ack-idempotence-off", "no-such-scenario"));
     assert_eq!(fields(&errors), vec!["scenario"]);
+    let message = &errors[0].message;
+    assert!(
+        message.starts_with("\"no-such-scenario\" is not a built-in scenario (built-ins: ")
+            && message.contains("lost-ack-idempotence-off"),
+        "{message}"
+    );
 }
 
 /// Runs the changed scenario to the end.

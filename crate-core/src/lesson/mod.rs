@@ -534,13 +534,20 @@ impl Lesson {
                     });
                     None
                 }
-                Err(_) => {
+                // The built-ins' names come from the resolver's error: naming
+                // `crate::builtin`'s list here would keep every scenario's TOML text in the
+                // page, which resolves built-ins from its own pre-parsed copies.
+                Err(e) => {
+                    let message = match e {
+                        ScenarioError::UnknownBuiltin { known, .. } => format!(
+                            "\"{name}\" is not a built-in scenario (built-ins: {})",
+                            known.join(", ")
+                        ),
+                        other => format!("\"{name}\": {other}"),
+                    };
                     errors.push(FieldError {
                         field: "scenario".into(),
-                        message: format!(
-                            "\"{name}\" is not a built-in scenario (built-ins: {})",
-                            crate::builtin::names().join(", ")
-                        ),
+                        message,
                     });
                     None
                 }
