@@ -758,6 +758,43 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
 }, { lesson: true });
 
+test('an author\'s lesson file opens in lesson mode, and its link carries it whole', async (page) => {
+  // A course author's own lesson, on an inline scenario with its own seed.
+  await page.locator('#import-file').setInputFiles(join(root, 'docs', 'examples', 'my-lost-ack.toml'));
+  await page.waitForFunction(() => document.querySelector('#lesson-title')?.textContent?.includes('My lesson'), null, { timeout: 15000 });
+  assert((await lessonStep(page)) === 'Step 1 of 2', `its first step: ${await lessonStep(page)}`);
+  assert(/[?&]lx=[A-Za-z0-9_-]+&ls=0(&|$)/.test(page.url()), `the link carries the lesson: ${page.url()}`);
+  // The same run as eos-sim check's: the first point is the loss, under the lesson's seed.
+  assert((await page.locator('.spotlight').count()) > 0, 'the spotlight lights the partition');
+  await page.click('#lesson-contents-toggle');
+  assert(/My lesson: a lost ack/.test(await page.locator('#lesson-contents li').first().innerText()), 'listed first among the lessons');
+  await page.click('#lesson-contents-toggle');
+  await page.click('#lesson-next');
+  const feedback = await answer(page, 2);
+  assert(/^Correct/.test(await feedback.innerText()), `graded against the run: ${await feedback.innerText()}`);
+  await page.screenshot({ path: join(artifacts, '36-imported-lesson.png'), fullPage: false });
+  // A reload opens the link: the worker reads the lesson it carries, at the same step.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#lesson-title')?.textContent?.includes('My lesson'), null, { timeout: 15000 });
+  assert((await lessonStep(page)) === 'Step 2 of 2', `the link's step: ${await lessonStep(page)}`);
+  await page.click('#show-answer');
+  await page.click('#try-it-0');
+  await page.locator('#trying').waitFor();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('.clients')?.textContent?.includes('1 read'));
+  assert(/[?&]lx=.*&try=0&step=\d+/.test(page.url()), `a try-it link: ${page.url()}`);
+  // Leaving the lesson keeps its scenario, linked as an imported scenario under its seed.
+  await page.click('#back-to-lesson');
+  await page.click('#leave-lesson');
+  await page.waitForFunction(() => /[?&]x=.*&seed=7&/.test(location.search));
+  const picked = await page.$eval('#scenario-picker', (s) => s.selectedOptions[0]?.textContent ?? '');
+  assert(/A lost ack, without idempotence/.test(picked), `the header names it: ${picked}`);
+  // A damaged lesson link says so and opens the default view.
+  await page.goto(url + '?lx=AAAA&ls=0', { waitUntil: 'load' });
+  await page.locator('.error[role=alert]').waitFor({ timeout: 15000 });
+  assert(/This link cannot be opened/.test(await page.locator('.error[role=alert]').innerText()), 'refused with a reason');
+});
+
 test('a lesson link opens that lesson step; a reload, a try-it and embed mode keep the place', async (page) => {
   await page.click('#lesson-next');
   await page.click('#lesson-next');
@@ -990,13 +1027,18 @@ test('a malformed scenario file is refused field by field and nothing is lost', 
   await page.locator('#import-file').setInputFiles({ name: 'syntax.toml', mimeType: 'text/plain', buffer: Buffer.from('version = = 1\n') });
   await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('syntax.toml'));
   assert((await errors.locator('li').count()) === 1 && /1 \| version = = 1\n\s*\|\s+\^/.test(await errors.locator('pre.excerpt').innerText()), `one problem: ${await errors.innerText()}`);
-  // A binary file is refused as such, and a lesson is called a lesson.
+  // A binary file is refused as such, and a file of another kind is named.
   await page.locator('#import-file').setInputFiles({ name: 'binary.toml', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x9f]) });
   await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('binary.toml'));
   assert(/not UTF-8 text/.test(await errors.innerText()), `binary: ${await errors.innerText()}`);
-  await page.locator('#import-file').setInputFiles(join(root, 'lessons', 'lost-ack.toml'));
-  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('lost-ack.toml'));
-  assert(/this is a lesson file/.test(await errors.innerText()), `lesson: ${await errors.innerText()}`);
+  await page.locator('#import-file').setInputFiles({ name: 'chart.toml', mimeType: 'text/plain', buffer: Buffer.from('kind = "chart"\nversion = 1\n') });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('chart.toml'));
+  assert(/kind = "chart": a scenario file has no `kind`/.test(await errors.innerText()), `kind: ${await errors.innerText()}`);
+  // A lesson that breaks a rule is refused as `eos-sim check` refuses it.
+  const lesson = await readFile(join(root, 'lessons', 'lost-ack.toml'), 'utf8');
+  await page.locator('#import-file').setInputFiles({ name: 'wrong.toml', mimeType: 'text/plain', buffer: Buffer.from(lesson.replace(/^id = .*$/m, 'id = "bad id!"')) });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('wrong.toml'));
+  assert(/\bid\b/.test(await errors.innerText()), `lesson: ${await errors.innerText()}`);
   assert((await stepNumber(page)) === 5 && (await traceHash(page)) === hash, 'the run on screen is still unchanged');
   await page.click('#import-errors-close');
   assert((await errors.count()) === 0, 'dismissed');

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every ```toml example in docs/ must be a scenario that passes `eos-sim check`, so that
-# the documentation cannot drift from the format.
+# Every ```toml example in docs/ must be a scenario that passes `eos-sim check`, and so must
+# every file in docs/examples/ (scenarios or lessons), so that the documentation cannot drift
+# from the format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -16,6 +17,6 @@ for doc in sorted(pathlib.Path("docs").glob("*.md")):
 print(f"{n} TOML example(s) in docs/")
 PY
 shopt -s nullglob
-files=("$dir"/*.toml)
+files=("$dir"/*.toml docs/examples/*.toml)
 [ ${#files[@]} -gt 0 ] || { echo "no TOML examples found in docs/"; exit 1; }
 cargo run --quiet --locked -p eos-core --bin eos-sim -- check "${files[@]}"

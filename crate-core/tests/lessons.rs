@@ -330,6 +330,17 @@ fn names_probes_and_actions_are_checked_with_their_paths() {
 }
 
 #[test]
+fn a_lessons_seed_is_its_scenarios() {
+    let seeded = BASE.replacen("id = \"base\"", "id = \"base\"\nseed = 9", 1);
+    let lesson = Lesson::parse(&seeded).unwrap_or_else(|e| panic!("{e}"));
+    // The page loads `scenario()` as it is: it must run under the lesson's seed.
+    assert_eq!((lesson.seed(), lesson.scenario().seed()), (9, 9));
+    assert_eq!(lesson.scenario().simulation(None).seed, 9);
+    let unseeded = Lesson::parse(BASE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(unseeded.seed(), unseeded.scenario().seed());
+}
+
+#[test]
 fn a_builtin_scenario_can_be_named_and_must_exist() {
     let head = BASE.split("[scenario]").next().unwrap_or_default();
     let named = head.replace(

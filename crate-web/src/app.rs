@@ -167,7 +167,7 @@ pub fn app() -> Html {
                     full_link: sharing.full_link, lang }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed}
-                    imported={matches!(state.source, crate::permalink::Source::Custom(_)).then(|| crate::builtins::info_of(&state.scenario.file))}
+                    imported={(matches!(state.source, crate::permalink::Source::Custom(_)) || !crate::builtins::NAMES.contains(&state.scenario_name.as_str())).then(|| crate::builtins::info_of(&state.scenario.file))}
                     guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
                     guarantee_picked={state.guarantee.is_some()}
                     on_guarantee={on_guarantee} />
@@ -179,7 +179,7 @@ pub fn app() -> Html {
             { sharing.import_errors }
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
                 scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
-                embed={embed} on_place={on_place} />
+                embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />

@@ -8,8 +8,10 @@
 //! An answer starts with `ok` or `err`; an error answer lists one problem a line.
 
 use crate::permalink::{self, Link, Source};
+use eos_core::lesson::schema::ScenarioSource;
+use eos_core::lesson::LessonError;
 use eos_core::scenario::limits::MAX_FILE_BYTES;
-use eos_core::{RunLimit, Scenario, ScenarioError};
+use eos_core::{Lesson, RunLimit, Scenario, ScenarioError};
 
 /// Reads a scenario file: JSON when it starts with `{`, TOML otherwise.
 pub fn read(text: &str) -> Result<Scenario, Vec<String>> {
@@ -36,6 +38,40 @@ pub fn problems(error: ScenarioError) -> Vec<String> {
     match error {
         ScenarioError::Invalid(fields) => fields.iter().map(|f| f.to_string()).collect(),
         // One problem, whose lines (a TOML error's excerpt and caret) stay together.
+        other => vec![other.to_string().trim().to_string()],
+    }
+}
+
+/// Reads a lesson file's TOML, without validating it: the page validates and checks it
+/// (`share::lesson_from_worker`), so that the worker carries no lesson rules. The answer is
+/// `lesson\npayload\nscenario payload\nwire`: the text packed for the lesson's link; an
+/// inline scenario's JSON packed for a scenario link (empty for a lesson on a built-in, or
+/// an inline scenario that does not validate, whose errors the page lists); base64url of
+/// `wire` for the page.
+pub fn read_lesson(text: &str) -> Result<String, Vec<String>> {
+    let file = Lesson::read_file(text).map_err(lesson_problems)?;
+    let scenario = match &file.scenario {
+        ScenarioSource::Inline(inline) => {
+            let mut inline = (**inline).clone();
+            if let Some(seed) = file.seed {
+                inline.seed = seed;
+            }
+            Scenario::from_file(inline).map_or(String::new(), |s| pack(&to_json(&s)))
+        }
+        ScenarioSource::Builtin(_) => String::new(),
+    };
+    let wire = crate::wire::to_bytes(&file).map_err(|e| vec![e.to_string()])?;
+    Ok(format!(
+        "lesson\n{}\n{scenario}\n{}",
+        pack(text),
+        base64url_encode(&wire)
+    ))
+}
+
+/// One line per problem: for an invalid lesson, each field with what is wrong with it.
+pub fn lesson_problems(error: LessonError) -> Vec<String> {
+    match error {
+        LessonError::Invalid(fields) => fields.iter().map(|f| f.to_string()).collect(),
         other => vec![other.to_string().trim().to_string()],
     }
 }
@@ -98,7 +134,11 @@ pub fn handle(request: &str) -> String {
     let (command, argument) = request.split_once('\n').unwrap_or((request, ""));
     let link = || permalink::parse_query(argument).map_err(|e| vec![e.to_string()]);
     let answer = match command {
+        "import" if eos_core::lesson::is_lesson(argument) => read_lesson(argument),
         "import" => read(argument).map(|s| imported(&s)),
+        "unpack-lesson" => unpack(argument)
+            .map_err(|e| vec![e])
+            .and_then(|text| read_lesson(&text)),
         "unpack" => unpack(argument)
             .map_err(|e| vec![e])
             .and_then(|json| read(&json))
@@ -243,6 +283,84 @@ mod tests {
         }
         let bad_json = handle("import\n{\"version\": 1, \"nme\": \"x\"}");
         assert!(bad_json.contains("unknown field"), "{bad_json}");
+    }
+
+    /// A course author's lesson on an inline scenario, with its own seed.
+    const LESSON: &str = include_str!("../../docs/examples/my-lost-ack.toml");
+
+    #[test]
+    fn a_lesson_file_imports_as_a_lesson_and_its_link_reopens_it() {
+        let parsed = Lesson::parse(LESSON).unwrap_or_else(|e| panic!("{e}"));
+        let answer = handle(&format!("import\n{LESSON}"));
+        let crate::share::ReadLesson {
+            lesson,
+            payload,
+            scenario_payload,
+        } = crate::share::lesson_from_worker(ok_body(&answer)).expect("the page reads it");
+        assert_eq!(lesson, parsed);
+        // The lesson's seed is its scenario's: what the page loads runs under it.
+        assert_eq!((lesson.seed(), lesson.scenario().seed()), (7, 7));
+        // Its link carries it whole: the worker reads the payload back to the same lesson.
+        assert!(payload.len() < permalink::MAX_LESSON_PAYLOAD_CHARS);
+        let again = handle(&format!("unpack-lesson\n{payload}"));
+        let back = crate::share::lesson_from_worker(ok_body(&again)).expect("the link reopens it");
+        assert_eq!(back.lesson, parsed);
+        // Its inline scenario, packed for a scenario link, opens as the same run.
+        let packed = scenario_payload.expect("an inline scenario is packed");
+        let scenario = read(&unpack(&packed).expect("unpacks")).expect("reads");
+        assert_eq!(scenario.file, lesson.scenario().file);
+        // A lesson on a built-in has no scenario payload.
+        let builtin =
+            eos_core::lesson::builtin::text(eos_core::lesson::builtin::DEFAULT).expect("built-in");
+        let answer = handle(&format!("import\n{builtin}"));
+        let read = crate::share::lesson_from_worker(ok_body(&answer)).expect("reads");
+        assert_eq!(read.scenario_payload, None);
+        // Every built-in lesson, prose in two languages, fits in a link.
+        for (id, text) in eos_core::lesson::builtin::BUILTIN {
+            let answer = handle(&format!("import\n{text}"));
+            let payload = crate::share::lesson_from_worker(ok_body(&answer))
+                .unwrap_or_else(|e| panic!("{id}: {e:?}"))
+                .payload;
+            assert!(
+                payload.len() * 2 < permalink::MAX_LESSON_PAYLOAD_CHARS,
+                "{id}: {} characters",
+                payload.len()
+            );
+        }
+    }
+
+    #[test]
+    fn a_lesson_the_page_cannot_show_is_refused_saying_why() {
+        // The worker reads the file; the page validates and checks it.
+        let err = |text: &str| {
+            let opened = match crate::share::parse_answer(&handle(&format!("import\n{text}"))) {
+                crate::share::Answer::Ok(body) => crate::share::lesson_from_worker(&body),
+                crate::share::Answer::Err(problems) => Err(problems),
+            };
+            opened
+                .map(|r| r.lesson.id().to_string())
+                .expect_err("refused")
+                .join("\n")
+        };
+        let not_toml = err("kind = \"lesson\"\nversion = = 1");
+        assert!(not_toml.contains("2 | version = = 1"), "{not_toml}");
+        // A wrong answer, as `eos-sim check` refuses it.
+        let wrong = err(&LESSON.replace("answer = 2", "answer = 3"));
+        assert!(wrong.contains("steps[1].question.answer"), "{wrong}");
+        // A scenario named by path: the page cannot open a second file.
+        let table = LESSON.find("[scenario]").zip(LESSON.find("[[steps]]"));
+        let (from, to) = table.expect("the lesson has both");
+        let by_path = LESSON.replace(&LESSON[from..to], "").replacen(
+            "id = \"my-lost-ack\"",
+            "id = \"my-lost-ack\"\nscenario = \"mine.toml\"",
+            1,
+        );
+        let message = err(&by_path);
+        assert!(message.contains("cannot open a second file"), "{message}");
+        // Damaged links are refused, never misread.
+        assert!(handle("unpack-lesson\nAAAA").starts_with("err\n"));
+        assert!(crate::share::lesson_from_worker("lesson\nA\n\n!!!").is_err());
+        assert!(crate::share::lesson_from_worker("lesson\nA").is_err());
     }
 
     #[test]

@@ -553,8 +553,8 @@ strings! {
     Files => "Files", "Файлы";
     DownloadScenario => "Download scenario (.toml)", "Скачать сценарий (.toml)";
     DownloadTrace => "Download trace (.json)", "Скачать трассу (.json)";
-    ImportScenario => "Import scenario… (.toml or .json, or drop it on the page)",
-        "Импорт сценария… (.toml или .json, или перетащите файл на страницу)";
+    ImportScenario => "Import a scenario or lesson… (.toml or .json, or drop it on the page)",
+        "Импорт сценария или урока… (.toml или .json, или перетащите файл на страницу)";
     Images => "Images", "Изображения";
     DiagramSvg => "Diagram SVG", "Диаграмма SVG";
     DiagramPng => "Diagram PNG", "Диаграмма PNG";

@@ -7,10 +7,11 @@ use crate::i18n::{I18n, S};
 use crate::lesson_state::{
     asking, grade_at, seek_target, LessonAction, LessonUi, Mode, Progress, Revealed, PROGRESS_KEY,
 };
-use crate::permalink::LessonPlace;
-use crate::share::LessonStart;
-use crate::state::{Action, Playground};
+use crate::permalink::{LessonPlace, Source};
+use crate::share::{ImportedLesson, LessonStart};
+use crate::state::{Action, Opened, Playground};
 use crate::view_model::lesson as vm;
+use eos_core::lesson::schema::ScenarioSource;
 use eos_core::lesson::{Answer, ResolvedStep};
 use eos_core::Lesson;
 use std::rc::Rc;
@@ -43,6 +44,39 @@ pub struct LessonModeProps {
     pub embed: bool,
     /// Told where the reader is (`None` away from the lessons), for the page's link.
     pub on_place: Callback<Option<LessonPlace>>,
+    /// A lesson the reader imported (or opened by its link): first in the list, and opened
+    /// where it says when it arrives.
+    #[prop_or_default]
+    pub imported: Option<ImportedLesson>,
+}
+
+/// A start not yet made: the page's link, or an imported lesson's (which waits for that
+/// lesson, first in the list, to be open), with a notice to show once it is loaded.
+struct PendingStart {
+    start: LessonStart,
+    imported: bool,
+    notice: Option<String>,
+}
+
+/// What loads the lesson's run at step 0: a built-in by name, or the lesson's own scenario
+/// (inline, or under the lesson's seed) as it is, linked as an imported scenario when the
+/// import worker packed one.
+fn load(lesson: &Lesson, imported: Option<&ImportedLesson>) -> Action {
+    match (&lesson.file.scenario, lesson.file.seed) {
+        (ScenarioSource::Builtin(name), None) => Action::Load(name.clone()),
+        _ => Action::Open(Box::new(Opened {
+            source: match imported.and_then(|i| i.scenario_payload.as_ref()) {
+                Some(payload) => Source::Custom(payload.to_string()),
+                None => Source::Builtin(crate::lessons::scenario_name(lesson)),
+            },
+            base: Ok(lesson.scenario().clone()),
+            seed: None,
+            guarantee: None,
+            faults: Vec::new(),
+            step: 0,
+            selection: None,
+        })),
+    }
 }
 
 /// The lesson state a start from a link gives.
@@ -98,7 +132,15 @@ fn spotlight(selector: Option<String>) {
 #[function_component(LessonMode)]
 pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
-    let lessons = use_memo((), |_| crate::lessons::all());
+    let serial = props.imported.as_ref().map_or(0, |i| i.serial);
+    let lessons = {
+        let imported = props.imported.clone();
+        use_memo(serial, move |_| {
+            let mut all: Vec<Lesson> = imported.iter().map(|i| (*i.lesson).clone()).collect();
+            all.extend(crate::lessons::all());
+            all
+        })
+    };
     let ui = {
         let (start, lessons) = (props.start.clone(), lessons.clone());
         use_reducer(move || starting_ui(&start, &lessons))
@@ -106,7 +148,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let progress =
         use_state(|| Progress::parse(&crate::storage::get(PROGRESS_KEY).unwrap_or_default()));
     let index = ui.lesson.min(lessons.len().saturating_sub(1));
-    let resolved: Rc<Vec<ResolvedStep>> = use_memo(index, |i| {
+    let resolved: Rc<Vec<ResolvedStep>> = use_memo((index, serial), |(i, _)| {
         lessons
             .get(*i)
             .and_then(|l| l.build().ok())
@@ -124,23 +166,25 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let lesson = LessonRef(lessons.clone(), index);
     let scenario = crate::lessons::scenario_name(&lesson);
     let pg = props.playground.clone();
+    // The open lesson is the imported one (first in the list).
+    let imported = props.imported.clone().filter(|_| index == 0);
 
     // Show narration step `i` of the open lesson (reloading the lesson's run if the
     // playground has something else), and count it as seen unless its question waits.
     let show = {
-        let (pg, ui, progress, resolved, lesson, scenario) = (
+        let (pg, ui, progress, resolved, lesson, imported) = (
             pg.clone(),
             ui.clone(),
             progress.clone(),
             resolved.clone(),
             lesson.clone(),
-            scenario.clone(),
+            imported.clone(),
         );
         let elsewhere =
             ui.trying.is_some() || ui.mode == Mode::Playground || props.scenario_name != scenario;
         Callback::from(move |i: usize| {
             if elsewhere {
-                pg.dispatch(Action::Load(scenario.clone()));
+                pg.dispatch(load(&lesson, imported.as_ref()));
             }
             let ask = asking(&lesson, i, false);
             pg.dispatch(Action::Seek(seek_target(&resolved, i, ask)));
@@ -154,7 +198,36 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     // Opening a lesson loads its scenario at its first step. The first render starts where
     // the page's link says: the first lesson, a lesson's step (or its try-it run), or
     // nowhere (a link to the playground opens that instead).
-    let first = use_mut_ref(|| Some(props.start.clone()));
+    let first = use_mut_ref(|| {
+        Some(PendingStart {
+            start: props.start.clone(),
+            imported: false,
+            notice: None,
+        })
+    });
+    // An imported lesson arriving opens where it says (its first step, or its link's place).
+    {
+        let (first, ui, arrived, lessons) = (
+            first.clone(),
+            ui.clone(),
+            props.imported.clone(),
+            lessons.clone(),
+        );
+        use_effect_with(serial, move |_| {
+            if let Some(i) = arrived {
+                let start = LessonStart::At {
+                    place: i.place.clone(),
+                    run_step: i.run_step,
+                };
+                ui.dispatch(LessonAction::Start(Box::new(starting_ui(&start, &lessons))));
+                *first.borrow_mut() = Some(PendingStart {
+                    start,
+                    imported: true,
+                    notice: i.notice.clone(),
+                });
+            }
+        });
+    }
     {
         let (pg, progress, resolved, lesson, scenario) = (
             pg.clone(),
@@ -163,9 +236,19 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             lesson.clone(),
             scenario.clone(),
         );
-        let first = first.clone();
-        use_effect_with(index, move |_| {
-            let (step, trying) = match first.borrow_mut().take() {
+        let (first, imported) = (first.clone(), imported.clone());
+        use_effect_with((index, serial), move |_| {
+            if first.borrow().as_ref().is_some_and(|p| p.imported) && imported.is_none() {
+                return;
+            }
+            let pending = first.borrow_mut().take();
+            let notice = pending.as_ref().and_then(|p| p.notice.clone());
+            let say = |pg: &UseReducerDispatcher<Playground>| {
+                if let Some(n) = notice {
+                    pg.dispatch(Action::Notice(n));
+                }
+            };
+            let (step, trying) = match pending.map(|p| p.start) {
                 Some(LessonStart::Away) => return,
                 Some(LessonStart::At { place, run_step }) => {
                     (place.step, place.trying.map(|k| (k, run_step)))
@@ -181,10 +264,12 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 if let Some(changed) = changed {
                     pg.dispatch(Action::LoadScenario(scenario, Rc::new(changed)));
                     pg.dispatch(Action::Seek(run_step));
+                    say(&pg);
                     return;
                 }
             }
-            pg.dispatch(Action::Load(scenario));
+            pg.dispatch(load(&lesson, imported.as_ref()));
+            say(&pg);
             let ask = asking(&lesson, step, false);
             pg.dispatch(Action::Seek(seek_target(&resolved, step, ask)));
             if !ask {
@@ -214,11 +299,13 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 id: lesson.id().to_string(),
                 step: ui.step,
                 trying: None,
+                payload: imported.as_ref().map(|i| i.payload.clone()),
             }),
             (Mode::Playground, Some((step, k))) => Some(LessonPlace {
                 id: lesson.id().to_string(),
                 step,
                 trying: Some(k),
+                payload: imported.as_ref().map(|i| i.payload.clone()),
             }),
             (Mode::Playground, None) => None,
         };
@@ -342,8 +429,17 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     };
     let on_leave = {
         let (pg, ui, name) = (pg.clone(), ui.clone(), props.scenario_name.clone());
+        let (lesson, imported, own) = (
+            lesson.clone(),
+            imported.clone(),
+            props.scenario_name == scenario,
+        );
         Callback::from(move |_| {
-            pg.dispatch(Action::Load(name.clone()));
+            pg.dispatch(if own {
+                load(&lesson, imported.as_ref())
+            } else {
+                Action::Load(name.clone())
+            });
             ui.dispatch(LessonAction::Mode(Mode::Playground));
         })
     };

@@ -58,6 +58,8 @@ impl Default for LessonUi {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LessonAction {
     Open(usize),
+    /// Where a link or an import starts.
+    Start(Box<LessonUi>),
     Go(usize),
     Choose(Option<Answer>),
     Reveal(Revealed),
@@ -73,6 +75,7 @@ impl Reducible for LessonUi {
     fn reduce(self: Rc<Self>, action: LessonAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
+            LessonAction::Start(start) => next = *start,
             LessonAction::Open(lesson) => {
                 next = LessonUi {
                     lesson,

@@ -8,7 +8,8 @@
 //! and `embed` (the stage alone, for an iframe).
 //!
 //! In lesson mode the link names the lesson instead: `?lesson=ID&ls=N` (narration step N,
-//! from 0), and `&try=K&step=S` while its try-it prompt K runs at step S.
+//! from 0), and `&try=K&step=S` while its try-it prompt K runs at step S. An imported lesson
+//! travels whole, as `?lx=PAYLOAD&ls=N` (its JSON, deflated and base64url-encoded).
 
 use crate::state::{Playground, Selection};
 use eos_core::kafka::processor::Guarantee;
@@ -27,6 +28,9 @@ pub const MAX_FAULTS: usize = 64;
 pub const MAX_STEP: u64 = 1_000_000;
 /// The longest lesson id a link may carry.
 pub const MAX_LESSON_ID: usize = 64;
+/// The longest imported lesson's payload accepted, in characters (lessons carry prose, in
+/// two languages: a long one is about 10 KB once deflated). Within `MAX_QUERY_BYTES`.
+pub const MAX_LESSON_PAYLOAD_CHARS: usize = 20 * 1024;
 
 /// Where a reader is in a lesson: what a lesson link carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +40,9 @@ pub struct LessonPlace {
     pub step: usize,
     /// The try-it prompt of that step whose changed run is on screen.
     pub trying: Option<usize>,
+    /// An imported lesson's payload (`lx`): the link carries the lesson itself. Its `id` is
+    /// empty until the import worker has read it.
+    pub payload: Option<std::rc::Rc<str>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +111,7 @@ pub enum LinkError {
     TooManyFaults { count: usize },
     BadFault { index: usize, reason: String },
     PayloadTooLong { chars: usize },
+    LessonTooLong { chars: usize },
     BadPayload,
     TwoScenarios,
     BadLessonId,
@@ -134,7 +142,11 @@ impl fmt::Display for LinkError {
                 f,
                 "its scenario is {chars} characters; the limit is {MAX_PAYLOAD_CHARS}"
             ),
-            LinkError::BadPayload => write!(f, "its scenario is not base64url"),
+            LinkError::LessonTooLong { chars } => write!(
+                f,
+                "its lesson is {chars} characters; the limit is {MAX_LESSON_PAYLOAD_CHARS}"
+            ),
+            LinkError::BadPayload => write!(f, "its scenario or lesson is not base64url"),
             LinkError::TwoScenarios => write!(f, "it names two scenarios"),
             LinkError::BadGuarantee { value } => write!(
                 f,
@@ -163,7 +175,10 @@ fn shorten(value: &str) -> String {
 pub fn format_query(link: &Link) -> String {
     let mut parts = Vec::new();
     if let Some(place) = &link.lesson {
-        parts.push(format!("lesson={}", encode(&place.id)));
+        match &place.payload {
+            Some(payload) => parts.push(format!("lx={payload}")),
+            None => parts.push(format!("lesson={}", encode(&place.id))),
+        }
         parts.push(format!("ls={}", place.step));
         if let Some(k) = place.trying {
             parts.push(format!("try={k}"));
@@ -211,6 +226,7 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
     let mut named = false;
     let mut fault_texts = Vec::new();
     let (mut lesson, mut lesson_step, mut trying) = (None::<String>, 0usize, None::<usize>);
+    let mut lesson_payload = None::<std::rc::Rc<str>>;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
         let number = |value: &str| {
@@ -230,7 +246,7 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 link.source = if key == "s" {
                     Source::Builtin(value)
                 } else {
-                    check_payload(&value)?;
+                    check_payload(&value, MAX_PAYLOAD_CHARS)?;
                     Source::Custom(value)
                 };
             }
@@ -265,6 +281,14 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 }
                 lesson = Some(id);
             }
+            "lx" => {
+                let chars = raw.chars().count();
+                if chars > MAX_LESSON_PAYLOAD_CHARS {
+                    return Err(LinkError::LessonTooLong { chars });
+                }
+                check_payload(raw, MAX_LESSON_PAYLOAD_CHARS)?;
+                lesson_payload = Some(raw.into());
+            }
             // Small numbers; what a lesson has is checked against the lesson itself.
             "ls" => lesson_step = number(raw)?.min(10_000) as usize,
             "try" => trying = Some(number(raw)?.min(10_000) as usize),
@@ -288,17 +312,27 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
         })
         .collect::<Result<_, _>>()?;
     link.named = named;
-    link.lesson = lesson.map(|id| LessonPlace {
-        id,
-        step: lesson_step,
-        trying,
-    });
+    link.lesson = match (lesson, lesson_payload) {
+        (_, Some(payload)) => Some(LessonPlace {
+            id: String::new(),
+            step: lesson_step,
+            trying,
+            payload: Some(payload),
+        }),
+        (Some(id), None) => Some(LessonPlace {
+            id,
+            step: lesson_step,
+            trying,
+            payload: None,
+        }),
+        (None, None) => None,
+    };
     Ok(link)
 }
 
-fn check_payload(payload: &str) -> Result<(), LinkError> {
+fn check_payload(payload: &str, max: usize) -> Result<(), LinkError> {
     let chars = payload.chars().count();
-    if chars > MAX_PAYLOAD_CHARS {
+    if chars > max {
         return Err(LinkError::PayloadTooLong { chars });
     }
     let base64url = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
@@ -542,6 +576,7 @@ mod tests {
             id: "frozen-broker".into(),
             step: 3,
             trying: None,
+            payload: None,
         });
         assert_eq!(format_query(&link), "?lesson=frozen-broker&ls=3");
         let back = parse_query("?lesson=frozen-broker&ls=3").expect("valid");
@@ -552,6 +587,7 @@ mod tests {
             id: "frozen-broker".into(),
             step: 5,
             trying: Some(0),
+            payload: None,
         });
         link.embed = true;
         let query = format_query(&link);
@@ -564,6 +600,43 @@ mod tests {
         // Absurd step numbers are capped here and refused against the lesson later.
         let far = parse_query("?lesson=x&ls=99999999999").expect("valid");
         assert_eq!(far.lesson.map(|l| l.step), Some(10_000));
+    }
+
+    #[test]
+    fn an_imported_lesson_travels_whole_in_its_link() {
+        let mut link = Link::builtin("ignored-in-lesson-mode");
+        link.step = 7;
+        link.lesson = Some(LessonPlace {
+            id: "my-lesson".into(),
+            step: 2,
+            trying: Some(1),
+            payload: Some("AbC-_9".into()),
+        });
+        let query = format_query(&link);
+        assert_eq!(query, "?lx=AbC-_9&ls=2&try=1&step=7");
+        let back = parse_query(&query).expect("valid");
+        let place = back.lesson.expect("a lesson place");
+        // The id is the lesson's own, known once the worker has read the payload.
+        assert_eq!(
+            (place.id.as_str(), place.step, place.trying, back.step),
+            ("", 2, Some(1), 7)
+        );
+        assert_eq!(place.payload.as_deref(), Some("AbC-_9"));
+        let refused = |q: &str| parse_query(q).expect_err(q).to_string();
+        assert!(refused("?lx=not*base64").contains("not base64url"));
+        assert!(refused("?lx=").contains("not base64url"));
+        let long = format!("?lx={}", "A".repeat(MAX_LESSON_PAYLOAD_CHARS + 1));
+        assert!(
+            refused(&long).contains("its lesson is"),
+            "{}",
+            refused(&long)
+        );
+        // The longest payload allowed fits in a link.
+        let longest = format!(
+            "?lx={}&ls=99&try=9&step=999999",
+            "A".repeat(MAX_LESSON_PAYLOAD_CHARS)
+        );
+        assert!(parse_query(&longest).is_ok());
     }
 
     #[test]

@@ -4,7 +4,9 @@
 
 use crate::permalink::{LessonPlace, Link, Source};
 use crate::state::{Opened, Selection};
-use eos_core::Scenario;
+use eos_core::lesson::LessonFile;
+use eos_core::{Lesson, Scenario};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The import worker's loader, as Trunk writes it next to `index.html`.
@@ -104,6 +106,81 @@ pub fn opened_from_worker(body: &str) -> Result<Opened, Vec<String>> {
     })
 }
 
+/// A lesson the reader imported, or opened by its link (`lx`): listed first in the lessons.
+#[derive(Clone, Debug)]
+pub struct ImportedLesson {
+    pub lesson: Rc<Lesson>,
+    /// What the page's link carries (`lx`).
+    pub payload: Rc<str>,
+    /// Its inline scenario as a scenario link carries it (`x`), for the playground's link
+    /// once the reader leaves the lesson; `None` for a lesson on a built-in.
+    pub scenario_payload: Option<Rc<str>>,
+    /// Where to open it, and the try-it run's step.
+    pub place: LessonPlace,
+    pub run_step: u64,
+    /// What the page says once it is open (a link's step past the lesson's last).
+    pub notice: Option<String>,
+    /// Counts imports: the same lesson imported again opens again.
+    pub serial: u32,
+}
+
+impl PartialEq for ImportedLesson {
+    fn eq(&self, other: &Self) -> bool {
+        self.serial == other.serial
+    }
+}
+
+/// A lesson's scenario, found by the page among the built-ins only: it cannot open a second
+/// file, so a scenario named by path gets a sentence saying what to do instead.
+fn page_scenario(name: &str) -> Result<Scenario, eos_core::ScenarioError> {
+    if eos_core::lesson::is_scenario_path(name) {
+        return Err(eos_core::ScenarioError::Parse {
+            message: "the page cannot open a second file: put the scenario in the lesson as a \
+                      [scenario] table, or name a built-in scenario"
+                .into(),
+        });
+    }
+    crate::builtins::get(name)
+}
+
+/// A lesson the worker read, validated and checked, with what links carry.
+#[derive(Debug)]
+pub struct ReadLesson {
+    pub lesson: Lesson,
+    /// The lesson's link payload (`lx`).
+    pub payload: Rc<str>,
+    /// Its inline scenario's link payload (`x`), if it has one.
+    pub scenario_payload: Option<Rc<str>>,
+}
+
+/// A lesson the worker read (`lesson\npayload\nscenario payload\nwire`), with its payloads.
+pub fn lesson_from_worker(body: &str) -> Result<ReadLesson, Vec<String>> {
+    let incomplete = || vec!["the import worker's answer is incomplete".to_string()];
+    let mut parts = body
+        .strip_prefix("lesson\n")
+        .ok_or_else(incomplete)?
+        .split('\n');
+    let (Some(payload), Some(scenario), Some(wire)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return Err(incomplete());
+    };
+    let bytes = crate::codec::base64url_decode(wire.trim())
+        .ok_or_else(|| vec!["the import worker's answer is not base64url".to_string()])?;
+    let file: LessonFile = crate::wire::from_bytes(&bytes)
+        .map_err(|e| vec![format!("the import worker's answer is damaged: {e}")])?;
+    let lesson =
+        Lesson::from_file_with(file, &page_scenario).map_err(crate::codec::lesson_problems)?;
+    // Checked as `eos-sim check` checks it: every point reached, every answer the run's.
+    lesson
+        .check_without_invariants()
+        .map_err(crate::codec::lesson_problems)?;
+    Ok(ReadLesson {
+        lesson,
+        payload: payload.into(),
+        scenario_payload: (!scenario.is_empty()).then(|| scenario.into()),
+    })
+}
+
 /// What to open for a link to a built-in scenario (a custom one needs the worker first).
 pub fn opened_from_link(link: &Link, base: Result<Scenario, String>) -> Opened {
     Opened {
@@ -196,6 +273,8 @@ pub fn lesson_start(
         None => (LessonStart::First, None),
         Some(Err(_)) => (LessonStart::Away, None),
         Some(Ok(link)) => match &link.lesson {
+            // An imported lesson's link: the lesson arrives from the import worker.
+            Some(place) if place.payload.is_some() => (LessonStart::Away, None),
             Some(place) => match check_place(place, lessons) {
                 Ok((place, notice)) => (
                     LessonStart::At {
@@ -288,6 +367,8 @@ mod tests {
         assert_eq!(start("?embed"), (LessonStart::First, None));
         assert_eq!(start("?s=seed-commit-abort"), (LessonStart::Away, None));
         assert_eq!(start("?step=zz"), (LessonStart::Away, None));
+        // An imported lesson's link waits for the import worker to read the lesson.
+        assert_eq!(start("?lx=AAAA&ls=1"), (LessonStart::Away, None));
         let (at, error) = start(&format!("?lesson={first}&ls=2"));
         assert_eq!(error, None);
         assert!(
@@ -360,6 +441,8 @@ pub struct Sharing {
     pub import_errors: yew::Html,
     pub on_dragover: yew::Callback<yew::DragEvent>,
     pub on_drop: yew::Callback<yew::DragEvent>,
+    /// A lesson imported from a file or opened by its link.
+    pub imported_lesson: Option<ImportedLesson>,
 }
 
 /// Opens the page's link once, keeps the URL in step with what is shown, and serves the
@@ -385,13 +468,46 @@ pub fn use_sharing(
         let start = start.clone();
         move |_| lesson_start(start.as_ref().as_ref(), &crate::lessons::all())
     });
-    let pending =
-        use_state(|| matches!(&*start, Some(Ok(l)) if matches!(l.source, Source::Custom(_))));
+    let pending = use_state(|| {
+        matches!(&*start, Some(Ok(l)) if matches!(l.source, Source::Custom(_))
+            || l.lesson.as_ref().is_some_and(|p| p.payload.is_some()))
+    });
     let status = use_state(|| None::<String>);
     let import_error = use_state(|| None::<(String, Vec<String>)>);
+    let imported_lesson = use_state(|| None::<ImportedLesson>);
+    // Opens a lesson the worker read, where `place` says (its id is the lesson's own).
+    let open_lesson = {
+        let imported_lesson = imported_lesson.clone();
+        Rc::new(
+            move |read: ReadLesson, place: LessonPlace, run_step: u64| -> Result<(), String> {
+                let ReadLesson {
+                    lesson,
+                    payload,
+                    scenario_payload,
+                } = read;
+                let place = LessonPlace {
+                    id: lesson.id().to_string(),
+                    ..place
+                };
+                let (place, notice) = check_place(&place, std::slice::from_ref(&lesson))?;
+                let serial = imported_lesson.as_ref().map_or(0, |i| i.serial) + 1;
+                imported_lesson.set(Some(ImportedLesson {
+                    lesson: Rc::new(lesson),
+                    payload,
+                    scenario_payload,
+                    place,
+                    run_step,
+                    notice,
+                    serial,
+                }));
+                Ok(())
+            },
+        )
+    };
 
     {
         let (state, pending, lesson) = (state.clone(), pending.clone(), lesson.clone());
+        let open_lesson = open_lesson.clone();
         use_effect_with((), move |_| {
             // A lesson link that opens, with something changed (a step past the lesson's
             // last): lesson mode loads the lesson, and the page says what was changed.
@@ -406,6 +522,42 @@ pub fn use_sharing(
                     lines.join("; ")
                 ))
             };
+            // An imported lesson's link: the worker reads the lesson it carries.
+            if let Some(Ok(Link {
+                lesson: Some(place),
+                step,
+                ..
+            })) = &*start
+            {
+                if let Some(payload) = &place.payload {
+                    let (place, step) = (place.clone(), *step);
+                    ask(
+                        "unpack-lesson",
+                        payload,
+                        Box::new(move |answer| {
+                            pending.set(false);
+                            let opened = match answer {
+                                Answer::Ok(body) => lesson_from_worker(&body),
+                                Answer::Err(lines) => Err(lines),
+                            }
+                            .map_err(|lines| {
+                                format!(
+                                    "This link cannot be opened: {}. Showing the default scenario instead.",
+                                    lines.join("; ")
+                                )
+                            })
+                            .and_then(|read| open_lesson(read, place, step));
+                            if let Err(e) = opened {
+                                open(opened_from_link(
+                                    &Link::builtin(eos_core::builtin::DEFAULT),
+                                    Err(e),
+                                ));
+                            }
+                        }),
+                    );
+                    return;
+                }
+            }
             match (&*start, &lesson.1) {
                 (_, Some(refused)) => open(opened_from_link(
                     &Link::builtin(eos_core::builtin::DEFAULT),
@@ -471,6 +623,7 @@ pub fn use_sharing(
         Callback::from(move |event: JsValue| {
             let (state, status, import_error) =
                 (state.clone(), status.clone(), import_error.clone());
+            let open_lesson = open_lesson.clone();
             read_file(
                 &event,
                 Box::new(move |name, text| {
@@ -484,6 +637,28 @@ pub fn use_sharing(
                         &text,
                         Box::new(move |answer| {
                             let opened = match answer {
+                                Answer::Ok(body) if body.starts_with("lesson\n") => {
+                                    let first = LessonPlace {
+                                        id: String::new(),
+                                        step: 0,
+                                        trying: None,
+                                        payload: None,
+                                    };
+                                    let opened = lesson_from_worker(&body).and_then(|read| {
+                                        open_lesson(read, first, 0).map_err(|e| vec![e])
+                                    });
+                                    match opened {
+                                        Ok(()) => {
+                                            import_error.set(None);
+                                            status.set(Some(S::Imported.f(lang, &[&name])));
+                                        }
+                                        Err(lines) => {
+                                            status.set(None);
+                                            import_error.set(Some((name, lines)));
+                                        }
+                                    }
+                                    return;
+                                }
                                 Answer::Ok(body) => opened_from_worker(&body),
                                 Answer::Err(lines) => Err(lines),
                             };
@@ -624,5 +799,6 @@ pub fn use_sharing(
         },
         on_dragover: Callback::from(|e: DragEvent| e.prevent_default()),
         on_drop,
+        imported_lesson: (*imported_lesson).clone(),
     }
 }

@@ -34,6 +34,9 @@ use schema::{QuestionSpec, ScenarioSource, StepSpec, TryItSpec};
 use serde::{Deserialize, Serialize};
 use text::TextRule;
 
+/// How a check reports a run: `Report::of`, or `Report::counts` without the invariants.
+type ReportFn = fn(&str, &Simulation) -> crate::report::Report;
+
 /// The only supported format version.
 pub const VERSION: u32 = 1;
 
@@ -481,16 +484,21 @@ impl Lesson {
         text: &str,
         scenario: &dyn Fn(&str) -> Result<Scenario, ScenarioError>,
     ) -> Result<Lesson, LessonError> {
+        Lesson::from_file_with(Lesson::read_file(text)?, scenario)
+    }
+
+    /// Reads TOML text into a lesson file, without validating it (the import worker reads,
+    /// the page validates).
+    pub fn read_file(text: &str) -> Result<LessonFile, LessonError> {
         if text.len() > limits::MAX_FILE_BYTES {
             return Err(LessonError::TooLarge {
                 bytes: text.len(),
                 max: limits::MAX_FILE_BYTES,
             });
         }
-        let file: LessonFile = toml::from_str(text).map_err(|e| LessonError::Parse {
+        toml::from_str(text).map_err(|e| LessonError::Parse {
             message: e.to_string(),
-        })?;
-        Lesson::from_file_with(file, scenario)
+        })
     }
 
     pub fn from_file(file: LessonFile) -> Result<Lesson, LessonError> {
@@ -567,10 +575,15 @@ impl Lesson {
                 message: format!("has {n} steps (allowed: 1 to {})", limits::MAX_STEPS),
             });
         }
-        let Some(scenario) = scenario else {
+        let Some(mut scenario) = scenario else {
             return Err(LessonError::Invalid(errors));
         };
-        let sim = scenario.simulation(file.seed);
+        // The lesson's seed is its scenario's: the page loads `scenario()` as it is, and a
+        // try-it prompt changes it, so both run under the seed the points were resolved with.
+        if let Some(seed) = file.seed {
+            scenario = scenario.with_seed(seed);
+        }
+        let sim = scenario.simulation(None);
         let spotlights = spotlight_names(&sim);
         let steps: Vec<Option<LessonStep>> = file
             .steps
@@ -605,7 +618,8 @@ impl Lesson {
         &self.file.summary
     }
 
-    /// The scenario the lesson runs (a built-in or its inline `[scenario]`).
+    /// The scenario the lesson runs (a built-in or its inline `[scenario]`), under the
+    /// lesson's seed.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
@@ -640,7 +654,7 @@ impl Lesson {
     /// What the whole run, under the lesson's seed, breaks of the `[expect]` of the lesson's
     /// own scenario, inline or in a file it names (a built-in's is checked with the
     /// built-in).
-    fn inline_expect(&self) -> Vec<FieldError> {
+    fn inline_expect(&self, report: ReportFn) -> Vec<FieldError> {
         let own = match &self.file.scenario {
             ScenarioSource::Inline(_) => true,
             ScenarioSource::Builtin(name) => is_scenario_path(name),
@@ -650,7 +664,7 @@ impl Lesson {
         };
         let mut sim = self.scenario.simulation_without_trace(Some(self.seed()));
         sim.run(crate::RunLimit::Completion);
-        let report = crate::report::Report::of(self.scenario.name(), &sim);
+        let report = report(self.scenario.name(), &sim);
         crate::scenario::expect::check(expect, &report)
             .into_iter()
             .map(|message| FieldError {
@@ -663,6 +677,17 @@ impl Lesson {
     /// Everything `eos-sim check` verifies: every point reachable in order, and every
     /// question's answer equal to what its probe reads at its point.
     pub fn check(&self) -> Result<Checked, LessonError> {
+        self.check_with(crate::report::Report::of)
+    }
+
+    /// As `check`, without the simulator's own invariants among the scenario's
+    /// expectations: the page leaves their code out (`eos-sim check` and the property tests
+    /// check them).
+    pub fn check_without_invariants(&self) -> Result<Checked, LessonError> {
+        self.check_with(crate::report::Report::counts)
+    }
+
+    fn check_with(&self, report: ReportFn) -> Result<Checked, LessonError> {
         let w = self.walk()?;
         let mut errors = Vec::new();
         for (i, (s, reading)) in self.steps.iter().zip(&w.readings).enumerate() {
@@ -677,7 +702,7 @@ impl Lesson {
                 });
             }
         }
-        errors.extend(self.inline_expect());
+        errors.extend(self.inline_expect(report));
         if !errors.is_empty() {
             return Err(LessonError::Invalid(errors));
         }

@@ -29,7 +29,8 @@ fn not_a_scenario(text: &str) -> Option<String> {
     if crate::lesson::is_lesson(text) {
         return Some(
             "this is a lesson file (it says kind = \"lesson\"), not a scenario: \
-             `eos-sim check` checks lessons; `eos-sim run` and the playground's import take scenarios"
+             `eos-sim check` checks lessons and the playground's import opens them; `eos-sim run` \
+             takes scenarios"
                 .into(),
         );
     }
@@ -118,6 +119,13 @@ impl Scenario {
 
     /// The same scenario with its run cut at `max_steps` at most (the page keeps every step
     /// to step back through, so it runs shorter than the CLI may).
+    /// The same scenario under another seed.
+    pub fn with_seed(mut self, seed: u64) -> Scenario {
+        self.setup.seed = seed;
+        self.file.seed = seed;
+        self
+    }
+
     pub fn with_step_cap(mut self, max_steps: u64) -> Scenario {
         self.setup.max_steps = self.setup.max_steps.min(max_steps);
         self.file.limits.max_steps = self.file.limits.max_steps.min(max_steps);
