@@ -837,6 +837,9 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   await page.locator('.error[role=alert]').waitFor({ timeout: 10000 });
   assert(/has 5 steps, and the link asks for step 100: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
   assert((await lessonStep(page)) === 'Step 5 of 5', `the lesson's last step: ${await lessonStep(page)}`);
+  await page.click('#notice-close');
+  assert((await page.locator('.error[role=alert]').count()) === 0, 'the notice is dismissed');
+  assert((await lessonStep(page)) === 'Step 5 of 5', 'and the lesson stays');
   await page.waitForFunction(() => document.querySelector('.clients')?.textContent?.includes('idempotence off'));
   for (const [query, message] of [['?lesson=no-such-lesson', /no lesson is called "no-such-lesson"/], ['?lesson=../x', /lesson id/]]) {
     await page.goto(url + query, { waitUntil: 'load' });

@@ -121,6 +121,9 @@ pub fn app() -> Html {
             d.dispatch(Action::SetGuarantee(g))
         }
     });
+    let on_dismiss = use_callback(dispatcher.clone(), |_: MouseEvent, d| {
+        d.dispatch(Action::DismissNotice)
+    });
     let on_select = use_callback(dispatcher, |name: String, d| d.dispatch(Action::Load(name)));
 
     // The comparison's ledger changes only with the scenario: built once per comparison.
@@ -174,7 +177,10 @@ pub fn app() -> Html {
                 { sharing.menu }
             }
             if let Some(err) = &state.error {
-                <div class="error" role="alert">{ err.text(lang) }</div>
+                <div class="error import-errors-head" role="alert">
+                    <span>{ err.text(lang) }</span>
+                    <button class="ctl" id="notice-close" onclick={on_dismiss}>{ i18n.t(crate::i18n::S::Dismiss) }</button>
+                </div>
             }
             { sharing.import_errors }
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}

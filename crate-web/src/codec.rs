@@ -396,6 +396,23 @@ mod tests {
             let _ = handle(&q);
             let _ = handle(&format!("unpack\n{q}"));
             let _ = handle(&format!("import\n{q}"));
+            let _ = handle(&format!("unpack-lesson\n{q}"));
+            let _ = crate::share::lesson_from_worker(&format!("lesson\n{q}"));
+        }
+
+        #[test]
+        fn a_damaged_lesson_is_refused_or_read_without_panicking(
+            cut in 0usize..LESSON.len(),
+            junk in ".{0,40}",
+        ) {
+            let mut text: String = LESSON.chars().take(cut).collect();
+            text.push_str(&junk);
+            // Through the worker and into the page, as an import goes.
+            if let crate::share::Answer::Ok(body) =
+                crate::share::parse_answer(&handle(&format!("import\n{text}")))
+            {
+                let _ = crate::share::lesson_from_worker(&body);
+            }
         }
 
         #[test]

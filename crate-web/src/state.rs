@@ -45,6 +45,8 @@ pub enum Action {
     LoadScenario(String, Rc<Scenario>),
     /// Say something about the run on screen (a link that opened with a change).
     Notice(String),
+    /// The reader closes the notice.
+    DismissNotice,
     /// The same scenario and added faults under another seed, from step 0.
     SetSeed(u64),
     /// The same scenario, seed and added faults with the processors under another
@@ -599,6 +601,8 @@ impl Reducible for Playground {
                 }
             }
             Action::Open(opened) => Rc::new(open(&self, *opened)),
+            // A bumped state carries no notice.
+            Action::DismissNotice => Rc::new(self.bumped(self.finished, self.playing)),
             Action::Notice(text) => {
                 let mut same = self.bumped(self.finished, self.playing);
                 same.error = Some(Notice::Text(text));
@@ -641,6 +645,21 @@ mod tests {
 
     fn act(state: Rc<Playground>, action: Action) -> Rc<Playground> {
         state.reduce(action)
+    }
+
+    #[test]
+    fn a_notice_is_dismissed_and_the_run_stays_as_it_was() {
+        let s = Rc::new(Playground::new(builtin::DEFAULT));
+        let s = act(s, Action::Step);
+        let s = act(s, Action::Notice("the link was changed".into()));
+        assert!(s.error_text(crate::i18n::Lang::En).is_some());
+        let closed = act(s.clone(), Action::DismissNotice);
+        assert_eq!(closed.error_text(crate::i18n::Lang::En), None);
+        assert_eq!(closed.sim.borrow().steps(), 1);
+        assert_eq!(
+            closed.sim.borrow().trace_hash(),
+            s.sim.borrow().trace_hash()
+        );
     }
 
     #[test]
