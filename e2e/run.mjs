@@ -985,9 +985,22 @@ test('a permalink restores the scenario, the fault added by click, the step and 
   await other.close();
 });
 
-test('hostile links show a message and the default view', async (page) => {
+test('hostile links: a value that is not one is left out with a notice; a link that cannot be opened shows the default view', async (page) => {
+  // A value that is not one is left out: the link's scenario opens, and the page says so.
+  for (const [query, message, atEnd] of [
+    ['?s=seed-commit-abort&step=1000000000000000000', /asks for step 1000000, but its run ends at step \d+: showing its last step/, true],
+    ['?s=seed-commit-abort&step=-5&seed=x&g=always', /step=-5 is not a step number: showing step 0\. seed=x is not a whole number.*g=always is not a guarantee/, false],
+  ]) {
+    await page.goto(url + query, { waitUntil: 'load' });
+    const error = page.locator('.error[role=alert]');
+    await error.waitFor({ timeout: 10000 });
+    const text = await error.innerText();
+    assert(message.test(text), `${query}: message ${text}`);
+    const picked = await page.locator('#scenario-picker option:checked').innerText();
+    assert(picked.includes('Commit and abort'), `${query}: the link's scenario, got ${picked}`);
+    assert(atEnd ? /finished/.test(await clockText(page)) : (await stepNumber(page)) === 0, `${query}: ${await clockText(page)}`);
+  }
   const cases = [
-    ['?s=seed-commit-abort&step=1000000000000000000', /past the limit/],
     ['?s=no-such-scenario&step=3', /no built-in scenario is called "no-such-scenario"/],
     ['?x=%%%not-base64', /cannot be opened/],
     ['?x=AAAAAAAA&step=2', /cannot be opened/],

@@ -75,6 +75,7 @@ fn load(lesson: &Lesson, imported: Option<&ImportedLesson>) -> Action {
             faults: Vec::new(),
             step: 0,
             selection: None,
+            notices: Vec::new(),
         })),
     }
 }

@@ -1,5 +1,8 @@
 //! Permalinks: the page's state in its URL query, and back. Pure: parsing never panics on
-//! any string, every limit is explicit, and every refusal says what was wrong.
+//! any string, every limit is explicit, and every refusal says what was wrong. A link whose
+//! scenario cannot be read is refused (the page shows the default view and why); a step,
+//! seed, guarantee, message or fault that is not one is left out, with a notice, and the rest
+//! opens.
 //!
 //! `?s=NAME` names a built-in scenario; `?x=PAYLOAD` carries an imported one (its JSON,
 //! deflated and base64url-encoded by the import worker). Then `seed=N`, `g=GUARANTEE` (the
@@ -65,6 +68,9 @@ pub struct Link {
     /// Whether the link names a scenario (`s` or `x`), rather than leaving the default.
     pub named: bool,
     pub lesson: Option<LessonPlace>,
+    /// What was left out or changed while reading the link (a step, seed or fault that is
+    /// not one): the page opens the rest and says so.
+    pub notices: Vec<String>,
 }
 
 impl Link {
@@ -79,6 +85,7 @@ impl Link {
             embed: false,
             named: false,
             lesson: None,
+            notices: Vec::new(),
         }
     }
 
@@ -98,6 +105,7 @@ impl Link {
             embed,
             named: true,
             lesson: None,
+            notices: Vec::new(),
         }
     }
 }
@@ -106,16 +114,12 @@ impl Link {
 pub enum LinkError {
     TooLong { bytes: usize, max: usize },
     BadEncoding { key: String },
-    BadNumber { key: String, value: String },
-    StepTooFar { step: String },
     TooManyFaults { count: usize },
-    BadFault { index: usize, reason: String },
     PayloadTooLong { chars: usize },
     LessonTooLong { chars: usize },
     BadPayload,
     TwoScenarios,
     BadLessonId,
-    BadGuarantee { value: String },
 }
 
 impl fmt::Display for LinkError {
@@ -128,16 +132,9 @@ impl fmt::Display for LinkError {
             LinkError::BadEncoding { key } => {
                 write!(f, "\"{key}\" is not valid percent-encoded UTF-8")
             }
-            LinkError::BadNumber { key, value } => {
-                write!(f, "{key}={} is not a whole number", shorten(value))
-            }
-            LinkError::StepTooFar { step } => {
-                write!(f, "step {} is past the limit of {MAX_STEP}", shorten(step))
-            }
             LinkError::TooManyFaults { count } => {
                 write!(f, "it adds {count} faults; the limit is {MAX_FAULTS}")
             }
-            LinkError::BadFault { index, reason } => write!(f, "fault {}: {reason}", index + 1),
             LinkError::PayloadTooLong { chars } => write!(
                 f,
                 "its scenario is {chars} characters; the limit is {MAX_PAYLOAD_CHARS}"
@@ -148,11 +145,6 @@ impl fmt::Display for LinkError {
             ),
             LinkError::BadPayload => write!(f, "its scenario or lesson is not base64url"),
             LinkError::TwoScenarios => write!(f, "it names two scenarios"),
-            LinkError::BadGuarantee { value } => write!(
-                f,
-                "g={} is not a guarantee (at-most-once, at-least-once or exactly-once)",
-                shorten(value)
-            ),
             LinkError::BadLessonId => write!(
                 f,
                 "its lesson id is not a name of at most {MAX_LESSON_ID} letters, digits and dashes"
@@ -229,12 +221,6 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
     let mut lesson_payload = None::<std::rc::Rc<str>>;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
-        let number = |value: &str| {
-            value.parse::<u64>().map_err(|_| LinkError::BadNumber {
-                key: key.to_string(),
-                value: value.to_string(),
-            })
-        };
         match key {
             "s" | "x" => {
                 if named {
@@ -250,29 +236,44 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                     Source::Custom(value)
                 };
             }
-            "seed" => link.seed = Some(number(raw)?),
-            "g" => {
-                link.guarantee =
-                    Some(
-                        Guarantee::parse(raw).ok_or_else(|| LinkError::BadGuarantee {
-                            value: raw.to_string(),
-                        })?,
-                    )
-            }
+            // A value that is not one is left out, and the page says so: the link's scenario
+            // still opens.
+            "seed" => match raw.parse::<u64>() {
+                Ok(seed) => link.seed = Some(seed),
+                Err(_) => link.notices.push(format!(
+                    "seed={} is not a whole number: the scenario's own seed is used.",
+                    shorten(raw)
+                )),
+            },
+            "g" => match Guarantee::parse(raw) {
+                Some(g) => link.guarantee = Some(g),
+                None => link.notices.push(format!(
+                    "g={} is not a guarantee (at-most-once, at-least-once or exactly-once): the scenario's own is used.",
+                    shorten(raw)
+                )),
+            },
             "step" => {
                 let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
                 link.step = match raw.parse::<u64>() {
                     Ok(step) if step <= MAX_STEP => step,
-                    _ if digits => return Err(LinkError::StepTooFar { step: raw.into() }),
+                    // Past the limit: the run's end, which the page says when it opens.
+                    _ if digits => MAX_STEP,
                     _ => {
-                        return Err(number(raw).err().unwrap_or(LinkError::BadNumber {
-                            key: key.into(),
-                            value: raw.into(),
-                        }))
+                        link.notices.push(format!(
+                            "step={} is not a step number: showing step 0.",
+                            shorten(raw)
+                        ));
+                        0
                     }
                 };
             }
-            "msg" => link.message = Some(number(raw)?),
+            "msg" => match raw.parse::<u64>() {
+                Ok(id) => link.message = Some(id),
+                Err(_) => link.notices.push(format!(
+                    "msg={} is not a message number: nothing is selected.",
+                    shorten(raw)
+                )),
+            },
             "lesson" => {
                 let id = decode(raw).ok_or_else(|| LinkError::BadEncoding { key: key.into() })?;
                 let name = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
@@ -290,8 +291,20 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 lesson_payload = Some(raw.into());
             }
             // Small numbers; what a lesson has is checked against the lesson itself.
-            "ls" => lesson_step = number(raw)?.min(10_000) as usize,
-            "try" => trying = Some(number(raw)?.min(10_000) as usize),
+            "ls" => match raw.parse::<u64>() {
+                Ok(n) => lesson_step = n.min(10_000) as usize,
+                Err(_) => link.notices.push(format!(
+                    "ls={} is not a lesson step: showing the lesson's first step.",
+                    shorten(raw)
+                )),
+            },
+            "try" => match raw.parse::<u64>() {
+                Ok(n) => trying = Some(n.min(10_000) as usize),
+                Err(_) => link.notices.push(format!(
+                    "try={} is not a try-it prompt: showing the lesson step.",
+                    shorten(raw)
+                )),
+            },
             "embed" => link.embed = true,
             "f" => {
                 fault_texts.push(raw);
@@ -304,13 +317,14 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
             _ => {}
         }
     }
-    link.faults = fault_texts
-        .iter()
-        .enumerate()
-        .map(|(index, text)| {
-            parse_fault(text).map_err(|reason| LinkError::BadFault { index, reason })
-        })
-        .collect::<Result<_, _>>()?;
+    for (index, text) in fault_texts.iter().enumerate() {
+        match parse_fault(text) {
+            Ok(fault) => link.faults.push(fault),
+            Err(reason) => link
+                .notices
+                .push(format!("fault {} is left out: {reason}.", index + 1)),
+        }
+    }
     link.named = named;
     link.lesson = match (lesson, lesson_payload) {
         (_, Some(payload)) => Some(LessonPlace {
@@ -523,6 +537,7 @@ mod tests {
             embed: true,
             named: true,
             lesson: None,
+            notices: Vec::new(),
         };
         let query = format_query(&link);
         assert_eq!(parse_query(&query), Ok(link));
@@ -545,27 +560,62 @@ mod tests {
     #[test]
     fn hostile_links_are_refused_with_a_reason() {
         let refused = |q: &str| parse_query(q).expect_err(q).to_string();
-        assert!(refused("?step=1000000000000000000").contains("past the limit of 1000000"));
-        assert!(refused("?step=99999999999999999999999").contains("past the limit"));
-        assert!(refused("?step=-1").contains("not a whole number"));
-        assert!(refused("?seed=abc").contains("seed=abc is not a whole number"));
-        assert!(refused("?g=sometimes").contains("g=sometimes is not a guarantee"));
         assert!(refused("?x=not*base64").contains("not base64url"));
         assert!(refused(&format!("?x={}", "A".repeat(MAX_PAYLOAD_CHARS + 1))).contains("limit"));
         assert!(refused(&format!("?s={}", "a".repeat(MAX_QUERY_BYTES))).contains("bytes long"));
         assert!(refused("?s=%FF").contains("UTF-8"));
         assert!(refused("?s=%4").contains("UTF-8"));
         assert!(refused("?s=a&x=AAAA").contains("two scenarios"));
-        assert!(refused("?f=at:1").contains("fault 1"));
-        assert!(refused("?f=at:1,a:crash,zz:1").contains("unknown field"));
-        assert!(refused("?f=at:1,a:crash,part:70000").contains("too large"));
         assert!(refused(&"&f=at:1,a:crash".repeat(MAX_FAULTS + 1)).contains("faults"));
         assert!(refused("?lesson=a/b").contains("lesson id"));
         assert!(refused("?lesson=").contains("lesson id"));
         assert!(
             refused(&format!("?lesson={}", "a".repeat(MAX_LESSON_ID + 1))).contains("lesson id")
         );
-        assert!(refused("?lesson=a&ls=x").contains("ls=x is not a whole number"));
+    }
+
+    #[test]
+    fn a_value_that_is_not_one_is_left_out_and_the_rest_opens() {
+        // (query, what stays of the link, what the notice says)
+        let opened = |q: &str| parse_query(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let said = |q: &str| opened(q).notices.join(" ");
+        let link = opened("?s=seed-commit-abort&step=-5&seed=abc&g=sometimes&msg=x");
+        assert_eq!(link.source, Source::Builtin("seed-commit-abort".into()));
+        assert_eq!(
+            (link.step, link.seed, link.guarantee, link.message),
+            (0, None, None, None)
+        );
+        let notice = said("?s=seed-commit-abort&step=-5&seed=abc&g=sometimes&msg=x");
+        for part in [
+            "step=-5 is not a step number: showing step 0.",
+            "seed=abc is not a whole number",
+            "g=sometimes is not a guarantee",
+            "msg=x is not a message number",
+        ] {
+            assert!(notice.contains(part), "{part}: {notice}");
+        }
+        // A step past the limit is the run's end (the page says so when it opens).
+        assert_eq!(opened("?s=a&step=1000000000000000000").step, MAX_STEP);
+        assert_eq!(opened("?s=a&step=99999999999999999999999").step, MAX_STEP);
+        // A fault that is not one is left out; the others stay.
+        let link = opened(
+            "?s=a&f=at:1&f=at:3,a:crash,t:broker-0&f=at:1,a:crash,zz:1&f=at:1,a:crash,part:70000",
+        );
+        assert_eq!(link.faults.len(), 1);
+        let notice = link.notices.join(" ");
+        assert!(
+            notice.contains("fault 1 is left out")
+                && notice.contains("fault 3 is left out: ")
+                && notice.contains("unknown field")
+                && notice.contains("too large"),
+            "{notice}"
+        );
+        // A lesson step or try-it prompt that is not a number: the lesson's first step.
+        let link = opened("?lesson=a&ls=x&try=y");
+        assert_eq!(link.lesson.map(|p| (p.step, p.trying)), Some((0, None)));
+        assert!(said("?lesson=a&ls=x").contains("ls=x is not a lesson step"));
+        // Long values are shortened in the notice.
+        assert!(said(&format!("?seed={}", "9x".repeat(100))).len() < 120);
     }
 
     #[test]

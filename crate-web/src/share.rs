@@ -103,6 +103,7 @@ pub fn opened_from_worker(body: &str) -> Result<Opened, Vec<String>> {
         faults: Vec::new(),
         step: 0,
         selection: None,
+        notices: Vec::new(),
     })
 }
 
@@ -191,6 +192,7 @@ pub fn opened_from_link(link: &Link, base: Result<Scenario, String>) -> Opened {
         faults: link.faults.clone(),
         step: link.step,
         selection: link.message.map(Selection::Message),
+        notices: link.notices.clone(),
     }
 }
 
@@ -281,7 +283,7 @@ pub fn lesson_start(
                         place,
                         run_step: link.step,
                     },
-                    notice,
+                    joined(&link.notices, notice),
                 ),
                 Err(e) => (LessonStart::Away, Some(e)),
             },
@@ -289,6 +291,16 @@ pub fn lesson_start(
             None => (LessonStart::First, None),
         },
     }
+}
+
+/// A link's own notices, then one more: one notice, or none.
+pub fn joined(notices: &[String], more: Option<String>) -> Option<String> {
+    let all: Vec<&str> = notices
+        .iter()
+        .map(String::as_str)
+        .chain(more.as_deref())
+        .collect();
+    (!all.is_empty()).then(|| all.join(" "))
 }
 
 /// A file name for downloads: the scenario's name, then what it holds.
@@ -366,7 +378,9 @@ mod tests {
         assert_eq!(lesson_start(None, &lessons), (LessonStart::First, None));
         assert_eq!(start("?embed"), (LessonStart::First, None));
         assert_eq!(start("?s=seed-commit-abort"), (LessonStart::Away, None));
-        assert_eq!(start("?step=zz"), (LessonStart::Away, None));
+        // A link with nothing to open but a step that is not one: the first lesson.
+        assert_eq!(start("?step=zz"), (LessonStart::First, None));
+        assert_eq!(start("?s=%FF"), (LessonStart::Away, None));
         // An imported lesson's link waits for the import worker to read the lesson.
         assert_eq!(start("?lx=AAAA&ls=1"), (LessonStart::Away, None));
         let (at, error) = start(&format!("?lesson={first}&ls=2"));
@@ -404,6 +418,27 @@ mod tests {
             assert_eq!(error, None);
             assert!(matches!(at, LessonStart::At { run_step: 7, .. }));
         }
+    }
+
+    #[test]
+    fn a_link_with_a_value_that_is_not_one_opens_its_scenario_and_says_what_was_left_out() {
+        let fresh = Rc::new(Playground::new("seed-commit-abort"));
+        let name = "lost-ack-idempotence-off";
+        let link = crate::permalink::parse_query(&format!("?s={name}&step=-5&g=exactly-once"))
+            .expect("opens");
+        let s = fresh.reduce(Action::Open(Box::new(opened_from_link(
+            &link,
+            builtin_base(name),
+        ))));
+        assert_eq!(
+            (s.scenario_name.as_str(), s.sim.borrow().steps()),
+            (name, 0)
+        );
+        let said = s.error_text(crate::i18n::Lang::En).unwrap_or_default();
+        assert!(said.contains("step=-5 is not a step number"), "{said}");
+        // A guarantee on a scenario without a processor does not apply, and is not kept.
+        assert!(said.contains("(g=) does not apply"), "{said}");
+        assert_eq!(Link::of(&s, false).guarantee, None);
     }
 
     #[test]
@@ -479,7 +514,11 @@ pub fn use_sharing(
     let open_lesson = {
         let imported_lesson = imported_lesson.clone();
         Rc::new(
-            move |read: ReadLesson, place: LessonPlace, run_step: u64| -> Result<(), String> {
+            move |read: ReadLesson,
+                  place: LessonPlace,
+                  run_step: u64,
+                  notices: &[String]|
+                  -> Result<(), String> {
                 let ReadLesson {
                     lesson,
                     payload,
@@ -490,6 +529,7 @@ pub fn use_sharing(
                     ..place
                 };
                 let (place, notice) = check_place(&place, std::slice::from_ref(&lesson))?;
+                let notice = joined(notices, notice);
                 let serial = imported_lesson.as_ref().map_or(0, |i| i.serial) + 1;
                 imported_lesson.set(Some(ImportedLesson {
                     lesson: Rc::new(lesson),
@@ -526,11 +566,12 @@ pub fn use_sharing(
             if let Some(Ok(Link {
                 lesson: Some(place),
                 step,
+                notices,
                 ..
             })) = &*start
             {
                 if let Some(payload) = &place.payload {
-                    let (place, step) = (place.clone(), *step);
+                    let (place, step, notices) = (place.clone(), *step, notices.clone());
                     ask(
                         "unpack-lesson",
                         payload,
@@ -546,7 +587,7 @@ pub fn use_sharing(
                                     lines.join("; ")
                                 )
                             })
-                            .and_then(|read| open_lesson(read, place, step));
+                            .and_then(|read| open_lesson(read, place, step, &notices));
                             if let Err(e) = opened {
                                 open(opened_from_link(
                                     &Link::builtin(eos_core::builtin::DEFAULT),
@@ -645,7 +686,7 @@ pub fn use_sharing(
                                         payload: None,
                                     };
                                     let opened = lesson_from_worker(&body).and_then(|read| {
-                                        open_lesson(read, first, 0).map_err(|e| vec![e])
+                                        open_lesson(read, first, 0, &[]).map_err(|e| vec![e])
                                     });
                                     match opened {
                                         Ok(()) => {

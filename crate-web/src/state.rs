@@ -65,6 +65,8 @@ pub struct Opened {
     pub faults: Vec<FaultSpec>,
     pub step: u64,
     pub selection: Option<Selection>,
+    /// What reading the link left out or changed, said when it opens.
+    pub notices: Vec<String>,
 }
 
 /// A process fault by click (`freeze` lasts `freeze_ms`).
@@ -432,8 +434,16 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     // Faults that do not fit are left out, and a step past the end is the end: the link's
     // scenario stays on screen, and a notice says what was changed.
     let (mut faults, mut step) = (opened.faults, opened.step);
-    let mut notice = Vec::new();
-    let scenario = match crate::permalink::apply(&base, opened.seed, opened.guarantee, &faults) {
+    let mut notice = opened.notices;
+    let mut guarantee = opened.guarantee;
+    if guarantee.is_some() && base.file.processors.is_empty() {
+        notice.push(
+            "This link's guarantee (g=) does not apply: the scenario has no read-process-write processor."
+                .to_string(),
+        );
+        guarantee = None;
+    }
+    let scenario = match crate::permalink::apply(&base, opened.seed, guarantee, &faults) {
         Ok(s) => s,
         Err(e) => {
             // What is wrong, without the field paths (the link's faults follow the
@@ -450,7 +460,7 @@ fn open(current: &Playground, opened: Opened) -> Playground {
                 "This link's faults do not fit its scenario: {why}. Showing it without them."
             ));
             faults.clear();
-            match crate::permalink::apply(&base, opened.seed, opened.guarantee, &[]) {
+            match crate::permalink::apply(&base, opened.seed, guarantee, &[]) {
                 Ok(s) => s,
                 Err(e) => return fallback(format!("This link cannot be opened: {e}")),
             }
@@ -466,7 +476,7 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         step = next.timeline.total_steps;
     }
     next.source = opened.source;
-    next.guarantee = opened.guarantee;
+    next.guarantee = guarantee;
     next.injected = faults.len() as u32;
     next.added = Rc::new(faults);
     next.speed = current.speed;
