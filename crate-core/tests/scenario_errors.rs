@@ -125,6 +125,27 @@ fn an_unknown_topic_in_a_send_is_named() {
 }
 
 #[test]
+fn sends_whose_last_record_falls_past_the_day_are_refused() {
+    let sends = |at: u64, count: u32, interval: u64| {
+        BASE.replace(
+            "[[producers.sends]]\ntopic = \"t\"",
+            &format!("[[producers.sends]]\ntopic = \"t\"\nat_ms = {at}\ncount = {count}\ninterval_us = {interval}"),
+        )
+    };
+    // 2,000 records a minute apart: each number is in range, the last send is not.
+    let errors = field_errors(&sends(0, 2_000, 60_000_000));
+    let e = error_for(&errors, "producers[0].sends[0].interval_us");
+    assert!(
+        e.message.contains("sends its last record at 119940000 ms"),
+        "{e}"
+    );
+    assert!(e.message.contains("past the limit of 86400000 ms"), "{e}");
+    // Ending exactly at the limit is allowed.
+    assert!(Scenario::parse(&sends(86_399_999, 2, 1_000)).is_ok());
+    assert!(Scenario::parse(&sends(86_399_999, 3, 1_000)).is_err());
+}
+
+#[test]
 fn idempotence_with_six_in_flight_is_refused_in_kafkas_words() {
     let text = BASE.replace(
         "name = \"app\"",

@@ -436,6 +436,21 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 0,
                 ms(MAX_TIME_MS),
             );
+            // The last record's send time is within the day too, not only each number.
+            let last_us = ms(s.at_ms.min(MAX_TIME_MS)).saturating_add(
+                s.interval_us
+                    .saturating_mul(u64::from(s.count.saturating_sub(1))),
+            );
+            if s.at_ms <= MAX_TIME_MS && last_us > ms(MAX_TIME_MS) {
+                c.err(
+                    format!("{sf}.interval_us"),
+                    format!(
+                        "sends its last record at {} ms (at_ms + (count - 1) × interval_us), \
+                         past the limit of {MAX_TIME_MS} ms",
+                        last_us / 1000
+                    ),
+                );
+            }
             let Some(&(topic, partitions)) = topic_index.get(s.topic.as_str()) else {
                 c.err(
                     format!("{sf}.topic"),
