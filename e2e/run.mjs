@@ -777,6 +777,13 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#lesson-title')?.textContent?.includes('My lesson'), null, { timeout: 15000 });
   assert((await lessonStep(page)) === 'Step 2 of 2', `the link's step: ${await lessonStep(page)}`);
+  // A step past the lesson's last opens its last, and says so.
+  const linked = page.url();
+  await page.goto(linked.replace(/&ls=\d+/, '&ls=9'), { waitUntil: 'load' });
+  await page.locator('.error[role=alert]').waitFor({ timeout: 15000 });
+  assert(/has 2 steps, and the link asks for step 10: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
+  await page.goto(linked, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.querySelector('#lesson-step')?.textContent?.includes('Step 2 of 2'), null, { timeout: 15000 });
   await page.click('#show-answer');
   await page.click('#try-it-0');
   await page.locator('#trying').waitFor();
@@ -789,6 +796,12 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   await page.waitForFunction(() => /[?&]x=.*&seed=7&/.test(location.search));
   const picked = await page.$eval('#scenario-picker', (s) => s.selectedOptions[0]?.textContent ?? '');
   assert(/A lost ack, without idempotence/.test(picked), `the header names it: ${picked}`);
+  // A scenario imported during the lesson leaves it, even one named like the lesson's.
+  await page.click('#back-to-lesson');
+  const sameName = ['version = 1', 'name = "my-lost-ack"', '[[topics]]', 'name = "t"', '[[producers]]', 'name = "p"', '[[producers.sends]]', 'topic = "t"'].join('\n');
+  await page.locator('#import-file').setInputFiles({ name: 'same-name.toml', mimeType: 'text/plain', buffer: Buffer.from(sameName) });
+  await page.locator('#back-to-lesson').waitFor({ timeout: 15000 });
+  assert((await page.locator('#lesson-panel').count()) === 0, 'the lesson is left for the imported scenario');
   // A damaged lesson link says so and opens the default view.
   await page.goto(url + '?lx=AAAA&ls=0', { waitUntil: 'load' });
   await page.locator('.error[role=alert]').waitFor({ timeout: 15000 });

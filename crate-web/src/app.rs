@@ -185,7 +185,8 @@ pub fn app() -> Html {
             { sharing.import_errors }
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
                 scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
-                embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()} />
+                embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()}
+                scenario_imports={sharing.scenario_imports} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />

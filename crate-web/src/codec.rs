@@ -86,11 +86,17 @@ pub fn pack(json: &str) -> String {
 }
 
 pub fn unpack(payload: &str) -> Result<String, String> {
-    let bytes = base64url_decode(payload).ok_or("the scenario in the link is not base64url")?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_FILE_BYTES).map_err(
-        |_| format!("the scenario in the link is damaged or inflates past {MAX_FILE_BYTES} bytes"),
+    unpack_what(payload, "scenario")
+}
+
+/// Unpacks a link's payload, naming what it carries (`scenario` or `lesson`) if it cannot.
+fn unpack_what(payload: &str, what: &str) -> Result<String, String> {
+    let bytes = base64url_decode(payload)
+        .ok_or_else(|| format!("the {what} in the link is not base64url"))?;
+    let text = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_FILE_BYTES).map_err(
+        |_| format!("the {what} in the link is damaged or inflates past {MAX_FILE_BYTES} bytes"),
     )?;
-    String::from_utf8(json).map_err(|_| "the scenario in the link is not UTF-8".to_string())
+    String::from_utf8(text).map_err(|_| format!("the {what} in the link is not UTF-8"))
 }
 
 /// The scenario a link describes, with its seed and the faults added by click.
@@ -136,7 +142,7 @@ pub fn handle(request: &str) -> String {
     let answer = match command {
         "import" if eos_core::lesson::is_lesson(argument) => read_lesson(argument),
         "import" => read(argument).map(|s| imported(&s)),
-        "unpack-lesson" => unpack(argument)
+        "unpack-lesson" => unpack_what(argument, "lesson")
             .map_err(|e| vec![e])
             .and_then(|text| read_lesson(&text)),
         "unpack" => unpack(argument)
@@ -309,22 +315,18 @@ mod tests {
         let packed = scenario_payload.expect("an inline scenario is packed");
         let scenario = read(&unpack(&packed).expect("unpacks")).expect("reads");
         assert_eq!(scenario.file, lesson.scenario().file);
-        // A lesson on a built-in has no scenario payload.
-        let builtin =
-            eos_core::lesson::builtin::text(eos_core::lesson::builtin::DEFAULT).expect("built-in");
-        let answer = handle(&format!("import\n{builtin}"));
-        let read = crate::share::lesson_from_worker(ok_body(&answer)).expect("reads");
-        assert_eq!(read.scenario_payload, None);
-        // Every built-in lesson, prose in two languages, fits in a link.
+        // Every built-in lesson, prose in two languages, fits in a link; under its own id, a
+        // copy opens (on a built-in scenario: no scenario payload).
         for (id, text) in eos_core::lesson::builtin::BUILTIN {
-            let answer = handle(&format!("import\n{text}"));
-            let payload = crate::share::lesson_from_worker(ok_body(&answer))
-                .unwrap_or_else(|e| panic!("{id}: {e:?}"))
-                .payload;
+            let copy = text.replacen(&format!("id = \"{id}\""), "id = \"my-copy\"", 1);
+            let answer = handle(&format!("import\n{copy}"));
+            let read = crate::share::lesson_from_worker(ok_body(&answer))
+                .unwrap_or_else(|e| panic!("{id}: {e:?}"));
+            assert_eq!(read.scenario_payload, None, "{id}");
             assert!(
-                payload.len() * 2 < permalink::MAX_LESSON_PAYLOAD_CHARS,
+                read.payload.len() * 2 < permalink::MAX_LESSON_PAYLOAD_CHARS,
                 "{id}: {} characters",
-                payload.len()
+                read.payload.len()
             );
         }
     }
@@ -342,6 +344,11 @@ mod tests {
                 .expect_err("refused")
                 .join("\n")
         };
+        // A built-in lesson's id: its progress and links would mix with the built-in's.
+        let builtin =
+            eos_core::lesson::builtin::text(eos_core::lesson::builtin::DEFAULT).expect("built-in");
+        let message = err(builtin);
+        assert!(message.contains("is a built-in lesson's id"), "{message}");
         let not_toml = err("kind = \"lesson\"\nversion = = 1");
         assert!(not_toml.contains("2 | version = = 1"), "{not_toml}");
         // A wrong answer, as `eos-sim check` refuses it.

@@ -48,6 +48,10 @@ pub struct LessonModeProps {
     /// where it says when it arrives.
     #[prop_or_default]
     pub imported: Option<ImportedLesson>,
+    /// Counts scenarios imported from a file: each one leaves lesson mode (even one named
+    /// like the lesson's).
+    #[prop_or_default]
+    pub scenario_imports: u32,
 }
 
 /// A start not yet made: the page's link, or an imported lesson's (which waits for that
@@ -270,9 +274,10 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 }
             }
             pg.dispatch(load(&lesson, imported.as_ref()));
-            say(&pg);
             let ask = asking(&lesson, step, false);
             pg.dispatch(Action::Seek(seek_target(&resolved, step, ask)));
+            // After the seek: a step clears the notice.
+            say(&pg);
             if !ask {
                 progress.set(progress.seen(lesson.id(), step));
             }
@@ -289,6 +294,16 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             let was = std::mem::replace(&mut *last.borrow_mut(), name.clone());
             if ui.mode == Mode::Lesson && was == scenario && *name != scenario {
                 ui.dispatch(LessonAction::Mode(Mode::Playground));
+            }
+        });
+    }
+
+    // An imported scenario leaves the lesson (its name may be the lesson scenario's).
+    {
+        let ui = ui.clone();
+        use_effect_with(props.scenario_imports, move |n| {
+            if *n > 0 {
+                ui.dispatch(LessonAction::Leave);
             }
         });
     }

@@ -66,6 +66,8 @@ pub enum LessonAction {
     TryAgain,
     Trying(usize, usize),
     Mode(Mode),
+    /// To the playground, out of any try-it run (another scenario was opened).
+    Leave,
     ToggleContents,
 }
 
@@ -106,6 +108,10 @@ impl Reducible for LessonUi {
                     next.trying = None;
                     next.visited = true;
                 }
+            }
+            LessonAction::Leave => {
+                next.mode = Mode::Playground;
+                next.trying = None;
             }
             LessonAction::ToggleContents => next.contents_open = !next.contents_open,
         }

@@ -115,7 +115,7 @@ export function readFile(event, maxBytes, done) {
   file.arrayBuffer().then((bytes) => {
     let text;
     try { text = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch {
-      done(file.name, '', 'the file is not UTF-8 text (a scenario is a .toml or .json file)');
+      done(file.name, '', 'the file is not UTF-8 text (a scenario or a lesson is a .toml or .json file)');
       return;
     }
     done(file.name, text, '');

@@ -171,6 +171,13 @@ pub fn lesson_from_worker(body: &str) -> Result<ReadLesson, Vec<String>> {
         .map_err(|e| vec![format!("the import worker's answer is damaged: {e}")])?;
     let lesson =
         Lesson::from_file_with(file, &page_scenario).map_err(crate::codec::lesson_problems)?;
+    // Its own id: a built-in's would share that lesson's progress and links.
+    if crate::lessons::all().iter().any(|l| l.id() == lesson.id()) {
+        return Err(vec![format!(
+            "id: \"{}\" is a built-in lesson's id; give your lesson its own, so that its progress and links stay apart",
+            lesson.id()
+        )]);
+    }
     // Checked as `eos-sim check` checks it: every point reached, every answer the run's.
     lesson
         .check_without_invariants()
@@ -478,6 +485,8 @@ pub struct Sharing {
     pub on_drop: yew::Callback<yew::DragEvent>,
     /// A lesson imported from a file or opened by its link.
     pub imported_lesson: Option<ImportedLesson>,
+    /// How many scenarios were imported from a file: each one leaves lesson mode.
+    pub scenario_imports: u32,
 }
 
 /// Opens the page's link once, keeps the URL in step with what is shown, and serves the
@@ -510,6 +519,8 @@ pub fn use_sharing(
     let status = use_state(|| None::<String>);
     let import_error = use_state(|| None::<(String, Vec<String>)>);
     let imported_lesson = use_state(|| None::<ImportedLesson>);
+    // Counts scenarios imported from a file: each one leaves lesson mode.
+    let scenario_imports = use_state(|| 0u32);
     // Opens a lesson the worker read, where `place` says (its id is the lesson's own).
     let open_lesson = {
         let imported_lesson = imported_lesson.clone();
@@ -529,7 +540,17 @@ pub fn use_sharing(
                     ..place
                 };
                 let (place, notice) = check_place(&place, std::slice::from_ref(&lesson))?;
-                let notice = joined(notices, notice);
+                let mut notice = joined(notices, notice);
+                let chars = payload.chars().count();
+                if chars > crate::permalink::MAX_LESSON_PAYLOAD_CHARS {
+                    notice = joined(
+                        &notice.into_iter().collect::<Vec<_>>(),
+                        Some(format!(
+                            "This lesson is too long to travel in a link: packed, it is {chars} characters, and a link carries {}. It is open in this tab only: share the file itself.",
+                            crate::permalink::MAX_LESSON_PAYLOAD_CHARS
+                        )),
+                    );
+                }
                 let serial = imported_lesson.as_ref().map_or(0, |i| i.serial) + 1;
                 imported_lesson.set(Some(ImportedLesson {
                     lesson: Rc::new(lesson),
@@ -661,10 +682,11 @@ pub fn use_sharing(
 
     let read_and_import = {
         let (state, status, import_error) = (state.clone(), status.clone(), import_error.clone());
+        let scenario_imports = scenario_imports.clone();
         Callback::from(move |event: JsValue| {
             let (state, status, import_error) =
                 (state.clone(), status.clone(), import_error.clone());
-            let open_lesson = open_lesson.clone();
+            let (open_lesson, scenario_imports) = (open_lesson.clone(), scenario_imports.clone());
             read_file(
                 &event,
                 Box::new(move |name, text| {
@@ -708,6 +730,7 @@ pub fn use_sharing(
                                     import_error.set(None);
                                     status.set(Some(S::Imported.f(lang, &[&name])));
                                     state.dispatch(Action::Open(Box::new(o)));
+                                    scenario_imports.set(*scenario_imports + 1);
                                 }
                                 Err(lines) => {
                                     status.set(None);
@@ -841,5 +864,6 @@ pub fn use_sharing(
         on_dragover: Callback::from(|e: DragEvent| e.prevent_default()),
         on_drop,
         imported_lesson: (*imported_lesson).clone(),
+        scenario_imports: *scenario_imports,
     }
 }
