@@ -84,10 +84,14 @@ fn view_fork(f: &Fork, change: &eos_core::lesson::TryAction, ru: bool) -> Html {
         )
         .to_string(),
         Some(d) if d <= f.at => format!(
-            "{} {d}, {} {}.",
+            "{} {d}, {} {}: {}",
             tr("The runs part at step", "Прогоны расходятся на шаге"),
             tr("before the fork at step", "раньше развилки на шаге"),
-            f.at
+            f.at,
+            tr(
+                "a client or job takes this setting when it starts, so the changed run has it from its start.",
+                "клиент или задание получает эту настройку при запуске, поэтому в изменённом прогоне она действует с самого начала."
+            )
         ),
         Some(d) => format!(
             "{} {}; {} {d}.",
