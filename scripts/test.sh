@@ -31,7 +31,7 @@ step "core stays free of web crates and builds for wasm32" bash scripts/check-co
 step "native tests" cargo test --workspace --locked
 step "eos-sim check over every scenario" cargo run --quiet --locked -p eos-core --bin eos-sim -- check scenarios/*.toml
 step "eos-sim check over every lesson" cargo run --quiet --locked -p eos-core --bin eos-sim -- check lessons/*.toml
-step "the examples in docs/ are valid scenarios" bash scripts/check-doc-examples.sh
+step "the examples in docs/ pass eos-sim check" bash scripts/check-doc-examples.sh
 step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --locked -p eos-web --target wasm32-unknown-unknown
 step "trunk build --release" trunk build --release
 step "shipped size" bash scripts/size.sh
