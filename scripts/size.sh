@@ -7,11 +7,15 @@
 # to an imported scenario) is measured apart, with its own budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-600000}
+# 600 KB until the snippets the page preloads (share.js, placement.js: 2.4 KB minified) were
+# counted with it; the same page then measured 600.2 KB.
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-602000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-500000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
+# The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.
+shopt -s globstar nullglob
+for f in dist/*.wasm dist/*.js dist/*.css dist/snippets/**/*.js; do
   [ -e "$f" ] || continue
   raw=$(wc -c < "$f"); gz=$(gzip -9 -c "$f" | wc -c)
   printf '%-40s %9d bytes  %9d gzipped\n' "$(basename "$f")" "$raw" "$gz"

@@ -12,7 +12,12 @@
 //!
 //! In lesson mode the link names the lesson instead: `?lesson=ID&ls=N` (narration step N,
 //! from 0), and `&try=K&step=S` while its try-it prompt K runs at step S. An imported lesson
-//! travels whole, as `?lx=PAYLOAD&ls=N` (its JSON, deflated and base64url-encoded).
+//! travels whole, as `lx=PAYLOAD` (its TOML text, deflated and base64url-encoded).
+//!
+//! In the address bar and in copied links, `share.js` moves the payload (`x=` or `lx=`) into
+//! the fragment (`?ls=2#lx=...`), which browsers never send to the server (static hosts refuse
+//! request lines past about 8 KB); the page reads the query and the fragment as one, so links
+//! with the payload in the query open too.
 
 use crate::state::{Playground, Selection};
 use eos_core::kafka::processor::Guarantee;

@@ -53,18 +53,36 @@ export function codecRequest(url, request, done) {
   if (ready) worker.postMessage(message); else queued.push(message);
 }
 
+// A scenario's or lesson's payload (x=, lx=) travels in the fragment, which browsers never
+// send to the server: static hosts refuse request lines past about 8 KB. The page reads the
+// query and the fragment as one.
+const PAYLOAD = /(^|&)(l?x=[^&]*)/;
+function withPayloadInFragment(query) {
+  const q = query.replace(/^\?/, '');
+  const m = q.match(PAYLOAD);
+  if (!m) return query;
+  const rest = q.replace(PAYLOAD, '').replace(/^&/, '');
+  return `${rest ? `?${rest}` : ''}#${m[2]}`;
+}
+
 export function locationQuery() {
-  return window.location.search;
+  // A link pasted over this one that differs only in its fragment does not reload the page
+  // by itself (our own replaceState never fires this).
+  window.addEventListener('hashchange', () => window.location.reload());
+  const { search, hash } = window.location;
+  const fragment = hash.replace(/^#/, '');
+  return fragment ? `${search}${search ? '&' : '?'}${fragment}` : search;
 }
 
 export function replaceQuery(query) {
-  if (window.location.search !== query) {
-    history.replaceState(null, '', `${window.location.pathname}${query}`);
+  const target = withPayloadInFragment(query);
+  if (`${window.location.search}${window.location.hash}` !== target) {
+    history.replaceState(null, '', `${window.location.pathname}${target}`);
   }
 }
 
 export function linkFor(query) {
-  return `${window.location.origin}${window.location.pathname}${query}`;
+  return `${window.location.origin}${window.location.pathname}${withPayloadInFragment(query)}`;
 }
 
 export function copyText(text, done) {
