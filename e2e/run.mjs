@@ -791,8 +791,11 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   await page.keyboard.press('End');
   await page.waitForFunction(() => document.querySelector('.clients')?.textContent?.includes('1 read'));
   assert(/[?&]try=0&step=\d+#lx=/.test(page.url()), `a try-it link: ${page.url()}`);
-  // Leaving the lesson keeps its scenario, linked as an imported scenario under its seed.
+  // Back at the lesson, the revealed answer stays, at the step's own point (the run's end).
   await page.click('#back-to-lesson');
+  await page.locator('#feedback').waitFor({ timeout: 10000 });
+  await page.waitForFunction(() => /finished/.test(document.querySelector('#clock')?.textContent ?? ''));
+  // Leaving the lesson keeps its scenario, linked as an imported scenario under its seed.
   await page.click('#leave-lesson');
   await page.waitForFunction(() => /[?&]seed=7&/.test(location.search) && /^#x=/.test(location.hash));
   const picked = await page.$eval('#scenario-picker', (s) => s.selectedOptions[0]?.textContent ?? '');

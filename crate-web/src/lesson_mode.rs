@@ -461,13 +461,28 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     };
     let on_back = {
         let (ui, show, step) = (ui.clone(), show.clone(), ui.step);
+        let (pg, lesson, imported, resolved) = (
+            pg.clone(),
+            lesson.clone(),
+            imported.clone(),
+            resolved.clone(),
+        );
+        // Back from a try-it of a step whose answer was revealed: the answer stays, and the
+        // run goes back to the step's own point (not the one before its question).
+        let kept = ui.revealed.is_some() && ui.trying.is_some_and(|(s, _)| s == step);
         Callback::from(move |_: MouseEvent| {
-            show.emit(step);
+            if kept {
+                pg.dispatch(load(&lesson, imported.as_ref()));
+                pg.dispatch(Action::Seek(seek_target(&resolved, step, false)));
+            } else {
+                show.emit(step);
+            }
             ui.dispatch(LessonAction::Mode(Mode::Lesson));
         })
     };
 
-    if ui.mode == Mode::Playground && props.embed {
+    // Embedded, away from the lesson shows nothing, but a try-it run says what it changed.
+    if ui.mode == Mode::Playground && props.embed && ui.trying.is_none() {
         return Html::default();
     }
     if ui.mode == Mode::Playground {
