@@ -774,6 +774,10 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   const feedback = await answer(page, 2);
   assert(/^Correct/.test(await feedback.innerText()), `graded against the run: ${await feedback.innerText()}`);
   await page.screenshot({ path: join(artifacts, '36-imported-lesson.png'), fullPage: false });
+  // Imported again (its author edited it), it opens at the step the reader is on.
+  await page.locator('#import-file').setInputFiles(join(root, 'docs', 'examples', 'my-lost-ack.toml'));
+  await page.locator('#feedback').waitFor({ state: 'detached', timeout: 15000 });
+  assert((await lessonStep(page)) === 'Step 2 of 2', `the same step: ${await lessonStep(page)}`);
   // A reload opens the link: the worker reads the lesson it carries, at the same step.
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#lesson-title')?.textContent?.includes('My lesson'), null, { timeout: 15000 });

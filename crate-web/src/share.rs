@@ -683,10 +683,13 @@ pub fn use_sharing(
     let read_and_import = {
         let (state, status, import_error) = (state.clone(), status.clone(), import_error.clone());
         let scenario_imports = scenario_imports.clone();
+        // Where the reader is in the lessons, when the file is picked.
+        let at = place.clone();
         Callback::from(move |event: JsValue| {
             let (state, status, import_error) =
                 (state.clone(), status.clone(), import_error.clone());
             let (open_lesson, scenario_imports) = (open_lesson.clone(), scenario_imports.clone());
+            let at = at.clone();
             read_file(
                 &event,
                 Box::new(move |name, text| {
@@ -701,13 +704,24 @@ pub fn use_sharing(
                         Box::new(move |answer| {
                             let opened = match answer {
                                 Answer::Ok(body) if body.starts_with("lesson\n") => {
-                                    let first = LessonPlace {
-                                        id: String::new(),
-                                        step: 0,
-                                        trying: None,
-                                        payload: None,
-                                    };
                                     let opened = lesson_from_worker(&body).and_then(|read| {
+                                        // The lesson open again (its author edited it): the
+                                        // step the reader is on, else the first.
+                                        let step = at
+                                            .as_ref()
+                                            .filter(|p| {
+                                                p.payload.is_some() && p.id == read.lesson.id()
+                                            })
+                                            .map_or(0, |p| {
+                                                p.step
+                                                    .min(read.lesson.steps.len().saturating_sub(1))
+                                            });
+                                        let first = LessonPlace {
+                                            id: String::new(),
+                                            step,
+                                            trying: None,
+                                            payload: None,
+                                        };
                                         open_lesson(read, first, 0, &[]).map_err(|e| vec![e])
                                     });
                                     match opened {
