@@ -184,6 +184,12 @@ fn check_fails_on_a_broken_expect() {
     let file = TempFile(path);
     let o = eos_sim(&["check", &file.0.to_string_lossy()]);
     assert_clean_failure(&o, "expected duplicates = 5, got 0");
+    // Listed like a validation error: one "  - " line per problem.
+    assert!(
+        stderr(&o).contains("\n  - expected duplicates = 5, got 0"),
+        "{}",
+        stderr(&o)
+    );
     assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
 }
 

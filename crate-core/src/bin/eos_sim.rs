@@ -507,7 +507,7 @@ fn main() -> ExitCode {
                         failed += 1;
                         eprintln!("FAIL {t}:");
                         for p in problems {
-                            eprintln!("       {p}");
+                            eprintln!("  - {p}");
                         }
                     }
                 }
