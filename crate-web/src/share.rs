@@ -855,13 +855,13 @@ pub fn use_sharing(
         let import_error = import_error.clone();
         Callback::from(move |_| import_error.set(None))
     };
+    let full_link = link_for(&shared);
     Sharing {
         embed,
         lesson_start: lesson.0.clone(),
-        full_link: link_for(&shared),
         menu: share_menu(&ShareMenuProps {
             lang,
-            link: link_for(&shared),
+            link: full_link.clone(),
             status: (*status).clone(),
             on_action,
             on_import,
@@ -879,5 +879,6 @@ pub fn use_sharing(
         on_drop,
         imported_lesson: (*imported_lesson).clone(),
         scenario_imports: *scenario_imports,
+        full_link,
     }
 }
