@@ -786,7 +786,7 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   const linked = page.url();
   await page.goto(linked.replace(/([?&])ls=\d+/, '$1ls=9'), { waitUntil: 'load' });
   await page.locator('.error[role=alert]').waitFor({ timeout: 15000 });
-  assert(/has 2 steps, and the link asks for step 10: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
+  assert(/has 2 steps, and the link asks for step 10 \(ls=9\): showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
   await page.goto(linked, { waitUntil: 'load' });
   await page.waitForFunction(() => document.querySelector('#lesson-step')?.textContent?.includes('Step 2 of 2'), null, { timeout: 15000 });
   await page.click('#show-answer');
@@ -860,7 +860,7 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   // A step the lesson does not have opens its last one, and says so.
   await page.goto(url + '?lesson=lost-ack&ls=99', { waitUntil: 'load' });
   await page.locator('.error[role=alert]').waitFor({ timeout: 10000 });
-  assert(/has 5 steps, and the link asks for step 100: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
+  assert(/has 5 steps, and the link asks for step 100 \(ls=99\): showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a late step is the last');
   assert((await lessonStep(page)) === 'Step 5 of 5', `the lesson's last step: ${await lessonStep(page)}`);
   await page.click('#notice-close');
   assert((await page.locator('.error[role=alert]').count()) === 0, 'the notice is dismissed');

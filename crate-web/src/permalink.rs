@@ -246,7 +246,7 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
             "seed" => match raw.parse::<u64>() {
                 Ok(seed) => link.seed = Some(seed),
                 Err(_) => link.notices.push(format!(
-                    "seed={} is not a whole number: the scenario's own seed is used.",
+                    "seed={} is not a seed (a whole number from 0): the scenario's own seed is used.",
                     shorten(raw)
                 )),
             },
@@ -329,6 +329,15 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                 .notices
                 .push(format!("fault {} is left out: {reason}.", index + 1)),
         }
+    }
+    // A lesson opens its own scenario: one named beside it is left out.
+    if named && (lesson.is_some() || lesson_payload.is_some()) {
+        link.notices.push(
+            "A lesson link opens the lesson's own scenario: the scenario it also names is left out."
+                .to_string(),
+        );
+        link.source = Source::Builtin(eos_core::builtin::DEFAULT.to_string());
+        named = false;
     }
     link.named = named;
     link.lesson = match (lesson, lesson_payload) {
@@ -593,7 +602,7 @@ mod tests {
         let notice = said("?s=seed-commit-abort&step=-5&seed=abc&g=sometimes&msg=x");
         for part in [
             "step=-5 is not a step number: showing step 0.",
-            "seed=abc is not a whole number",
+            "seed=abc is not a seed",
             "g=sometimes is not a guarantee",
             "msg=x is not a message number",
         ] {
@@ -615,6 +624,13 @@ mod tests {
                 && notice.contains("too large"),
             "{notice}"
         );
+        // A lesson link that also names a scenario opens the lesson.
+        let link = opened("?lesson=lost-ack&s=seed-frozen-broker");
+        assert!(!link.named && link.lesson.is_some());
+        assert!(link
+            .notices
+            .join(" ")
+            .contains("the scenario it also names is left out"));
         // A lesson step or try-it prompt that is not a number: the lesson's first step.
         let link = opened("?lesson=a&ls=x&try=y");
         assert_eq!(link.lesson.map(|p| (p.step, p.trying)), Some((0, None)));

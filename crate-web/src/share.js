@@ -66,12 +66,21 @@ function withPayloadInFragment(query) {
 }
 
 export function locationQuery() {
-  // A link pasted over this one that differs only in its fragment does not reload the page
+  // A link pasted over this one that differs only in its payload does not reload the page
   // by itself (our own replaceState never fires this).
-  window.addEventListener('hashchange', () => window.location.reload());
+  window.addEventListener('hashchange', () => {
+    if (/^#(.*&)?l?x=/.test(window.location.hash)) window.location.reload();
+  });
   const { search, hash } = window.location;
   const fragment = hash.replace(/^#/, '');
-  return fragment ? `${search}${search ? '&' : '?'}${fragment}` : search;
+  if (!fragment) return search;
+  // A payload in the fragment names what opens: the query's own scenario or lesson, left
+  // from an earlier link, does not count.
+  const own = /^(s|x|lesson|lx)=/;
+  const rest = PAYLOAD.test(fragment)
+    ? search.replace(/^\?/, '').split('&').filter((p) => p && !own.test(p)).join('&')
+    : search.replace(/^\?/, '');
+  return `?${rest}${rest ? '&' : ''}${fragment}`;
 }
 
 export function replaceQuery(query) {

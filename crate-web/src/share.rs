@@ -249,9 +249,10 @@ pub fn check_place(
         return Ok((
             fixed,
             Some(format!(
-                "The lesson \"{}\" has {steps} steps, and the link asks for step {}: showing its last step.",
+                "The lesson \"{}\" has {steps} steps, and the link asks for step {} (ls={}): showing its last step.",
                 lesson.title().get(crate::i18n::Lang::En),
-                place.step.saturating_add(1)
+                place.step.saturating_add(1),
+                place.step
             )),
         ));
     }
@@ -262,7 +263,7 @@ pub fn check_place(
             Ok((
                 fixed,
                 Some(format!(
-                    "Step {} of the lesson \"{}\" has no try-it prompt {}: showing the step.",
+                    "Step {} of the lesson \"{}\" has no try-it prompt {} (try={k}): showing the step.",
                     place.step + 1,
                     lesson.title().get(crate::i18n::Lang::En),
                     k.saturating_add(1)

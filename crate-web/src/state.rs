@@ -419,6 +419,22 @@ impl Playground {
     }
 }
 
+/// Why a link's fault does not fit, naming the field but not its path (the link's faults
+/// follow the scenario's own, so their indexes would not be the link's).
+fn misfit(e: &eos_core::ScenarioError) -> String {
+    match e {
+        eos_core::ScenarioError::Invalid(errors) => errors
+            .iter()
+            .map(|f| {
+                let field = f.field.rsplit('.').next().unwrap_or(&f.field);
+                format!("{field}: {}", f.message)
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    }
+}
+
 fn open(current: &Playground, opened: Opened) -> Playground {
     let fallback = |error: String| {
         let mut default = Playground::new(builtin::DEFAULT);
@@ -445,22 +461,22 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     }
     let scenario = match crate::permalink::apply(&base, opened.seed, guarantee, &faults) {
         Ok(s) => s,
-        Err(e) => {
-            // What is wrong, without the field paths (the link's faults follow the
-            // scenario's own, so their indexes would not be the link's).
-            let why = match &e {
-                eos_core::ScenarioError::Invalid(errors) => errors
-                    .iter()
-                    .map(|f| f.message.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                other => other.to_string(),
-            };
-            notice.push(format!(
-                "This link's faults do not fit its scenario: {why}. Showing it without them."
-            ));
-            faults.clear();
-            match crate::permalink::apply(&base, opened.seed, guarantee, &[]) {
+        Err(_) => {
+            // Each fault that does not fit is left out, and the others kept.
+            let mut kept: Vec<FaultSpec> = Vec::new();
+            for (i, fault) in faults.iter().enumerate() {
+                kept.push(fault.clone());
+                if let Err(e) = crate::permalink::apply(&base, opened.seed, guarantee, &kept) {
+                    kept.pop();
+                    notice.push(format!(
+                        "This link's fault {} does not fit its scenario ({}): left out.",
+                        i + 1,
+                        misfit(&e)
+                    ));
+                }
+            }
+            faults = kept;
+            match crate::permalink::apply(&base, opened.seed, guarantee, &faults) {
                 Ok(s) => s,
                 Err(e) => return fallback(format!("This link cannot be opened: {e}")),
             }
@@ -835,17 +851,23 @@ mod tests {
             .map(|e| e.text(Lang::En))
             .unwrap_or_default();
         assert!(said.contains("showing its last step"), "{said}");
-        // A crash of a process the scenario lacks: the scenario without the link's faults.
-        let s = open_query("?s=rpw-crash-exactly-once&step=3&f=at:5,a:crash,t:nobody");
+        // A crash of a process the scenario lacks, and one without a target, between two
+        // that fit: those two are left out, the others kept.
+        let s = open_query(
+            "?s=rpw-crash-exactly-once&step=3&f=at:5,a:crash,t:broker-0&f=at:5,a:crash,t:nobody&f=at:6,a:crash&f=at:9,a:crash,t:broker-0",
+        );
         assert_eq!(s.scenario_name, "rpw-crash-exactly-once");
-        assert_eq!((s.sim.borrow().steps(), s.added.len()), (3, 0));
+        assert_eq!((s.sim.borrow().steps(), s.added.len()), (3, 2));
         let said = s
             .error
             .as_ref()
             .map(|e| e.text(Lang::En))
             .unwrap_or_default();
         assert!(
-            said.contains("Showing it without them") && !said.contains("faults["),
+            said.contains("fault 2 does not fit its scenario (target: ")
+                && said.contains("fault 3 does not fit its scenario (target: ")
+                && !said.contains("fault 1 ")
+                && !said.contains("faults["),
             "{said}"
         );
     }
