@@ -1014,7 +1014,7 @@ test('hostile links: a value that is not one is left out with a notice; a link t
   // A value that is not one is left out: the link's scenario opens, and the page says so.
   for (const [query, message, atEnd] of [
     ['?s=seed-commit-abort&step=1000000000000000000', /asks for step 1000000, but its run ends at step \d+: showing its last step/, true],
-    ['?s=seed-commit-abort&step=-5&seed=x&g=always', /step=-5 is not a step number: showing step 0\. seed=x is not a whole number.*g=always is not a guarantee/, false],
+    ['?s=seed-commit-abort&step=-5&seed=x&g=always', /step=-5 is not a step number: showing step 0\. seed=x is not a seed.*g=always is not a guarantee/, false],
   ]) {
     await page.goto(url + query, { waitUntil: 'load' });
     const error = page.locator('.error[role=alert]');
@@ -1030,7 +1030,7 @@ test('hostile links: a value that is not one is left out with a notice; a link t
     ['?x=%%%not-base64', /cannot be opened/],
     ['?x=AAAAAAAA&step=2', /cannot be opened/],
     [`?x=${'A'.repeat(9000)}`, /limit/],
-    ['?s=seed-frozen-broker&f=at:1,a:explode', /cannot be opened|faults/],
+    ['?s=seed-frozen-broker&f=at:1,a:explode', /fault 1 does not fit its scenario \(action: "explode" is not a fault/],
   ];
   for (const [query, message] of cases) {
     await page.waitForLoadState('networkidle');
