@@ -68,19 +68,13 @@ struct PendingStart {
 fn load(lesson: &Lesson, imported: Option<&ImportedLesson>) -> Action {
     match (&lesson.file.scenario, lesson.file.seed) {
         (ScenarioSource::Builtin(name), None) => Action::Load(name.clone()),
-        _ => Action::Open(Box::new(Opened {
-            source: match imported.and_then(|i| i.scenario_payload.as_ref()) {
+        _ => Action::Open(Box::new(Opened::at_start(
+            match imported.and_then(|i| i.scenario_payload.as_ref()) {
                 Some(payload) => Source::Custom(payload.to_string()),
                 None => Source::Builtin(crate::lessons::scenario_name(lesson)),
             },
-            base: Ok(lesson.scenario().clone()),
-            seed: None,
-            guarantee: None,
-            faults: Vec::new(),
-            step: 0,
-            selection: None,
-            notices: Vec::new(),
-        })),
+            lesson.scenario().clone(),
+        ))),
     }
 }
 

@@ -95,16 +95,7 @@ pub fn opened_from_worker(body: &str) -> Result<Opened, Vec<String>> {
     let base = crate::builtins::file_from_wire(wire)
         .and_then(Scenario::from_file)
         .map_err(crate::codec::problems)?;
-    Ok(Opened {
-        source: Source::Custom(payload.to_string()),
-        base: Ok(base),
-        seed: None,
-        guarantee: None,
-        faults: Vec::new(),
-        step: 0,
-        selection: None,
-        notices: Vec::new(),
-    })
+    Ok(Opened::at_start(Source::Custom(payload.to_string()), base))
 }
 
 /// A lesson the reader imported, or opened by its link (`lx`): listed first in the lessons.

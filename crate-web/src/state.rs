@@ -69,6 +69,22 @@ pub struct Opened {
     pub notices: Vec<String>,
 }
 
+impl Opened {
+    /// A scenario to open as it is, at step 0: no seed, guarantee or faults of a link's.
+    pub fn at_start(source: crate::permalink::Source, base: Scenario) -> Opened {
+        Opened {
+            source,
+            base: Ok(base),
+            seed: None,
+            guarantee: None,
+            faults: Vec::new(),
+            step: 0,
+            selection: None,
+            notices: Vec::new(),
+        }
+    }
+}
+
 /// A process fault by click (`freeze` lasts `freeze_ms`).
 pub fn process_fault(target: &str, action: &str, freeze_ms: u64) -> FaultSpec {
     FaultSpec {
