@@ -648,6 +648,12 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   await page.click('#run-to-end');
   assert((await page.locator('.brokers li.cell.dup').count()) >= 1, 'without idempotence the changed run has a duplicate');
   await page.screenshot({ path: join(artifacts, '25-try-it.png'), fullPage: false });
+  // A try-it link's step past its run's end opens the end, and says so.
+  await page.goto(url + '?lesson=idempotent-producer&ls=5&try=0&step=99999', { waitUntil: 'load' });
+  await page.locator('#trying').waitFor();
+  await page.locator('.error[role=alert]').waitFor({ timeout: 10000 });
+  assert(/asks for step 99999, but its run ends at step \d+: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a try-it step past the end is named');
+  assert(/finished/.test(await clockText(page)), `the try-it run's end: ${await clockText(page)}`);
   await page.click('#back-to-lesson');
   assert((await lessonStep(page)) === 'Step 6 of 6', 'back at the lesson step');
   assert((await page.locator('.brokers li.cell.dup').count()) === 0, 'the lesson run again');
@@ -845,6 +851,12 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   await page.locator('#trying').waitFor();
   await waitStep(page, 4);
   assert((await traceHash(page)) === hash, 'the try-it run restored at its step');
+  // A try-it link's step past its run's end opens the end, and says so.
+  await page.goto(url + '?lesson=idempotent-producer&ls=5&try=0&step=99999', { waitUntil: 'load' });
+  await page.locator('#trying').waitFor();
+  await page.locator('.error[role=alert]').waitFor({ timeout: 10000 });
+  assert(/asks for step 99999, but its run ends at step \d+: showing its last step/.test(await page.locator('.error[role=alert]').innerText()), 'a try-it step past the end is named');
+  assert(/finished/.test(await clockText(page)), `the try-it run's end: ${await clockText(page)}`);
   await page.click('#back-to-lesson');
   assert((await lessonStep(page)) === 'Step 6 of 6', 'back at the lesson step');
   // Embedded: the narration and the stage, PageDown moves through the lesson.
@@ -1013,7 +1025,8 @@ test('a permalink restores the scenario, the fault added by click, the step and 
 test('hostile links: a value that is not one is left out with a notice; a link that cannot be opened shows the default view', async (page) => {
   // A value that is not one is left out: the link's scenario opens, and the page says so.
   for (const [query, message, atEnd] of [
-    ['?s=seed-commit-abort&step=1000000000000000000', /asks for step 1000000, but its run ends at step \d+: showing its last step/, true],
+    ['?s=seed-commit-abort&step=1000000000000000000', /asks for step 1000000 or later, but its run ends at step \d+: showing its last step/, true],
+    ['?s=seed-commit-abort&step=3&msg=99999&step=2', /step= appears more than once: the last one \(step=2\) is used\. This link selects message 99999, which is not on the wire or delivered by step 2: nothing is selected/, false],
     ['?s=seed-commit-abort&step=-5&seed=x&g=always', /step=-5 is not a step number: showing step 0\. seed=x is not a seed.*g=always is not a guarantee/, false],
   ]) {
     await page.goto(url + query, { waitUntil: 'load' });
@@ -1023,7 +1036,7 @@ test('hostile links: a value that is not one is left out with a notice; a link t
     assert(message.test(text), `${query}: message ${text}`);
     const picked = await page.locator('#scenario-picker option:checked').innerText();
     assert(picked.includes('Commit and abort'), `${query}: the link's scenario, got ${picked}`);
-    assert(atEnd ? /finished/.test(await clockText(page)) : (await stepNumber(page)) === 0, `${query}: ${await clockText(page)}`);
+    assert(atEnd ? /finished/.test(await clockText(page)) : [0, 2].includes(await stepNumber(page)), `${query}: ${await clockText(page)}`);
   }
   const cases = [
     ['?s=no-such-scenario&step=3', /no built-in scenario is called "no-such-scenario"/],

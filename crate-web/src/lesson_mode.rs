@@ -242,11 +242,6 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             }
             let pending = first.borrow_mut().take();
             let notice = pending.as_ref().and_then(|p| p.notice.clone());
-            let say = |pg: &UseReducerDispatcher<Playground>| {
-                if let Some(n) = notice {
-                    pg.dispatch(Action::Notice(n));
-                }
-            };
             let (step, trying) = match pending.map(|p| p.start) {
                 Some(LessonStart::Away) => return,
                 Some(LessonStart::At { place, run_step }) => {
@@ -261,12 +256,19 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     .and_then(|s| s.try_it.get(k))
                     .and_then(|t| t.apply(lesson.scenario()).ok());
                 if let Some(changed) = changed {
-                    pg.dispatch(Action::LoadScenario(scenario, Rc::new(changed)));
-                    pg.dispatch(Action::Seek(run_step));
-                    say(&pg);
+                    // Opened like a link, so a step past the run's end says so.
+                    let mut opened = Opened::at_start(Source::Builtin(scenario), changed);
+                    opened.step = run_step;
+                    opened.notices.extend(notice);
+                    pg.dispatch(Action::Open(Box::new(opened)));
                     return;
                 }
             }
+            let say = |pg: &UseReducerDispatcher<Playground>| {
+                if let Some(n) = notice {
+                    pg.dispatch(Action::Notice(n));
+                }
+            };
             pg.dispatch(load(&lesson, imported.as_ref()));
             let ask = asking(&lesson, step, false);
             pg.dispatch(Action::Seek(seek_target(&resolved, step, ask)));

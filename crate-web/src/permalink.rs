@@ -224,8 +224,22 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
     let mut fault_texts = Vec::new();
     let (mut lesson, mut lesson_step, mut trying) = (None::<String>, 0usize, None::<usize>);
     let mut lesson_payload = None::<std::rc::Rc<str>>;
+    let mut seen: Vec<&str> = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        const ONCE: [&str; 9] = [
+            "seed", "g", "step", "msg", "lesson", "lx", "ls", "try", "embed",
+        ];
+        if ONCE.contains(&key) {
+            if seen.contains(&key) {
+                link.notices.push(format!(
+                    "{key}= appears more than once: the last one ({key}={}) is used.",
+                    shorten(raw)
+                ));
+            } else {
+                seen.push(key);
+            }
+        }
         match key {
             "s" | "x" => {
                 if named {
@@ -340,6 +354,32 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
         named = false;
     }
     link.named = named;
+    // A lesson link opens the lesson's own run: what would change that run is left out.
+    if lesson.is_some() || lesson_payload.is_some() {
+        let mut dropped: Vec<&str> = Vec::new();
+        if link.seed.take().is_some() {
+            dropped.push("seed=");
+        }
+        if link.guarantee.take().is_some() {
+            dropped.push("g=");
+        }
+        if link.message.take().is_some() {
+            dropped.push("msg=");
+        }
+        if !link.faults.is_empty() {
+            link.faults.clear();
+            dropped.push("f=");
+        }
+        if !dropped.is_empty() {
+            link.notices.push(format!(
+                "A lesson link opens the lesson's own run: its {} left out.",
+                match dropped.as_slice() {
+                    [one] => format!("{one} is"),
+                    many => format!("{} are", many.join(", ")),
+                }
+            ));
+        }
+    }
     link.lesson = match (lesson, lesson_payload) {
         (_, Some(payload)) => Some(LessonPlace {
             id: String::new(),
@@ -637,6 +677,27 @@ mod tests {
         assert!(said("?lesson=a&ls=x").contains("ls=x is not a lesson step"));
         // Long values are shortened in the notice.
         assert!(said(&format!("?seed={}", "9x".repeat(100))).len() < 120);
+        // What would change a lesson's own run is left out, and named.
+        let link = opened("?lesson=a&ls=1&seed=7&g=exactly-once&msg=3&f=at:1,a:crash,t:app");
+        assert_eq!(
+            (link.seed, link.guarantee, link.message, link.faults.len()),
+            (None, None, None, 0)
+        );
+        assert!(link
+            .notices
+            .join(" ")
+            .contains("its seed=, g=, msg=, f= are left out"));
+        assert!(said("?lesson=a&msg=2").contains("its msg= is left out"));
+        assert!(opened("?lesson=a&ls=2&try=0&step=9").notices.is_empty());
+        // A key given twice: the last one, and a notice naming it.
+        let link = opened("?s=a&step=4&step=9&seed=1&seed=2");
+        assert_eq!((link.step, link.seed), (9, Some(2)));
+        let notice = link.notices.join(" ");
+        assert!(notice.contains("step= appears more than once: the last one (step=9)"));
+        assert!(notice.contains("seed= appears more than once"));
+        assert!(opened("?s=a&f=at:1,a:crash,t:app&f=at:2,a:crash,t:app")
+            .notices
+            .is_empty());
     }
 
     #[test]

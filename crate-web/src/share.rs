@@ -423,8 +423,9 @@ mod tests {
     fn a_link_with_a_value_that_is_not_one_opens_its_scenario_and_says_what_was_left_out() {
         let fresh = Rc::new(Playground::new("seed-commit-abort"));
         let name = "lost-ack-idempotence-off";
-        let link = crate::permalink::parse_query(&format!("?s={name}&step=-5&g=exactly-once"))
-            .expect("opens");
+        let link =
+            crate::permalink::parse_query(&format!("?s={name}&step=-5&g=exactly-once&msg=99999"))
+                .expect("opens");
         let s = fresh.reduce(Action::Open(Box::new(opened_from_link(
             &link,
             builtin_base(name),
@@ -438,6 +439,9 @@ mod tests {
         // A guarantee on a scenario without a processor does not apply, and is not kept.
         assert!(said.contains("(g=) does not apply"), "{said}");
         assert_eq!(Link::of(&s, false).guarantee, None);
+        // A message the run does not have at the step is not selected.
+        assert!(said.contains("selects message 99999"), "{said}");
+        assert_eq!(s.selection, None);
     }
 
     #[test]

@@ -501,8 +501,13 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     let name = scenario.name().to_string();
     let mut next = Playground::with_scenario(&name, scenario, None);
     if step > next.timeline.total_steps {
+        let asked = if step >= crate::permalink::MAX_STEP {
+            format!("step {} or later", crate::permalink::MAX_STEP)
+        } else {
+            format!("step {step}")
+        };
         notice.push(format!(
-            "This link asks for step {step}, but its run ends at step {}: showing its last step.",
+            "This link asks for {asked}, but its run ends at step {}: showing its last step.",
             next.timeline.total_steps
         ));
         step = next.timeline.total_steps;
@@ -516,6 +521,21 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     next.selection = opened.selection;
     let next = Rc::new(next).reduce(Action::Seek(step));
     let mut next = Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
+    // A message the run has neither on the wire nor delivered by this step is not selected.
+    if let Some(sel @ Selection::Message(id)) = next.selection {
+        let sim = next.sim.borrow();
+        if crate::view_model::inspector::inspect(&sim, &sel, Lang::En)
+            .message
+            .is_none()
+        {
+            notice.push(format!(
+                "This link selects message {id}, which is not on the wire or delivered by step {}: nothing is selected.",
+                sim.steps()
+            ));
+            drop(sim);
+            next.selection = None;
+        }
+    }
     if !notice.is_empty() {
         next.error = Some(Notice::Text(notice.join(" ")));
     }
