@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod serde_pairs;
 pub mod sim;
 pub mod time;
+pub mod vec_map;
 
 pub use lesson::{Lesson, LessonError};
 pub use report::Report;

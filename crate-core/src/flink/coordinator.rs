@@ -10,8 +10,8 @@ use crate::ids::NodeId;
 use crate::kafka::protocol::Message;
 use crate::sim::{Ctx, FlinkNote, Note, Timer};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// How many completed checkpoints are kept for inspection (the latest is what restores).
 pub const KEEP_COMPLETED: usize = 32;
@@ -20,14 +20,14 @@ pub const KEEP_COMPLETED: usize = 32;
 pub struct PendingCheckpoint {
     pub triggered_at: SimTime,
     #[serde(with = "crate::serde_pairs")]
-    pub acks: BTreeMap<u8, TaskSnapshot>,
+    pub acks: VecMap<u8, TaskSnapshot>,
     pub last: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CheckpointCoordinator {
     pub next_id: u64,
-    pub pending: BTreeMap<u64, PendingCheckpoint>,
+    pub pending: VecMap<u64, PendingCheckpoint>,
     /// Completed checkpoints, oldest first (the last is the one a restart restores).
     pub completed: Vec<CompletedCheckpoint>,
     pub history: Vec<CheckpointStat>,
@@ -115,7 +115,7 @@ impl Job {
             id,
             PendingCheckpoint {
                 triggered_at: ctx.now,
-                acks: BTreeMap::new(),
+                acks: VecMap::new(),
                 last,
             },
         );

@@ -57,7 +57,7 @@ pub struct Job {
     #[serde(with = "crate::serde_pairs")]
     pub counted: BTreeMap<RecordId, u32>,
     #[serde(with = "crate::serde_pairs")]
-    pub leaders: BTreeMap<Tp, u8>,
+    pub leaders: crate::vec_map::VecMap<Tp, u8>,
     pub brokers: u8,
     /// The stop-with-savepoint checkpoint: its barriers never overtake (every record is
     /// processed before the job finishes).
@@ -70,7 +70,7 @@ impl Job {
         name: String,
         config: FlinkConfig,
         operators: Vec<OperatorDef>,
-        leaders: BTreeMap<Tp, u8>,
+        leaders: crate::vec_map::VecMap<Tp, u8>,
         brokers: u8,
     ) -> Self {
         let topology = expand(&operators);

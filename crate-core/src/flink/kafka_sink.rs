@@ -21,8 +21,9 @@ use crate::kafka::protocol::{Message, ProduceResult, ProducerBatch};
 use crate::kafka::Acks;
 use crate::sim::{Ctx, FlinkNote, Note, Timer};
 use crate::time::ms;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 const RETRY_BACKOFF_MS: u64 = 100;
 
@@ -37,9 +38,9 @@ pub struct SinkTxn {
     pub adding: Option<(u64, Vec<Tp>)>,
     pub buffer: VecDeque<(Tp, FRecord)>,
     #[serde(with = "crate::serde_pairs")]
-    pub sequence: BTreeMap<Tp, i32>,
+    pub sequence: VecMap<Tp, i32>,
     /// request id → (partition, output record)
-    pub unacked: BTreeMap<u64, (Tp, RecordId)>,
+    pub unacked: VecMap<u64, (Tp, RecordId)>,
     pub written: Vec<RecordId>,
 }
 
@@ -54,7 +55,7 @@ pub struct SinkState {
     /// Pre-committed, waiting for the checkpoint to complete.
     pub pending: Vec<Committable>,
     /// EndTxn(commit) in flight: request id → committable.
-    pub committing: BTreeMap<u64, Committable>,
+    pub committing: VecMap<u64, Committable>,
     /// Commits to send again (the coordinator was busy).
     pub retry_commits: Vec<Committable>,
     /// Aborting lingering transactions: (request id, the id's number).

@@ -39,7 +39,7 @@ pub struct TaskSnapshot {
     pub counts: BTreeMap<u32, u64>,
     /// A source's positions: the next offset to emit, per partition.
     #[serde(with = "crate::serde_pairs")]
-    pub positions: BTreeMap<Tp, u64>,
+    pub positions: crate::vec_map::VecMap<Tp, u64>,
     /// A two-phase-commit sink's pending transactions.
     pub pending: Vec<Committable>,
     pub channel_state: Vec<ChannelState>,
@@ -100,5 +100,5 @@ pub struct CompletedCheckpoint {
     pub id: u64,
     pub completed_at: SimTime,
     #[serde(with = "crate::serde_pairs")]
-    pub snapshots: BTreeMap<u8, TaskSnapshot>,
+    pub snapshots: crate::vec_map::VecMap<u8, TaskSnapshot>,
 }

@@ -13,8 +13,9 @@ use crate::kafka::txn_index::deliverable;
 use crate::kafka::Isolation;
 use crate::sim::{Ctx, FlinkNote, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 const FETCH_MAX_RECORDS: u32 = 50;
 const FETCH_TIMEOUT_MS: u64 = 5_000;
@@ -32,15 +33,15 @@ pub struct SourceState {
     pub partitions: Vec<Tp>,
     /// The next offset to emit, per partition: the checkpointed position.
     #[serde(with = "crate::serde_pairs")]
-    pub positions: BTreeMap<Tp, u64>,
+    pub positions: VecMap<Tp, u64>,
     /// The next offset to fetch.
     #[serde(with = "crate::serde_pairs")]
-    pub fetch_at: BTreeMap<Tp, u64>,
+    pub fetch_at: VecMap<Tp, u64>,
     pub buffer: VecDeque<Fetched>,
     /// request id → (partition, broker, sent at)
-    pub in_flight: BTreeMap<u64, (Tp, u8, SimTime)>,
+    pub in_flight: VecMap<u64, (Tp, u8, SimTime)>,
     #[serde(with = "crate::serde_pairs")]
-    pub leader_hint: BTreeMap<Tp, u8>,
+    pub leader_hint: VecMap<Tp, u8>,
     /// The last fetch round found nothing new.
     pub caught_up: bool,
     /// A final (stop-with-savepoint) barrier waiting for the source to drain its input.
@@ -48,22 +49,21 @@ pub struct SourceState {
 }
 
 impl SourceState {
-    pub fn new(partitions: Vec<Tp>, leaders: &BTreeMap<Tp, u8>) -> Self {
+    pub fn new(partitions: Vec<Tp>, leaders: &VecMap<Tp, u8>) -> Self {
         SourceState {
-            positions: crate::order::map_of(partitions.iter().map(|&tp| (tp, 0))),
-            fetch_at: crate::order::map_of(partitions.iter().map(|&tp| (tp, 0))),
-            leader_hint: crate::order::map_of(
-                partitions
-                    .iter()
-                    .map(|&tp| (tp, leaders.get(&tp).copied().unwrap_or(0))),
-            ),
+            positions: partitions.iter().map(|&tp| (tp, 0)).collect(),
+            fetch_at: partitions.iter().map(|&tp| (tp, 0)).collect(),
+            leader_hint: partitions
+                .iter()
+                .map(|&tp| (tp, leaders.get(&tp).copied().unwrap_or(0)))
+                .collect(),
             partitions,
             ..Default::default()
         }
     }
 
     /// Back to a checkpoint's positions: everything fetched after them is read again.
-    pub fn rewind(&mut self, positions: &BTreeMap<Tp, u64>) {
+    pub fn rewind(&mut self, positions: &VecMap<Tp, u64>) {
         for tp in &self.partitions {
             let at = positions.get(tp).copied().unwrap_or(0);
             self.positions.insert(*tp, at);

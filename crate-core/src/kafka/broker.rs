@@ -13,8 +13,8 @@ use super::txn_state::{is_offsets_partition, TxnProtocolVersion};
 use super::{Acks, Isolation};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Producer ids are handed out in blocks per broker, as Kafka's `ProducerIdManager` does.
 pub const PRODUCER_ID_BLOCK: i64 = 1_000;
@@ -23,21 +23,21 @@ pub const PRODUCER_ID_BLOCK: i64 = 1_000;
 pub struct Broker {
     pub id: u8,
     #[serde(with = "crate::serde_pairs")]
-    pub replicas: BTreeMap<Tp, Replica>,
+    pub replicas: VecMap<Tp, Replica>,
     /// Committed consumer offsets, for the groups this broker coordinates.
     pub groups: GroupOffsets,
     /// The transaction coordinator for the transactional ids that hash to this broker.
     pub txn_coordinator: TxnCoordinator,
     /// Who leads each partition, as the controller last said (every broker knows).
     #[serde(with = "crate::serde_pairs")]
-    pub leaders: BTreeMap<Tp, Option<u8>>,
+    pub leaders: VecMap<Tp, Option<u8>>,
     pub cluster_size: u8,
     next_producer_id: i64,
 }
 
 /// Leaders as a coordinator sees them: the offsets partition `p` is led by broker `p`, the
 /// group coordinator (see `txn_state::offsets_partition`).
-struct LeaderView<'a>(&'a BTreeMap<Tp, Option<u8>>);
+struct LeaderView<'a>(&'a VecMap<Tp, Option<u8>>);
 
 impl Leaders for LeaderView<'_> {
     fn leader(&self, tp: Tp) -> Option<u8> {
@@ -52,10 +52,10 @@ impl Broker {
     pub fn new(id: u8, cluster_size: u8, protocol: TxnProtocolVersion) -> Self {
         Broker {
             id,
-            replicas: BTreeMap::new(),
+            replicas: VecMap::new(),
             groups: GroupOffsets::default(),
             txn_coordinator: TxnCoordinator::new(protocol),
-            leaders: BTreeMap::new(),
+            leaders: VecMap::new(),
             cluster_size: cluster_size.max(1),
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,
         }

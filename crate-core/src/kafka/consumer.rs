@@ -8,8 +8,8 @@ use super::Isolation;
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 const FETCH_MAX_RECORDS: u32 = 500;
 const FETCH_TIMEOUT_MS: u64 = 30_000;
@@ -55,11 +55,11 @@ pub struct Consumer {
     pub settings: ConsumerSettings,
     pub brokers: u8,
     #[serde(with = "crate::serde_pairs")]
-    pub positions: BTreeMap<Tp, u64>,
+    pub positions: VecMap<Tp, u64>,
     #[serde(with = "crate::serde_pairs")]
-    pub leader_hint: BTreeMap<Tp, u8>,
+    pub leader_hint: VecMap<Tp, u8>,
     /// request id → (partition, broker asked).
-    pub in_flight: BTreeMap<u64, (Tp, u8)>,
+    pub in_flight: VecMap<u64, (Tp, u8)>,
     pub empty_polls: u32,
     pub round_read: u32,
     pub stopped: bool,
@@ -69,7 +69,7 @@ pub struct Consumer {
     pub awaiting_offsets: Option<u64>,
     /// What this consumer last committed, and when.
     #[serde(with = "crate::serde_pairs")]
-    pub committed: BTreeMap<Tp, u64>,
+    pub committed: VecMap<Tp, u64>,
     pub last_commit_at: SimTime,
     next_request_id: u64,
 }
@@ -78,23 +78,23 @@ impl Consumer {
     pub fn new(
         index: u8,
         settings: ConsumerSettings,
-        leaders: BTreeMap<Tp, u8>,
+        leaders: VecMap<Tp, u8>,
         brokers: u8,
     ) -> Self {
         Consumer {
             index,
             settings,
             brokers: brokers.max(1),
-            positions: BTreeMap::new(),
+            positions: VecMap::new(),
             leader_hint: leaders,
-            in_flight: BTreeMap::new(),
+            in_flight: VecMap::new(),
             empty_polls: 0,
             round_read: 0,
             stopped: false,
             started: false,
             reads: Vec::new(),
             awaiting_offsets: None,
-            committed: BTreeMap::new(),
+            committed: VecMap::new(),
             last_commit_at: 0,
             next_request_id: 0,
         }

@@ -3,16 +3,16 @@
 //! Transactional (pending) offsets are added by the transactions model.
 
 use crate::ids::Tp;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Offsets committed per group and partition.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GroupOffsets {
     #[serde(with = "crate::serde_pairs")]
-    committed: BTreeMap<(String, Tp), u64>,
+    committed: VecMap<(String, Tp), u64>,
     /// Offsets sent in a transaction (TxnOffsetCommit), per producer id, until its marker.
-    pending: BTreeMap<i64, Vec<(String, Tp, u64)>>,
+    pending: VecMap<i64, Vec<(String, Tp, u64)>>,
 }
 
 impl GroupOffsets {

@@ -16,8 +16,8 @@ use super::Isolation;
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 const FETCH_MAX_RECORDS: u32 = 50;
 const REQUEST_TIMEOUT_MS: u64 = 30_000;
@@ -111,13 +111,13 @@ pub struct Processor {
     pub producer: Producer,
     pub phase: Phase,
     #[serde(with = "crate::serde_pairs")]
-    pub positions: BTreeMap<Tp, u64>,
+    pub positions: VecMap<Tp, u64>,
     /// Where the positions will be once the current batch is done.
     #[serde(with = "crate::serde_pairs")]
-    pub next_positions: BTreeMap<Tp, u64>,
+    pub next_positions: VecMap<Tp, u64>,
     #[serde(with = "crate::serde_pairs")]
-    pub leader_hint: BTreeMap<Tp, u8>,
-    pub in_flight: BTreeMap<u64, (Tp, u8)>,
+    pub leader_hint: VecMap<Tp, u8>,
+    pub in_flight: VecMap<u64, (Tp, u8)>,
     pub batch: Vec<ReadEntry>,
     /// Exactly-once with a commit interval: read, not yet written in a transaction.
     #[serde(default)]
@@ -140,7 +140,7 @@ impl Processor {
         index: u8,
         settings: ProcessorSettings,
         mut producer: Producer,
-        leaders: BTreeMap<Tp, u8>,
+        leaders: VecMap<Tp, u8>,
         brokers: u8,
     ) -> Self {
         producer.owner = Some(NodeId::Processor(index));
@@ -149,10 +149,10 @@ impl Processor {
             settings,
             producer,
             phase: Phase::Idle,
-            positions: BTreeMap::new(),
-            next_positions: BTreeMap::new(),
+            positions: VecMap::new(),
+            next_positions: VecMap::new(),
             leader_hint: leaders,
-            in_flight: BTreeMap::new(),
+            in_flight: VecMap::new(),
             batch: Vec::new(),
             held: Vec::new(),
             holding_since: None,
@@ -414,7 +414,7 @@ impl Processor {
     /// Narrates what this round read, one note per input partition (nothing when it read
     /// nothing).
     fn note_read(&self, ctx: &mut Ctx) {
-        let mut by_tp: BTreeMap<Tp, Vec<(u64, RecordId)>> = BTreeMap::new();
+        let mut by_tp: VecMap<Tp, Vec<(u64, RecordId)>> = VecMap::new();
         for r in &self.batch {
             by_tp.entry(r.tp).or_default().push((r.offset, r.value));
         }

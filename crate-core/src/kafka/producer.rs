@@ -12,8 +12,9 @@ use super::{Acks, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Backoff jitter, as the Java client applies it (±20%).
 const BACKOFF_JITTER_PERCENT: u8 = 20;
@@ -156,19 +157,19 @@ pub struct Producer {
     /// How many records of each spec the application has handed over (survives crashes).
     pub spec_progress: Vec<u32>,
     #[serde(with = "crate::serde_pairs")]
-    pub unconfirmed: BTreeMap<RecordId, Unconfirmed>,
+    pub unconfirmed: std::collections::BTreeMap<RecordId, Unconfirmed>,
     pub state: ClientState,
     pub producer_id: i64,
     pub epoch: i16,
     #[serde(with = "crate::serde_pairs")]
-    pub next_sequence: BTreeMap<Tp, i32>,
+    pub next_sequence: VecMap<Tp, i32>,
     #[serde(with = "crate::serde_pairs")]
-    pub leader_hint: BTreeMap<Tp, u8>,
+    pub leader_hint: VecMap<Tp, u8>,
     #[serde(with = "crate::serde_pairs")]
-    pub queues: BTreeMap<Tp, VecDeque<u64>>,
-    pub batches: BTreeMap<u64, BatchState>,
-    pub in_flight: BTreeMap<u64, InFlight>,
-    sticky: BTreeMap<u16, u16>,
+    pub queues: VecMap<Tp, VecDeque<u64>>,
+    pub batches: std::collections::BTreeMap<u64, BatchState>,
+    pub in_flight: VecMap<u64, InFlight>,
+    sticky: VecMap<u16, u16>,
     next_request_id: u64,
     next_batch_id: u64,
     /// Set for a transactional producer (`transactional.id`).
@@ -183,7 +184,7 @@ impl Producer {
         index: u8,
         config: ProducerConfig,
         specs: Vec<SendSpec>,
-        leaders: BTreeMap<Tp, u8>,
+        leaders: VecMap<Tp, u8>,
         brokers: u8,
         resend_unconfirmed_on_restart: bool,
     ) -> Self {
@@ -194,16 +195,16 @@ impl Producer {
             brokers: brokers.max(1),
             spec_progress: vec![0; specs.len()],
             specs,
-            unconfirmed: BTreeMap::new(),
+            unconfirmed: std::collections::BTreeMap::new(),
             state: ClientState::Idle,
             producer_id: NO_PRODUCER_ID,
             epoch: NO_PRODUCER_EPOCH,
-            next_sequence: BTreeMap::new(),
+            next_sequence: VecMap::new(),
             leader_hint: leaders,
-            queues: BTreeMap::new(),
-            batches: BTreeMap::new(),
-            in_flight: BTreeMap::new(),
-            sticky: BTreeMap::new(),
+            queues: VecMap::new(),
+            batches: std::collections::BTreeMap::new(),
+            in_flight: VecMap::new(),
+            sticky: VecMap::new(),
             next_request_id: 0,
             next_batch_id: 0,
             txn: None,
@@ -908,7 +909,7 @@ impl Producer {
             return 0;
         }
         let mut sent = 0;
-        let mut in_flight: BTreeMap<u8, u32> = BTreeMap::new();
+        let mut in_flight: VecMap<u8, u32> = VecMap::new();
         for f in self.in_flight.values() {
             *in_flight.entry(f.broker).or_insert(0) += 1;
         }

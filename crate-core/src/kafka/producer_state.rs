@@ -5,8 +5,9 @@
 use super::errors::KafkaError;
 use super::partition_log::{sequence_add, StoredBatch};
 use super::{NO_PRODUCER_EPOCH, PRODUCER_STATE_BATCHES};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BatchMetadata {
@@ -98,7 +99,7 @@ pub fn check_append(
 /// Producer id → state, for one partition replica.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProducerStateTable {
-    entries: BTreeMap<i64, ProducerStateEntry>,
+    entries: VecMap<i64, ProducerStateEntry>,
 }
 
 impl ProducerStateTable {
@@ -106,7 +107,7 @@ impl ProducerStateTable {
         self.entries.get(&producer_id)
     }
 
-    pub fn entries(&self) -> &BTreeMap<i64, ProducerStateEntry> {
+    pub fn entries(&self) -> &VecMap<i64, ProducerStateEntry> {
         &self.entries
     }
 

@@ -7,8 +7,8 @@ use super::producer_state::ProducerStateTable;
 use super::txn_index::{MarkerOrigin, TxnIndex};
 use super::Isolation;
 use crate::ids::{NodeId, Tp};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// An `acks=all` answer held until the high watermark passes the batch.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub struct Replica {
     pub replicas: Vec<u8>,
     pub isr: Vec<u8>,
     pub high_watermark: u64,
-    pub follower_leo: BTreeMap<u8, u64>,
+    pub follower_leo: VecMap<u8, u64>,
     pub pending_acks: Vec<PendingAck>,
     /// Open transactions and the aborted-transaction index.
     pub txn: TxnIndex,
@@ -46,7 +46,7 @@ impl Replica {
             isr: replicas.clone(),
             replicas,
             high_watermark: 0,
-            follower_leo: BTreeMap::new(),
+            follower_leo: VecMap::new(),
             pending_acks: Vec::new(),
             txn: TxnIndex::default(),
         }

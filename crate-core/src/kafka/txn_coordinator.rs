@@ -13,8 +13,9 @@ use super::txn_state::{
 use crate::ids::{NodeId, Tp};
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// How long the coordinator waits for a partition leader to answer WriteTxnMarkers before it
 /// sends the markers again.
@@ -47,9 +48,9 @@ pub trait Leaders {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TxnCoordinator {
     pub protocol: TxnProtocol,
-    pub transactions: BTreeMap<String, TransactionMetadata>,
+    pub transactions: VecMap<String, TransactionMetadata>,
     pub log: TxnLog,
-    markers: BTreeMap<u64, MarkerRequest>,
+    markers: VecMap<u64, MarkerRequest>,
     next_request_id: u64,
 }
 
@@ -391,7 +392,7 @@ impl TxnCoordinator {
             self.complete(me, transactional_id, ctx);
             return;
         }
-        let mut by_leader: BTreeMap<u8, Vec<Tp>> = BTreeMap::new();
+        let mut by_leader: VecMap<u8, Vec<Tp>> = VecMap::new();
         for tp in partitions {
             // A partition without a leader gets its marker when the resend timer fires.
             if let Some(l) = leaders.leader(*tp) {

@@ -14,8 +14,9 @@ use super::errors::KafkaError;
 use super::partition_log::FetchedRecord;
 use super::txn_state::TxnProtocolVersion;
 use super::Isolation;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// Most undecided-or-unreplicated transactions one partition tracks at once (one per producer
@@ -194,19 +195,19 @@ impl std::error::Error for TxnIndexError {}
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TxnIndex {
     /// Open transactions: producer id → first offset.
-    ongoing: BTreeMap<i64, u64>,
+    ongoing: VecMap<i64, u64>,
     /// Decided transactions whose marker may still be at or above the HW, by first offset.
-    unreplicated: BTreeMap<u64, UnreplicatedTxn>,
+    unreplicated: VecMap<u64, UnreplicatedTxn>,
     /// Aborted transactions in marker order.
     aborted: Vec<AbortedTxn>,
     /// The latest epoch the partition has seen per producer, from data and from markers. A
     /// V2 marker raises it, which is what fences a late Produce of the finished transaction.
-    epochs: BTreeMap<i64, i16>,
+    epochs: VecMap<i64, i16>,
 }
 
 impl TxnIndex {
     /// Open transactions: producer id → first offset.
-    pub fn ongoing(&self) -> &BTreeMap<i64, u64> {
+    pub fn ongoing(&self) -> &VecMap<i64, u64> {
         &self.ongoing
     }
 

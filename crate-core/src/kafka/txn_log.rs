@@ -8,8 +8,9 @@ use super::txn_index::ControlType;
 use super::txn_state::{TransactionMetadata, TxnProtocolVersion, TxnState, TxnTransitMetadata};
 use crate::ids::Tp;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// Default bound on the entries the log holds; `compact` frees room.
@@ -163,9 +164,9 @@ impl TxnLog {
     /// nothing pending. A Dead record is a tombstone. Consecutive records of one id are checked
     /// against the transition table (the first one is taken as it is: compaction may have
     /// removed what came before).
-    pub fn replay(&self) -> Result<BTreeMap<String, TransactionMetadata>, TxnLogError> {
-        let mut last_state: BTreeMap<&str, TxnState> = BTreeMap::new();
-        let mut metadata = BTreeMap::new();
+    pub fn replay(&self) -> Result<VecMap<String, TransactionMetadata>, TxnLogError> {
+        let mut last_state: VecMap<&str, TxnState> = VecMap::new();
+        let mut metadata = VecMap::new();
         for entry in &self.entries {
             let transit = &entry.transit;
             let id = transit.transactional_id.as_str();
@@ -202,7 +203,7 @@ impl TxnLog {
     /// Keeps only the latest record of each live transactional id (what Kafka's log
     /// compaction converges to); offsets are kept. `replay` gives the same answer after.
     pub fn compact(&mut self) {
-        let mut latest: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut latest: VecMap<&str, u64> = VecMap::new();
         for entry in &self.entries {
             latest.insert(entry.transit.transactional_id.as_str(), entry.offset);
         }
@@ -213,7 +214,7 @@ impl TxnLog {
 }
 
 /// The transactions of `metadata` in PrepareCommit or PrepareAbort.
-pub fn pending_markers_of(metadata: &BTreeMap<String, TransactionMetadata>) -> Vec<PendingMarkers> {
+pub fn pending_markers_of(metadata: &VecMap<String, TransactionMetadata>) -> Vec<PendingMarkers> {
     metadata
         .values()
         .filter(|m| matches!(m.state(), TxnState::PrepareCommit | TxnState::PrepareAbort))
@@ -252,7 +253,7 @@ mod tests {
     /// A coordinator in miniature: metadata in memory, every transition through the log.
     struct Coordinator {
         log: TxnLog,
-        metadata: BTreeMap<String, TransactionMetadata>,
+        metadata: VecMap<String, TransactionMetadata>,
         next_pid: i64,
     }
 
@@ -260,7 +261,7 @@ mod tests {
         fn new(log: TxnLog) -> Self {
             Coordinator {
                 log,
-                metadata: BTreeMap::new(),
+                metadata: VecMap::new(),
                 next_pid: 100,
             }
         }
@@ -352,7 +353,7 @@ mod tests {
         let open = c.meta("open");
         let (pid, epoch) = (open.producer_id(), open.producer_epoch());
         assert!(open.prepare_end_txn(pid, epoch, true, V2, 13).is_ok());
-        let before: BTreeMap<String, TransactionMetadata> = c
+        let before: VecMap<String, TransactionMetadata> = c
             .metadata
             .iter()
             .map(|(id, m)| {

@@ -15,8 +15,9 @@ use crate::sim::event::Envelope;
 use crate::sim::fault::{Fault, MessageMatch};
 use crate::sim::note::{DropReason, Note};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NetworkConfig {
@@ -40,11 +41,11 @@ pub struct Network {
     pub cut: BTreeSet<(NodeId, NodeId)>,
     pub armed: Vec<ArmedFault>,
     #[serde(with = "crate::serde_pairs")]
-    last_arrival: BTreeMap<(NodeId, NodeId), SimTime>,
+    last_arrival: VecMap<(NodeId, NodeId), SimTime>,
     /// Stalled producer connections, per direction (from, to): the id of the first message
     /// lost on it. Later messages on that direction never arrive.
     #[serde(with = "crate::serde_pairs", default)]
-    stalled: BTreeMap<(NodeId, NodeId), u64>,
+    stalled: VecMap<(NodeId, NodeId), u64>,
 }
 
 fn link(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -69,8 +70,8 @@ impl Network {
             config,
             cut: BTreeSet::new(),
             armed: Vec::new(),
-            last_arrival: BTreeMap::new(),
-            stalled: BTreeMap::new(),
+            last_arrival: VecMap::new(),
+            stalled: VecMap::new(),
         }
     }
 

@@ -19,7 +19,7 @@ use crate::sim::fault::{Fault, MessageMatch, ScheduledFault};
 use crate::sim::names::{KeyRange, Names};
 use crate::sim::simulation::Setup;
 use crate::time::ms;
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 #[derive(Default)]
 struct Checker {
@@ -199,8 +199,8 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     let mut broker_list: Vec<Broker> = (0..brokers)
         .map(|b| Broker::new(b, brokers, protocol))
         .collect();
-    let mut leaders: BTreeMap<Tp, u8> = BTreeMap::new();
-    let mut topic_index: BTreeMap<&str, (u16, u16)> = BTreeMap::new();
+    let mut leaders: VecMap<Tp, u8> = VecMap::new();
+    let mut topic_index: VecMap<&str, (u16, u16)> = VecMap::new();
     for (ti, t) in file.topics.iter().enumerate().take(MAX_TOPICS) {
         let f = format!("topics[{ti}]");
         c.name(&format!("{f}.name"), &t.name);
@@ -244,7 +244,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     }
 
     // Process names must be unique and must not look like brokers.
-    let mut seen_names: BTreeMap<&str, String> = BTreeMap::new();
+    let mut seen_names: VecMap<&str, String> = VecMap::new();
     let all_names = file
         .producers
         .iter()
@@ -285,7 +285,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             .map(super::build_flink::task_names)
             .unwrap_or_default(),
     };
-    let mut fixed_keys: BTreeMap<String, u32> = BTreeMap::new();
+    let mut fixed_keys: VecMap<String, u32> = VecMap::new();
     let mut next_key: u32 = 0;
 
     if file.producers.len() > MAX_PRODUCERS {
@@ -901,7 +901,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
 fn fault(
     c: &mut Checker,
     file: &ScenarioFile,
-    topics: &BTreeMap<&str, (u16, u16)>,
+    topics: &VecMap<&str, (u16, u16)>,
     fi: usize,
     s: &FaultSpec,
 ) -> Option<Fault> {

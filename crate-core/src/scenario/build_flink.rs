@@ -8,7 +8,7 @@ use crate::flink::graph::{OperatorDef, OperatorKind, SinkKind};
 use crate::flink::{CheckpointMode, FlinkConfig, Job};
 use crate::ids::Tp;
 use crate::time::ms;
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 pub const MAX_OPERATORS: usize = 8;
 pub const MAX_PARALLELISM: u8 = 4;
@@ -47,8 +47,8 @@ pub fn worker_tasks(file: &super::ScenarioFile, name: &str) -> Option<Vec<u8>> {
 }
 
 pub(super) struct Context<'a> {
-    pub topics: &'a BTreeMap<&'a str, (u16, u16)>,
-    pub leaders: &'a BTreeMap<Tp, u8>,
+    pub topics: &'a VecMap<&'a str, (u16, u16)>,
+    pub leaders: &'a VecMap<Tp, u8>,
     pub brokers: u8,
     pub output_base: u32,
 }
@@ -167,12 +167,12 @@ pub(super) fn build(
             ),
         );
     }
-    let index: BTreeMap<&str, usize> = crate::order::map_of(
-        spec.operators
-            .iter()
-            .enumerate()
-            .map(|(i, o)| (o.name.as_str(), i)),
-    );
+    let index: VecMap<&str, usize> = spec
+        .operators
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.name.as_str(), i))
+        .collect();
     if index.len() != spec.operators.len() {
         e(
             "flink.operators".into(),
@@ -249,7 +249,7 @@ fn operator(
     f: &str,
     o: &OperatorSpec,
     me: usize,
-    index: &BTreeMap<&str, usize>,
+    index: &VecMap<&str, usize>,
     cx: &Context,
 ) -> Option<OperatorDef> {
     let mut ok = true;

@@ -19,8 +19,9 @@ use crate::net::{Network, NetworkConfig};
 use crate::oracle::ledger::Ledger;
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// Everything a simulation starts from; built from a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,7 +124,7 @@ pub struct Simulation {
     pub processors: Vec<Processor>,
     pub flink: Option<crate::flink::Job>,
     #[serde(with = "crate::serde_pairs")]
-    pub status: BTreeMap<NodeId, NodeStatus>,
+    pub status: VecMap<NodeId, NodeStatus>,
     pub network: Network,
     pub ledger: Ledger,
     pub faults: Vec<ScheduledFault>,
@@ -143,7 +144,7 @@ enum Dispatch {
 
 impl Simulation {
     pub fn new(setup: Setup) -> Self {
-        let mut status = BTreeMap::new();
+        let mut status = VecMap::new();
         for b in &setup.brokers {
             status.insert(b.node(), NodeStatus::default());
         }

@@ -596,7 +596,7 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     let Some(c) = sim.consumers.get(usize::from(i)) else {
         return missing("consumer", title, S::NoConsumer.get(lang));
     };
-    let positions = |m: &std::collections::BTreeMap<Tp, u64>| {
+    let positions = |m: &eos_core::vec_map::VecMap<Tp, u64>| {
         if m.is_empty() {
             S::NoneAtAll.get(lang).to_string()
         } else {
