@@ -163,6 +163,31 @@ test('the keyboard steps, steps back and resets', async (page) => {
   assert((await stepNumber(page)) === 0, 'Home resets');
 });
 
+test('the keyboard presses what has the focus; Escape closes the Share menu and the inspector, giving the focus back', async (page) => {
+  // Space on a focused button is that button, not play/pause.
+  await page.focus('#step');
+  await page.keyboard.press(' ');
+  assert((await stepNumber(page)) === 1 && (await page.locator('#play').innerText()).includes('Play'), 'Space on Step steps');
+  // Alt+← is the browser's Back, not a step back.
+  await page.keyboard.press('Alt+ArrowLeft');
+  assert((await stepNumber(page)) === 1, 'Alt+← is left to the browser');
+  await page.focus('#share-menu summary');
+  await page.keyboard.press('Enter');
+  assert((await page.locator('#share-menu').getAttribute('open')) !== null, 'Enter opens Share');
+  await page.keyboard.press('Escape');
+  assert((await page.locator('#share-menu').getAttribute('open')) === null, 'Escape closes Share');
+  assert(await page.evaluate(() => document.activeElement.matches('#share-menu summary')), 'the focus is back on Share');
+  // A record opened with Space; Escape closes the inspector and the focus goes back to it.
+  await page.keyboard.press('End');
+  const cell = page.locator('.cell[role=button]').first();
+  await cell.focus();
+  await page.keyboard.press(' ');
+  await page.locator('#inspector').waitFor();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('#inspector'));
+  assert(await page.evaluate(() => document.activeElement.matches('.cell[role=button]')), 'the focus is back on the record');
+});
+
 test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   // Mid-run the oracle counts what it can already tell; a loss is known at the end.
@@ -539,6 +564,13 @@ test('flink: a task crashed by click fails the job over and restores the last ch
   await page.screenshot({ path: join(artifacts, '21-flink-failover.png'), fullPage: true });
   const reader = await page.locator('article.consumer').innerText();
   assert(/^8 read/m.test(reader) || reader.includes('8 read:'), `the read_committed reader still reads 8 records once: ${reader}`);
+  assert((await page.locator('#flink-verdict').innerText()) === 'the same output as a failure-free run', 'a restored job loses nothing');
+  // At the end the job's output is set against a failure-free run, as eos-sim run does.
+  await page.selectOption('#scenario-picker', 'flink-2pc-txn-timeout-loss');
+  await page.click('#run-to-end');
+  const verdict = await page.locator('#flink-verdict').innerText();
+  const cliSays = cliText(['run', 'flink-2pc-txn-timeout-loss']).match(/vs failure-free run: (\d+) lost/);
+  assert(cliSays && verdict === `against a failure-free run: ${cliSays[1]} lost`, `the silent loss, as the CLI counts it: ${verdict} / ${cliSays}`);
 });
 
 test('every built-in scenario runs to the end in the page with the native trace hash', async (page) => {

@@ -72,7 +72,9 @@ pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
     };
     Some(OutcomePoint {
         step: sim.steps(),
-        time: sim.now(),
+        // The last step's time: a finished run's clock may have moved on to a stale timer
+        // (a session timeout minutes later) that did nothing.
+        time: sim.last_step_at(),
         visible: summary.ledger.values().filter(|n| **n > 0).count() as u64,
         duplicates: summary.duplicates,
         lost,

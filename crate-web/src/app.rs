@@ -44,12 +44,23 @@ pub fn app() -> Html {
         let in_lesson = in_lesson.clone();
         use_effect_with((), move |_| {
             let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                let in_form = e
+                // Alt+← is the browser's Back, Ctrl+End the page's bottom: not ours.
+                if e.alt_key() || e.ctrl_key() || e.meta_key() {
+                    return;
+                }
+                let target = e
                     .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "SELECT" | "INPUT" | "TEXTAREA")
-                    });
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                let in_form = target.as_ref().is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "SELECT" | "INPUT" | "TEXTAREA")
+                });
+                // Space presses a focused button, link, record or diagram arrow: play/pause
+                // only when the focus is on nothing that Space works.
+                let in_control = target.as_ref().is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+                        || el.has_attribute("role")
+                        || el.get_attribute("tabindex").is_some_and(|t| t != "-1")
+                });
                 let action = match e.key().as_str() {
                     "ArrowRight" if e.shift_key() => Some(Action::NextNotable),
                     "ArrowLeft" if e.shift_key() => Some(Action::PreviousNotable),
@@ -58,7 +69,7 @@ pub fn app() -> Html {
                     // A presenter's clicker sends these.
                     "PageDown" if !*in_lesson.borrow() => Some(Action::Step),
                     "PageUp" if !*in_lesson.borrow() => Some(Action::StepBack),
-                    " " if !in_form => Some(Action::TogglePlay),
+                    " " if !in_form && !in_control => Some(Action::TogglePlay),
                     "Home" => Some(Action::Reset),
                     "End" => Some(Action::RunToEnd),
                     "Escape" => Some(Action::Select(None)),
@@ -130,6 +141,18 @@ pub fn app() -> Html {
     let compare = use_memo(Lanes(state.comparison.clone()), |l| {
         view_model::comparison(&l.0)
     });
+    // A Flink job's failure-free twin, run once per scenario: what a finished job's output
+    // is compared with.
+    let flink_twin = use_memo(
+        crate::components::SharedScenario(state.scenario.clone()),
+        |s| {
+            s.file
+                .flink
+                .is_some()
+                .then(|| eos_core::flink::report::failure_free_output(&s.0, None))
+                .flatten()
+        },
+    );
     let sim = state.sim.borrow();
     // The logs, producers, wire and diagram read the run themselves (components/live.rs).
     let replicas = eos_core::sim::observe::replicas(&sim);
@@ -140,6 +163,7 @@ pub fn app() -> Html {
     let processors = view_model::processors(&sim, lang);
     let transactions = view_model::transactions(&sim, lang);
     let flink = crate::flink_view::flink(&sim, lang);
+    let verdict = crate::flink_view::versus_failure_free(&sim, flink_twin.as_ref().as_ref(), lang);
     let selected = state.selection;
     let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s, lang));
     let clock = view_model::clock(&sim, lang);
@@ -193,7 +217,7 @@ pub fn app() -> Html {
             }
             if let Some(job) = flink {
                 <Held hold={hold} class="held">
-                    <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} />
+                    <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} verdict={verdict} />
                 </Held>
             }
             <main class="stage">
@@ -224,7 +248,7 @@ pub fn app() -> Html {
                         <Live<LogPart> sim={live.clone()} part={LogPart { tp, broker, selected, on_select: on_pick.clone() }} />
                     </Held> }) }
                 </div>
-                <EventLog sim={live.clone()} on_seek={on_seek} />
+                <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} />
             </main>
             if !embed {
             <Held hold={hold} class="held">

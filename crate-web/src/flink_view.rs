@@ -10,6 +10,43 @@ use eos_core::sim::Simulation;
 
 use crate::i18n::{duration, Lang, S};
 
+/// A finished job's output against its failure-free twin (the same job, input and seed, no
+/// faults), as `eos-sim run` reports it: the loss or over-count a failover left, which no
+/// checkpoint shows. `None` until the job has finished, or without a twin.
+pub fn versus_failure_free(
+    sim: &Simulation,
+    twin: Option<&eos_core::flink::outcome::FlinkOutput>,
+    lang: Lang,
+) -> Option<(String, bool)> {
+    let job = sim.flink.as_ref()?;
+    if job.phase != JobPhase::Finished {
+        return None;
+    }
+    let run = eos_core::flink::outcome::FlinkOutput::of(sim)?;
+    let d = eos_core::flink::outcome::diff(twin?, &run);
+    Some(if d.is_empty() {
+        (S::SameAsFailureFree.get(lang).to_string(), true)
+    } else {
+        // Only what differs: "10 lost", "key 0: 46, not 40".
+        let parts: Vec<String> = [
+            (d.lost.len(), S::NLost),
+            (d.duplicated.len(), S::DuplicatedN),
+            (d.state_differs.len(), S::KeysDifferN),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, s)| s.f(lang, &[&n]))
+        .chain(
+            d.state_differs
+                .iter()
+                .take(3)
+                .map(|(k, want, got)| S::KeyWasNot.f(lang, &[k, got, want])),
+        )
+        .collect();
+        (S::VersusFailureFree.f(lang, &[&parts.join(" · ")]), false)
+    })
+}
+
 /// Items shown per channel; the rest is counted.
 pub const ITEMS_SHOWN: usize = 16;
 /// Checkpoints shown on the timeline (the latest ones).
@@ -355,6 +392,37 @@ mod tests {
     fn sim(name: &str) -> Simulation {
         let s = builtin::get(name).expect("built-in");
         s.simulation(None)
+    }
+
+    #[test]
+    fn a_finished_job_is_compared_with_its_failure_free_twin() {
+        let twin_of = |name: &str| {
+            let s = crate::builtins::get(name).expect("built-in");
+            eos_core::flink::report::failure_free_output(&s, None)
+        };
+        let name = "flink-2pc-txn-timeout-loss";
+        let mut s = sim(name);
+        let twin = twin_of(name);
+        s.step();
+        assert_eq!(
+            versus_failure_free(&s, twin.as_ref(), Lang::En),
+            None,
+            "not yet finished"
+        );
+        s.run(RunLimit::Completion);
+        let (text, same) = versus_failure_free(&s, twin.as_ref(), Lang::En).expect("finished");
+        // As `eos-sim run` says: "vs failure-free run: 10 lost".
+        assert!(!same && text.ends_with(": 10 lost"), "{text}");
+        let at_end = |name: &str| {
+            let mut s = sim(name);
+            s.run(RunLimit::Completion);
+            versus_failure_free(&s, twin_of(name).as_ref(), Lang::En).expect("finished")
+        };
+        // An over-count names the key: "key 0: 46, not 40" in eos-sim's words.
+        let (text, same) = at_end("flink-at-least-once-overcount");
+        assert!(!same && text.contains("key 0: 46, not 40"), "{text}");
+        let (text, same) = at_end("flink-barrier-walkthrough");
+        assert!(same, "{text}");
     }
 
     #[test]

@@ -510,6 +510,12 @@ strings! {
     ModeAligned => "EXACTLY_ONCE, aligned", "EXACTLY_ONCE, выровненные";
     FlinkSummary => "every {0} · checkpoints completed: {1} · failovers: {2}",
         "каждые {0} · завершено чекпоинтов: {1} · перезапусков: {2}";
+    VersusFailureFree => "against a failure-free run: {0}", "против прогона без сбоев: {0}";
+    NLost => "{0} lost", "потеряно {0}";
+    DuplicatedN => "{0} duplicated", "дублей {0}";
+    KeysDifferN => "{0} keys differ", "ключей с другим значением: {0}";
+    KeyWasNot => "key {0}: {1}, not {2}", "ключ {0}: {1}, а не {2}";
+    SameAsFailureFree => "the same output as a failure-free run", "тот же вывод, что без сбоев";
     Operator => "operator", "оператор";
     LastSnapshot => "last snapshot", "последний снимок";
     Detail => "detail", "подробности";

@@ -369,6 +369,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         Callback::from(move |_: ()| {
             if is_asking {
                 reveal.emit(choice);
+                crate::components::focus_soon("feedback");
             } else if step < last {
                 show.emit(step + 1);
             }
@@ -392,7 +393,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             move |(active, ..)| {
                 let active = *active;
                 let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                    if !active {
+                    if !active || e.alt_key() || e.ctrl_key() || e.meta_key() {
                         return;
                     }
                     match e.key().as_str() {
@@ -474,6 +475,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 show.emit(step);
             }
             ui.dispatch(LessonAction::Mode(Mode::Lesson));
+            crate::components::focus_soon("lesson-title");
         })
     };
 
@@ -489,7 +491,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         return html! {
             <section class="lesson-away" aria-label={i18n.t(S::Lessons)}>
                 if let Some(text) = trying {
-                    <div id="trying" class="trying">
+                    <div id="trying" class="trying" tabindex="-1">
                         <strong>{ i18n.t(S::Trying) }</strong>
                         { crate::markdown::render(&text) }
                     </div>
@@ -513,13 +515,17 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         let (reveal, choice) = (reveal.clone(), ui.choice);
         Callback::from(move |_| {
             if choice.is_some() {
-                reveal.emit(choice)
+                reveal.emit(choice);
+                crate::components::focus_soon("feedback");
             }
         })
     };
     let on_show = {
         let reveal = reveal.clone();
-        Callback::from(move |_| reveal.emit(None))
+        Callback::from(move |_| {
+            reveal.emit(None);
+            crate::components::focus_soon("feedback");
+        })
     };
     let on_try_again = {
         let (pg, ui, resolved, step) = (pg.clone(), ui.clone(), resolved.clone(), ui.step);
@@ -543,6 +549,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             if let Ok(changed) = t.apply(lesson.scenario()) {
                 pg.dispatch(Action::LoadScenario(scenario.clone(), Rc::new(changed)));
                 ui.dispatch(LessonAction::Trying(step, k));
+                crate::components::focus_soon("trying");
             }
         })
     };

@@ -511,11 +511,16 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                 node: p.node(),
                 name: sim.names.node(p.node()),
                 guarantee: p.settings.guarantee.name(),
-                phase: format!("{:?}", p.phase)
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_string(),
+                // A crashed processor's phase is what it had in memory: it is down.
+                phase: if crashed {
+                    S::Crashed.get(lang).to_string()
+                } else {
+                    format!("{:?}", p.phase)
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                },
                 processed: {
                     let input = if positions.is_empty() {
                         S::NotStarted.get(lang).to_string()
@@ -923,6 +928,23 @@ mod tests {
             Some((12, 12))
         );
         assert!(p.client.starts_with("output client: pid"));
+        // While it is down its card says so, not the phase it had in memory.
+        let mut sim = builtin::get("rpw-crash-exactly-once")
+            .expect("built-in")
+            .simulation(None);
+        while !sim
+            .status
+            .get(&sim.processors[0].node())
+            .is_some_and(|s| s.crashed)
+        {
+            assert_eq!(
+                sim.step(),
+                eos_core::StepOutcome::Stepped,
+                "billing crashes"
+            );
+        }
+        let p = &processors(&sim, Lang::En)[0];
+        assert_eq!((p.phase.as_str(), p.status), ("crashed", "crashed"));
     }
 
     #[test]

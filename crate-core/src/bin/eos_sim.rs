@@ -339,7 +339,7 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport) {
     }
     for c in f.checkpoints.iter().take(16) {
         println!(
-            "  cp {:<3} {:<9} at {:>6} ms  took {:>6}  alignment {:>4} ms  acks {:<2} channel state {}",
+            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>6}  alignment {:>4} ms  acks {:<2} channel state {}",
             c.id,
             c.outcome,
             c.triggered_at_ms,

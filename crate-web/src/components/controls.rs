@@ -85,7 +85,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 }} />
             // The clock over the trace hash, so the bar stays one row at 1280 px.
             <span class="when">
-                <span id="clock" class="clock" aria-live="polite">{ &props.clock }</span>
+                <span id="clock" class="clock" aria-live={if props.playing { "off" } else { "polite" }}>{ &props.clock }</span>
                 <span id="trace-hash" class="trace-hash" title={t(S::TraceHashTip)}>
                     { &props.trace_hash }
                 </span>

@@ -16,6 +16,9 @@ pub struct EventLogProps {
     pub sim: SimRef,
     /// Moves the run to a step (a line's step number is a button).
     pub on_seek: Callback<u64>,
+    /// Read the current step's lines out (screen readers): off while playing, when they
+    /// would queue up faster than they can be spoken.
+    pub announce: bool,
 }
 
 /// The core's narration, newest at the bottom, the current step highlighted, in a box of its
@@ -50,6 +53,15 @@ pub fn event_log(props: &EventLogProps) -> Html {
         .filter(|_| components.iter().any(|(value, _)| *value == *filter));
     let (events, earlier) = view_model::events_page(&sim, *shown, only, i18n.lang);
     drop(sim);
+    let said: Vec<&str> = if props.announce {
+        events
+            .iter()
+            .filter(|e| e.current)
+            .map(|e| e.text.as_str())
+            .collect()
+    } else {
+        Vec::new()
+    };
 
     let on_change = {
         let (filter, shown) = (filter.clone(), shown.clone());
@@ -73,6 +85,8 @@ pub fn event_log(props: &EventLogProps) -> Html {
     };
     html! {
         <section class="events" aria-label={t(S::WhatHappened)}>
+            // The narration stays English: say so to a screen reader's voice.
+            <p class="visually-hidden" aria-live="polite" lang="en" id="narration-live">{ said.join(" ") }</p>
             <div class="events-head">
                 <h2>{ t(S::WhatHappened) }</h2>
                 <label class="filter">
@@ -89,7 +103,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
             // around the list): it shows the newest line and keeps to it as lines come, and
             // earlier lines added above leave the lines being read where they are.
             <div class="event-scroll" ref={scroller} tabindex="0" aria-label={t(S::WhatHappened)}>
-            <ol id="event-log">
+            <ol id="event-log" lang="en">
                 if earlier && *shown < MAX_SHOWN {
                     <li class="event earlier">
                         <button id="events-earlier" onclick={on_earlier}>{ i18n.f(S::EarlierEvents, &[&PAGE]) }</button>

@@ -10,6 +10,8 @@ pub struct FlinkStageProps {
     pub job: FlinkVm,
     pub selected: Option<Selection>,
     pub on_select: Callback<Selection>,
+    /// At the end: the output against a failure-free run, and whether it is the same.
+    pub verdict: Option<(String, bool)>,
 }
 
 /// The Flink job: subtasks with their state, channels with records and barriers, and the
@@ -30,6 +32,9 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 <span class="flink-mode">{ &j.mode }</span>
                 <span class={classes!("flink-phase", j.phase)}>{ phase_word(j.phase, lang) }</span>
                 <span class="flink-summary">{ &j.summary }</span>
+                if let Some((text, same)) = &props.verdict {
+                    <span id="flink-verdict" class={classes!("flink-verdict", if *same { "same" } else { "differs" })}>{ text }</span>
+                }
             </header>
             <div class="flink-tasks">
                 { for j.tasks.iter().enumerate().map(|(i, t)| {

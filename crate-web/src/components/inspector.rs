@@ -22,15 +22,31 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let delay_text = use_state(|| "500".to_string());
     // When the panel opens on something new it docks away from it (so it never hides what
     // was clicked) and takes the focus, so Tab reaches its buttons.
+    // What had the focus when it opened gets it back when it closes.
+    let opener = use_mut_ref(|| None::<web_sys::HtmlElement>);
     {
-        let panel = panel.clone();
+        let (panel, opener) = (panel.clone(), opener.clone());
         use_effect_with(vm.title.clone(), move |_| {
             if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
+                let active = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element())
+                    .and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(a).ok());
+                if let Some(a) = active.filter(|a| !el.contains(Some(a))) {
+                    *opener.borrow_mut() = Some(a);
+                }
                 crate::placement::dock_away(el.clone().into());
                 let _ = el.focus();
             }
         });
     }
+    use_effect_with((), move |_| {
+        move || {
+            if let Some(el) = opener.borrow().as_ref().filter(|el| el.is_connected()) {
+                let _ = el.focus();
+            }
+        }
+    });
     let close = {
         let cb = props.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))

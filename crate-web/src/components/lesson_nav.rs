@@ -33,8 +33,20 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
     };
     let prev = props.current.checked_sub(1);
     let next = (props.current + 1 < n).then_some(props.current + 1);
+    // Escape closes the contents and gives the focus back to their button.
+    let on_key = {
+        let (open, toggle) = (props.open, props.on_toggle.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if open && e.key() == "Escape" {
+                e.prevent_default();
+                e.stop_propagation();
+                toggle.emit(());
+                crate::components::focus_by_id("lesson-contents-toggle");
+            }
+        })
+    };
     html! {
-        <nav class="lesson-nav" aria-label={i18n.t(S::Lessons)}>
+        <nav class="lesson-nav" aria-label={i18n.t(S::Lessons)} onkeydown={on_key}>
             <div class="lesson-nav-bar">
                 <button id="lesson-contents-toggle" aria-expanded={props.open.to_string()}
                     aria-controls="lesson-contents" onclick={unit(&props.on_toggle)}>

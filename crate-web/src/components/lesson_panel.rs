@@ -91,7 +91,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     </div>
                 }
                 if let Some(f) = &q.feedback {
-                    <div id="feedback" role="status" class={classes!("feedback", match f.verdict {
+                    <div id="feedback" role="status" tabindex="-1" class={classes!("feedback", match f.verdict {
                         Verdict::Correct => "correct",
                         Verdict::Incorrect => "incorrect",
                         Verdict::Shown => "shown",
@@ -117,7 +117,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     html! {
         <section id="lesson-panel" class="lesson-panel" aria-label={i18n.t(S::Lesson)}>
             <div class="lesson-head">
-                <h2 id="lesson-title">{ &vm.title }</h2>
+                <h2 id="lesson-title" tabindex="-1">{ &vm.title }</h2>
                 <span id="lesson-step" class="lesson-step">{ &vm.position }</span>
                 <nav class="lesson-steps" aria-label={i18n.t(S::Lesson)}>
                     <button id="lesson-prev" disabled={!vm.can_prev} onclick={emit(&props.on_prev)}

@@ -31,7 +31,7 @@ pub mod transactions;
 
 use yew::prelude::*;
 
-/// Click and Enter both open `what`: for elements made focusable with `tabindex="0"`.
+/// Click, Enter and Space open `what`: for elements made focusable with `tabindex="0"`.
 pub fn activate<T: Clone + 'static>(
     cb: &Callback<T>,
     what: T,
@@ -43,13 +43,31 @@ pub fn activate<T: Clone + 'static>(
     let on_key = {
         let cb = cb.clone();
         Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
+            if matches!(e.key().as_str(), "Enter" | " ") {
                 e.prevent_default();
                 cb.emit(what.clone());
             }
         })
     };
     (on_click, on_key)
+}
+
+/// Moves the keyboard focus to the element with this id, if the page has it.
+pub fn focus_by_id(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// Moves the focus once the page has drawn what an action shows (a reveal's feedback, a
+/// try-it's banner): the button pressed may be gone, and the focus with it.
+pub fn focus_soon(id: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || focus_by_id(id)).forget();
 }
 
 /// A scenario handed down by reference. Props and memo keys compare the pointer only: the

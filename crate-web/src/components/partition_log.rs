@@ -96,8 +96,12 @@ fn log_cell(props: &LogCellProps) -> Html {
     };
     let (click, key) = activate(&props.on_select, sel);
     let live = props.live;
+    // The tooltip says what the colour shows (open, committed, aborted): a screen reader
+    // hears it as the cell's name.
+    let title = c.title(i18n.lang);
     html! {
-        <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={c.title(i18n.lang)}
+        <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={title.clone()}
+            aria-label={live.then_some(title)}
             data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
             tabindex={live.then_some("0")} role={live.then_some("button")}
             aria-pressed={live.then(|| props.selected.to_string())}

@@ -3,6 +3,7 @@
 //! opens and closes with the keyboard as with the mouse.
 
 use crate::i18n::{Lang, S};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// What the menu asks for.
@@ -43,8 +44,48 @@ pub fn share_menu(props: &ShareMenuProps) -> Html {
             </button>
         }
     };
+    // Escape closes the menu and gives the focus back to its button; so does moving the
+    // focus out of it (it would stay open over the controls).
+    let close = |details: &web_sys::Element, focus: bool| {
+        let _ = details.remove_attribute("open");
+        if focus {
+            if let Some(summary) = details
+                .query_selector("summary")
+                .ok()
+                .flatten()
+                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = summary.focus();
+            }
+        }
+    };
+    // Yew delegates events to the page's root: the event's current target is not the menu.
+    let menu = || {
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("share-menu"))
+    };
+    let on_key = Callback::from(move |e: KeyboardEvent| {
+        let details = menu();
+        if let Some(details) = details.filter(|d| e.key() == "Escape" && d.has_attribute("open")) {
+            e.prevent_default();
+            e.stop_propagation();
+            close(&details, true);
+        }
+    });
+    let on_focusout = Callback::from(move |e: FocusEvent| {
+        let details = menu();
+        let to = e
+            .related_target()
+            .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        if let (Some(details), Some(to)) = (details, to) {
+            if !details.contains(Some(&to)) {
+                close(&details, false);
+            }
+        }
+    });
     html! {
-        <details class="share" id="share-menu">
+        <details class="share" id="share-menu" onkeydown={on_key} onfocusout={on_focusout}>
             <summary class="ctl" aria-label={t(S::ShareTip)}>{ t(S::Share) }</summary>
             <div class="share-panel">
                 <label class="share-link">
@@ -60,11 +101,12 @@ pub fn share_menu(props: &ShareMenuProps) -> Html {
                 <p class="share-group">{ t(S::Files) }</p>
                 { item("share-scenario", S::DownloadScenario, ShareAction::DownloadScenario) }
                 { item("share-trace", S::DownloadTrace, ShareAction::DownloadTrace) }
+                // The input first, so that its focus ring can show on the label after it.
+                <input id="import-file" class="visually-hidden" type="file" accept=".toml,.json,text/plain,application/json"
+                    onchange={props.on_import.clone()} />
                 <label class="ctl share-item import" for="import-file">
                     { t(S::ImportScenario) }
                 </label>
-                <input id="import-file" class="visually-hidden" type="file" accept=".toml,.json,text/plain,application/json"
-                    onchange={props.on_import.clone()} />
                 <p class="share-group">{ t(S::Images) }</p>
                 <div class="share-row">
                     { item("share-svg", S::DiagramSvg, ShareAction::Svg(Picture::Diagram)) }

@@ -2,9 +2,12 @@ use crate::i18n::{I18n, S};
 use crate::view_model::TxnVm;
 use yew::prelude::*;
 
-const STATES: [&str; 7] = [
+/// Kafka's `TransactionState`s, in the order a transaction meets them (PrepareEpochFence:
+/// an Ongoing transaction whose producer's epoch is being fenced, before it aborts).
+const STATES: [&str; 8] = [
     "Empty",
     "Ongoing",
+    "PrepareEpochFence",
     "PrepareCommit",
     "PrepareAbort",
     "CompleteCommit",
@@ -33,7 +36,8 @@ pub fn transactions(props: &TransactionsProps) -> Html {
                     <div class="txn-id">{ &t.id }</div>
                     <ol class="states">
                         { for STATES.iter().map(|s| html! {
-                            <li class={classes!("state", (*s == t.state).then_some("lit"), s.to_lowercase())}>{ *s }</li>
+                            <li class={classes!("state", (*s == t.state).then_some("lit"), s.to_lowercase())}
+                                aria-current={(*s == t.state).then_some("step")}>{ *s }</li>
                         }) }
                     </ol>
                     <div class="settings">{ &t.detail }</div>

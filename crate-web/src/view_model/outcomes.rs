@@ -1,5 +1,7 @@
 //! Outcomes over time, per guarantee: three small line charts (inputs with visible output,
-//! extra copies, inputs lost), one line per guarantee in its colour, over each run's steps.
+//! extra copies, inputs lost), one line per guarantee in its colour, over simulated time:
+//! the runs take different numbers of steps for the same span (a transaction's markers and
+//! commits are steps), so only time lines them up as the lanes above do.
 
 use super::cost::GUARANTEES;
 use crate::charts::{LineChart, Series};
@@ -11,8 +13,8 @@ pub const SAMPLES: usize = 60;
 
 fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) -> u64) -> LineChart {
     let (x_label, y_label) = match lang {
-        Lang::En => ("step", "inputs"),
-        Lang::Ru => ("шаг", "входы"),
+        Lang::En => ("time (ms)", "inputs"),
+        Lang::Ru => ("время (мс)", "входы"),
     };
     LineChart {
         title: title.to_string(),
@@ -28,7 +30,7 @@ fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) ->
                     points: lane
                         .points
                         .iter()
-                        .map(|p| (p.step as f64, y(p) as f64))
+                        .map(|p| (p.time as f64 / 1_000.0, y(p) as f64))
                         .collect(),
                 })
             })
@@ -95,6 +97,14 @@ mod tests {
                 "lines, no dots"
             );
         }
+        // Over time, ending where the run ends (its last step's time, as `eos-sim run`
+        // reports it), not where a stale timer left the clock.
+        let xs: Vec<f64> = charts[0].series[1].points.iter().map(|p| p.0).collect();
+        assert!(xs.windows(2).all(|w| w[0] <= w[1]), "{xs:?}");
+        let mut run = s.simulation_without_trace(None);
+        run.run(eos_core::RunLimit::Completion);
+        let end = eos_core::Report::of("rpw", &run).end_time_ms;
+        assert_eq!(xs.last().copied(), Some(end as f64));
         let compared = eos_core::compare::compare(&s, None).expect("lanes");
         let rows = final_rows(&lanes);
         for (row, lane) in rows.iter().zip(&compared) {
