@@ -44,6 +44,74 @@ pub fn change_name(a: &TryAction) -> String {
     }
 }
 
+/// The change as a reader sees it: the setting, from what the scenario has to what the fork
+/// gives it (`idempotence: on → off`, `checkpoints: unaligned → aligned`). Mixed values
+/// across clients are listed (`on/off`).
+pub fn change_label(s: &Scenario, a: &TryAction) -> String {
+    let label = match a {
+        TryAction::Flip(Flip::TransactionProtocol) => "transaction protocol",
+        TryAction::Flip(Flip::Unaligned) => "checkpoints",
+        TryAction::Flip(f) => f.name(),
+        TryAction::Guarantee(_) => "guarantee",
+        TryAction::Inject(_) => return change_name(a),
+    };
+    let setting = |sc: &Scenario| -> Option<String> {
+        let f = &sc.file;
+        let values: Vec<String> = match a {
+            TryAction::Flip(Flip::Idempotence) => f
+                .producers
+                .iter()
+                .filter(|p| p.transactional_id.is_none())
+                .map(|p| {
+                    let on = p.enable_idempotence.unwrap_or(p.client == "java");
+                    (if on { "on" } else { "off" }).to_string()
+                })
+                .collect(),
+            TryAction::Flip(Flip::Isolation) => f
+                .consumers
+                .iter()
+                .map(|c| {
+                    c.isolation.clone().unwrap_or_else(|| {
+                        (if c.client == "librdkafka" {
+                            "read_committed"
+                        } else {
+                            "read_uncommitted"
+                        })
+                        .to_string()
+                    })
+                })
+                .collect(),
+            TryAction::Flip(Flip::TransactionProtocol) => {
+                vec![f.cluster.transaction_protocol.to_string()]
+            }
+            TryAction::Flip(Flip::Unaligned) => f
+                .flink
+                .iter()
+                .map(|j| (if j.unaligned { "unaligned" } else { "aligned" }).to_string())
+                .collect(),
+            TryAction::Flip(Flip::Checkpointing) => f
+                .flink
+                .iter()
+                .map(|j| j.checkpointing.to_uppercase().replace('-', "_"))
+                .collect(),
+            TryAction::Guarantee(_) => f.processors.iter().map(|p| p.guarantee.clone()).collect(),
+            TryAction::Inject(_) => Vec::new(),
+        };
+        let mut distinct: Vec<String> = Vec::new();
+        for v in values {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        (!distinct.is_empty()).then(|| distinct.join("/"))
+    };
+    let after = try_it(a).apply(s).ok();
+    match (setting(s), after.as_ref().and_then(setting)) {
+        (Some(from), Some(to)) => format!("{label}: {from} → {to}"),
+        _ => change_name(a),
+    }
+}
+
 fn try_it(action: &TryAction) -> TryIt {
     TryIt {
         text: Text::default(),
@@ -150,4 +218,51 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
         changed,
         fates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_says_which_way_it_flips() {
+        let label = |name: &str, a: TryAction| {
+            change_label(&crate::builtin::get(name).expect("built-in"), &a)
+        };
+        assert_eq!(
+            label(
+                "flink-backpressure-unaligned",
+                TryAction::Flip(Flip::Unaligned)
+            ),
+            "checkpoints: unaligned → aligned"
+        );
+        assert_eq!(
+            label(
+                "flink-alignment-two-inputs",
+                TryAction::Flip(Flip::Idempotence)
+            ),
+            "idempotence: on → off"
+        );
+        assert_eq!(
+            label(
+                "flink-at-least-once-overcount",
+                TryAction::Flip(Flip::Checkpointing)
+            ),
+            "checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE"
+        );
+        assert_eq!(
+            label(
+                "rpw-crash-at-least-once",
+                TryAction::Guarantee(Guarantee::ExactlyOnce)
+            ),
+            "guarantee: at-least-once → exactly-once"
+        );
+        assert_eq!(
+            label(
+                "lost-ack-idempotence-off",
+                TryAction::Flip(Flip::Idempotence)
+            ),
+            "idempotence: off → on"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! fork, and every record whose fate differs (`eos_core::fork`).
 
 use crate::i18n::{I18n, Lang};
-use eos_core::fork::{change_name, changes, fork, Fork, ForkSide};
+use eos_core::fork::{change_label, changes, fork, Fork, ForkSide};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -58,7 +58,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                 <label>{ tr("Change", "Изменить") }
                     <select id="fork-change" onchange={on_choose}>
                         { for options.iter().enumerate().map(|(i, c)| html! {
-                            <option value={i.to_string()} selected={i == *choice}>{ change_name(c) }</option>
+                            <option value={i.to_string()} selected={i == *choice}>{ change_label(&props.scenario, c) }</option>
                         }) }
                     </select>
                 </label>
@@ -69,13 +69,13 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                     "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
                     "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
                 Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
-                Some(Ok(f)) => view_fork(f, &options[(*choice).min(options.len() - 1)], ru),
+                Some(Ok(f)) => view_fork(f, &change_label(&props.scenario, &options[(*choice).min(options.len() - 1)]), ru),
             } }
         </section>
     }
 }
 
-fn view_fork(f: &Fork, change: &eos_core::lesson::TryAction, ru: bool) -> Html {
+fn view_fork(f: &Fork, change: &str, ru: bool) -> Html {
     let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
     let parted = match f.diverged_at {
         None => tr(
@@ -108,7 +108,7 @@ fn view_fork(f: &Fork, change: &eos_core::lesson::TryAction, ru: bool) -> Html {
             <p class="fork-parted">{ parted }</p>
             <div class="fork-sides">
                 { side(tr("As is", "Как есть"), &f.as_is, "as-is", ru) }
-                { side(&format!("{} {}", tr("With", "С изменением:"), change_name(change)), &f.changed, "changed", ru) }
+                { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", ru) }
             </div>
             if f.fates.is_empty() {
                 <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих будущих.") }</p>
