@@ -165,7 +165,9 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 .status
                 .get(&NodeId::Task(i as u8))
                 .is_some_and(|s| s.crashed);
-            let state = if t.counts.is_empty() {
+            // A crashed task's memory is gone: its state and transactions are what the next
+            // restore brings back, not what is left in the model until then.
+            let state = if t.counts.is_empty() || crashed {
                 String::new()
             } else {
                 t.counts
@@ -177,7 +179,10 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     .collect::<Vec<_>>()
                     .join(" ")
             };
-            let detail = if let Some(src) = &t.source {
+            let finished = job.phase == JobPhase::Finished;
+            let detail = if crashed {
+                None
+            } else if let Some(src) = &t.source {
                 let pos: Vec<String> = src
                     .positions
                     .iter()
@@ -185,9 +190,11 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     .collect();
                 Some(pos.join(", "))
             } else if let Some(sink) = &t.sink {
+                // A finished job's last, empty transaction is never used.
                 let open = sink
                     .current
                     .as_ref()
+                    .filter(|c| !(finished && c.written.is_empty()))
                     .map_or(S::NoneAtAll.get(lang).to_string(), |c| {
                         S::SinkWritten.f(lang, &[&c.transactional_id, &c.written.len()])
                     });
@@ -215,7 +222,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 "crashed"
             } else if job.phase == JobPhase::Restarting {
                 "restarting"
-            } else if t.finished || job.phase == JobPhase::Finished {
+            } else if t.finished || finished {
                 "finished"
             } else {
                 "running"
@@ -433,23 +440,25 @@ mod tests {
     #[test]
     fn barriers_show_in_channels_and_checkpoints_complete() {
         let mut s = sim("flink-barrier-walkthrough");
-        let mut saw_barrier = false;
+        let (mut saw_barrier, mut saw_txn) = (false, false);
         while s.step() == eos_core::sim::StepOutcome::Stepped {
             let vm = flink(&s, Lang::En).expect("a job");
             saw_barrier |= vm
                 .channels
                 .iter()
                 .any(|c| c.items.iter().any(|i| i.barrier));
+            saw_txn |= vm.tasks[2]
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.contains("open: flink-sink-0"));
         }
+        assert!(saw_txn, "the sink never showed its open transaction");
         assert!(saw_barrier, "a barrier never appeared in a channel");
         let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "finished");
         assert_eq!(vm.tasks.len(), 3);
         assert!(vm.checkpoints.iter().all(|c| c.outcome == "completed"));
-        assert!(vm.tasks[2]
-            .detail
-            .as_deref()
-            .is_some_and(|d| d.contains("flink-sink-0")));
+        assert_eq!(vm.tasks[2].detail.as_deref(), Some("open: none"));
     }
 
     #[test]
@@ -458,12 +467,35 @@ mod tests {
         s.run(RunLimit::Until(eos_core::time::ms(460)));
         let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "restarting");
-        assert!(vm.tasks.iter().any(|t| t.status == "crashed"));
+        let crashed = vm
+            .tasks
+            .iter()
+            .find(|t| t.status == "crashed")
+            .expect("a crashed task");
+        // What it had in memory is not shown as its state.
+        assert_eq!((crashed.state.as_str(), &crashed.detail), ("", &None));
         s.run(RunLimit::Until(eos_core::time::ms(1_000)));
         let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "running");
         assert_eq!(vm.failovers, 1);
         assert!(vm.tasks.iter().all(|t| t.status == "running"));
+        // Finished, the sink's last transaction, empty and never used, is not shown open.
+        s.run(RunLimit::Completion);
+        let vm = flink(&s, Lang::En).expect("a job");
+        let sink = vm
+            .tasks
+            .iter()
+            .find(|t| t.kind == "2pc sink")
+            .expect("a sink");
+        assert!(
+            !sink
+                .detail
+                .as_deref()
+                .unwrap_or_default()
+                .contains("(0 written)"),
+            "{:?}",
+            sink.detail
+        );
     }
 
     #[test]

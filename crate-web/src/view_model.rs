@@ -472,14 +472,16 @@ pub fn consumers(sim: &Simulation, lang: Lang) -> Vec<ConsumerVm> {
             read: if c.reads.is_empty() {
                 S::NothingRead.get(lang).into()
             } else {
-                let values: Vec<String> = c
-                    .reads
+                // The latest 8, named as the logs name them (`v4′` for a processor's
+                // output of v4), after an ellipsis when there were more.
+                let shown = c.reads.len().min(8);
+                let mut values: Vec<String> = c.reads[c.reads.len() - shown..]
                     .iter()
-                    .rev()
-                    .take(8)
-                    .rev()
-                    .map(|r| format!("{}@{}", r.value, r.offset))
+                    .map(|r| format!("{}@{}", sim.names.record(r.value), r.offset))
                     .collect();
+                if shown < c.reads.len() {
+                    values.insert(0, "…".to_string());
+                }
                 S::ReadN.f(lang, &[&c.reads.len(), &values.join(" ")])
             },
         })
@@ -909,6 +911,15 @@ mod tests {
         let txns = transactions(&sim, Lang::En);
         assert_eq!(txns.len(), 1);
         assert_eq!(txns[0].state, "CompleteAbort");
+    }
+
+    #[test]
+    fn a_consumer_card_names_outputs_as_the_logs_do() {
+        let sim = finished("rpw-crash-exactly-once");
+        let read = &consumers(&sim, Lang::En)[0].read;
+        // 12 outputs read; the latest 8 shown after an ellipsis, as v4′ (not v16).
+        assert!(read.starts_with("12 read: … v4′@"), "{read}");
+        assert!(read.ends_with("v11′@18"), "{read}");
     }
 
     #[test]
