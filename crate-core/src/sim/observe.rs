@@ -62,6 +62,12 @@ impl TxnCellState {
     }
 }
 
+/// The transaction state of one transactional offset of a replica's log (`None`: not a
+/// transactional record).
+pub fn txn_state_at(r: &Replica, offset: u64) -> Option<TxnCellState> {
+    txn_states(r).get(&offset).copied()
+}
+
 /// The transaction state of every transactional offset of a replica's log: a record's
 /// transaction is decided by the next marker of its producer after it.
 fn txn_states(r: &Replica) -> std::collections::BTreeMap<u64, TxnCellState> {

@@ -6,9 +6,10 @@ use eos_core::ids::{NodeId, RecordId, Tp};
 use eos_core::kafka::producer::ClientState;
 use eos_core::kafka::txn_index::FetchedEntry;
 use eos_core::oracle::anomalies;
-use eos_core::oracle::ledger::{DeliveryStatus, TxnOutcome};
+use eos_core::oracle::ledger::DeliveryStatus;
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::sim::narration::narrate;
+use eos_core::sim::observe::TxnCellState;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::Simulation;
 use eos_core::time::{ms, to_ms, SimTime};
@@ -318,7 +319,29 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         ),
     ];
     let mut notes = Vec::new();
-    if let Some(e) = sim.ledger.get(rec.value) {
+    // This copy's transaction, as the log's markers decide it: what a read_committed reader
+    // goes by (the ledger keeps what the producer heard, for the record as a whole).
+    if let Some(state) = eos_core::sim::observe::txn_state_at(replica, offset) {
+        rows.push(row(
+            S::Transaction,
+            lang,
+            match state {
+                TxnCellState::Committed => S::TxnCommitted.get(lang),
+                TxnCellState::Aborted => S::TxnAborted.get(lang),
+                TxnCellState::Open => S::TxnOpen.get(lang),
+            },
+        ));
+    }
+    // A Flink sink's output: the job writes it, in the sink's transactions; the ledger
+    // follows Kafka producers and processors, so it has no delivery of its own to show.
+    let by_flink = sim
+        .ledger
+        .get(rec.value)
+        .is_some_and(|e| e.producer.is_none() && e.processor.is_none() && sim.flink.is_some());
+    if by_flink {
+        notes.push(S::WrittenByFlinkSink.get(lang).to_string());
+    }
+    if let Some(e) = sim.ledger.get(rec.value).filter(|_| !by_flink) {
         let status = match e.status {
             DeliveryStatus::Pending => S::DeliveryPending,
             DeliveryStatus::Delivered => S::DeliveryDelivered,
@@ -378,17 +401,6 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
                     .join(", ")
             },
         ));
-        if e.transactional {
-            rows.push(row(
-                S::Transaction,
-                lang,
-                match e.txn_outcome {
-                    Some(TxnOutcome::Committed) => S::TxnCommitted.get(lang),
-                    Some(TxnOutcome::Aborted) => S::TxnAborted.get(lang),
-                    None => S::TxnOpen.get(lang),
-                },
-            ));
-        }
         if let Some(err) = &e.error {
             rows.push(row(S::Error, lang, format!("{err:?}")));
         }
@@ -839,6 +851,42 @@ mod tests {
         assert!(inspect(&sim, &Selection::Message(9_999), Lang::En)
             .rows
             .is_empty());
+    }
+
+    #[test]
+    fn a_flink_sink_record_shows_its_copy_s_transaction_not_a_delivery() {
+        let mut sim = builtin::get("flink-barrier-walkthrough")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        // enriched-0, the sink's topic: its first record was committed by the sink.
+        let tp = (0..sim.names.topics.len() as u16)
+            .map(|topic| Tp {
+                topic,
+                partition: 0,
+            })
+            .find(|tp| sim.names.tp(*tp) == "enriched-0")
+            .expect("the sink's topic");
+        let vm = inspect(
+            &sim,
+            &Selection::Record {
+                tp,
+                broker: 0,
+                offset: 0,
+            },
+            Lang::En,
+        );
+        assert_eq!(value(&vm, "transaction"), "committed");
+        assert!(
+            vm.rows.iter().all(|(k, _)| k != "ledger status"),
+            "{:?}",
+            vm.rows
+        );
+        assert!(
+            vm.notes.iter().any(|n| n.contains("two-phase-commit sink")),
+            "{:?}",
+            vm.notes
+        );
     }
 
     #[test]
