@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # 600 KB until the snippets the page preloads (share.js, placement.js: 2.4 KB minified) were
 # counted with it; the same page then measured 600.2 KB.
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-602000}
-WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-500000}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-580000}
+WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

@@ -92,7 +92,15 @@ pub fn change_label(s: &Scenario, a: &TryAction) -> String {
             TryAction::Flip(Flip::Checkpointing) => f
                 .flink
                 .iter()
-                .map(|j| j.checkpointing.to_uppercase().replace('-', "_"))
+                // Flink's own names (no `to_uppercase`: its Unicode tables would ship).
+                .map(|j| {
+                    (if j.checkpointing == "at-least-once" {
+                        "AT_LEAST_ONCE"
+                    } else {
+                        "EXACTLY_ONCE"
+                    })
+                    .to_string()
+                })
                 .collect(),
             TryAction::Guarantee(_) => f.processors.iter().map(|p| p.guarantee.clone()).collect(),
             TryAction::Inject(_) => Vec::new(),

@@ -853,61 +853,42 @@ mod tests {
             .is_empty());
     }
 
-    #[test]
-    fn a_flink_sink_record_shows_its_copy_s_transaction_not_a_delivery() {
-        let mut sim = builtin::get("flink-barrier-walkthrough")
-            .expect("built-in")
-            .simulation(None);
+    /// The inspector on offset 0 of a partition (by its name) of broker 0, at the run's end.
+    fn first_record_at_end(scenario: &str, partition: &str) -> InspectorVm {
+        let mut sim = builtin::get(scenario).expect("built-in").simulation(None);
         sim.run(RunLimit::Completion);
-        // enriched-0, the sink's topic: its first record was committed by the sink.
         let tp = (0..sim.names.topics.len() as u16)
             .map(|topic| Tp {
                 topic,
                 partition: 0,
             })
-            .find(|tp| sim.names.tp(*tp) == "enriched-0")
-            .expect("the sink's topic");
-        let vm = inspect(
-            &sim,
-            &Selection::Record {
-                tp,
-                broker: 0,
-                offset: 0,
-            },
-            Lang::En,
-        );
+            .find(|tp| sim.names.tp(*tp) == partition)
+            .expect("the partition");
+        let at = Selection::Record {
+            tp,
+            broker: 0,
+            offset: 0,
+        };
+        inspect(&sim, &at, Lang::En)
+    }
+
+    #[test]
+    fn a_flink_sink_record_shows_its_copy_s_transaction_not_a_delivery() {
+        // enriched-0, the sink's topic: its first record was committed by the sink.
+        let vm = first_record_at_end("flink-barrier-walkthrough", "enriched-0");
         assert_eq!(value(&vm, "transaction"), "committed");
+        let rows = &vm.rows;
+        assert!(rows.iter().all(|(k, _)| k != "ledger status"), "{rows:?}");
+        let notes = &vm.notes;
         assert!(
-            vm.rows.iter().all(|(k, _)| k != "ledger status"),
-            "{:?}",
-            vm.rows
-        );
-        assert!(
-            vm.notes.iter().any(|n| n.contains("two-phase-commit sink")),
-            "{:?}",
-            vm.notes
+            notes.iter().any(|n| n.contains("two-phase-commit sink")),
+            "{notes:?}"
         );
     }
 
     #[test]
     fn a_record_shows_its_ledger_entry() {
-        let mut sim = builtin::get("lost-ack-idempotence-off")
-            .expect("built-in")
-            .simulation(None);
-        sim.run(RunLimit::Completion);
-        let tp = Tp {
-            topic: 0,
-            partition: 0,
-        };
-        let vm = inspect(
-            &sim,
-            &Selection::Record {
-                tp,
-                broker: 0,
-                offset: 0,
-            },
-            Lang::En,
-        );
+        let vm = first_record_at_end("lost-ack-idempotence-off", "payments-0");
         assert_eq!(value(&vm, "value"), "v0");
         assert_eq!(value(&vm, "ledger status"), "delivered");
         assert!(value(&vm, "appends").contains("payments-0 @0"));
