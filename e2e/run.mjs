@@ -188,6 +188,26 @@ test('the keyboard presses what has the focus; Escape closes the Share menu and 
   assert(await page.evaluate(() => document.activeElement.matches('.cell[role=button]')), 'the focus is back on the record');
 });
 
+test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {
+  const theme = () => page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
+  // The system's theme, followed as it changes.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 5000 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+  await page.click('#theme');
+  assert((await theme()).join() === 'light,rgb(245, 247, 250)', `light: ${await theme()}`);
+  await page.reload();
+  await page.waitForSelector('#theme');
+  assert((await theme())[0] === 'light', 'a reload keeps the choice');
+  await page.click('#theme');
+  assert((await theme())[0] === 'dark', 'then dark');
+  await page.click('#theme');
+  assert((await theme())[0] === 'dark' && /system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then the system\'s again');
+});
+
 test('a lost ack without idempotence shows a duplicate', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   // Mid-run the oracle counts what it can already tell; a loss is known at the end.

@@ -210,8 +210,12 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 })
             } else {
                 t.align.as_ref().map(|a| {
+                    // AT_LEAST_ONCE tracks barriers and blocks nothing (Flink's
+                    // CheckpointBarrierTracker): not an alignment.
                     let which = if a.unaligned {
                         S::Unaligned
+                    } else if job.config.mode == CheckpointMode::AtLeastOnce {
+                        S::TrackingBarriers
                     } else {
                         S::Aligning
                     };
@@ -430,6 +434,32 @@ mod tests {
         assert!(!same && text.contains("key 0: 46, not 40"), "{text}");
         let (text, same) = at_end("flink-barrier-walkthrough");
         assert!(same, "{text}");
+    }
+
+    #[test]
+    fn at_least_once_tracks_barriers_and_aligns_nothing() {
+        let mut s = sim("flink-at-least-once-overcount");
+        let (mut tracking, mut aligning) = (false, false);
+        while s.step() == eos_core::sim::StepOutcome::Stepped {
+            for t in flink(&s, Lang::En).expect("a job").tasks {
+                let d = t.detail.unwrap_or_default();
+                tracking |= d.starts_with("tracking cp");
+                aligning |= d.starts_with("aligning");
+            }
+        }
+        assert!(
+            tracking && !aligning,
+            "tracking {tracking}, aligning {aligning}"
+        );
+        let runs = crate::view_model::checkpoints::runs(
+            &crate::builtins::get("flink-at-least-once-overcount").expect("built-in"),
+        );
+        let (duration, _) = crate::view_model::checkpoints::charts(&runs, Lang::En);
+        let labels: Vec<&str> = duration.series.iter().map(|s| s.label.as_str()).collect();
+        assert!(
+            labels.len() == 1 && labels[0].starts_with("AT_LEAST_ONCE (no channel blocked)"),
+            "{labels:?}"
+        );
     }
 
     #[test]

@@ -501,6 +501,8 @@ strings! {
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
     Aligning => "aligning cp {0} ({1}/{2} inputs)", "выравнивание чекпоинта {0} (входов {1}/{2})";
+    TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",
+        "барьеры чекпоинта {0}: {1}/{2} входов, без блокировки";
     Unaligned => "unaligned cp {0} ({1}/{2} inputs)", "невыровненный чекпоинт {0} (входов {1}/{2})";
     AlignN => "{0} · align {1}", "{0} · выравнивание {1}";
     SinceN => "since {0}", "с {0}";
@@ -518,6 +520,9 @@ strings! {
     SameAsFailureFree => "the same output as a failure-free run", "тот же вывод, что без сбоев";
     WrittenByFlinkSink => "Written by the Flink job's two-phase-commit sink, in one of its transactions: the transaction row is this copy's, as the log's markers decide it.",
         "Записана двухфазным приёмником задания Flink в одной из его транзакций: строка «транзакция» — об этой копии, как её решают маркеры в журнале.";
+    ThemeAuto => "Theme: as the system's (click for light)", "Тема: как в системе (нажмите — светлая)";
+    ThemeLight => "Theme: light (click for dark)", "Тема: светлая (нажмите — тёмная)";
+    ThemeDark => "Theme: dark (click for the system's)", "Тема: тёмная (нажмите — как в системе)";
     Operator => "operator", "оператор";
     LastSnapshot => "last snapshot", "последний снимок";
     Detail => "detail", "подробности";

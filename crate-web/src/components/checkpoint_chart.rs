@@ -26,6 +26,13 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
         <section class="cost panel checkpoints-chart" aria-label={if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" }}>
             <h2>{ if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" } }
                 <span class="muted">{ format!(" · {name}, {}", if ru { "два прогона без браузера" } else { "two headless runs" }) }</span></h2>
+            if runs.iter().any(|r| r.at_least_once) {
+                <p class="muted" id="ckpt-one-run">{ if ru {
+                    "Одна линия: при AT_LEAST_ONCE барьеры только отслеживаются, каналы не блокируются, а невыровненные чекпоинты бывают лишь при EXACTLY_ONCE."
+                } else {
+                    "One line: under AT_LEAST_ONCE barriers are only tracked and no channel is blocked; unaligned checkpoints exist only under EXACTLY_ONCE."
+                } }</p>
+            }
             <div class="chart-row">
                 { figure("ckpt-duration", &duration, &name, &status) }
                 { figure("ckpt-alignment", &alignment, &name, &status) }

@@ -102,11 +102,13 @@ pub fn figure(
         })
     };
     html! {
-        <figure class="chart-figure">
-            <div id={id}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+        // Named by its title (the caption holds only the export buttons, which say which
+        // chart they export): the table beside the charts is their text.
+        <figure class="chart-figure" aria-label={chart.title.clone()}>
+            <div id={id} role="img" aria-label={chart.title.clone()}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
             <figcaption class="chart-export">
-                <button id={format!("{id}-svg")} onclick={on_svg}>{"SVG"}</button>
-                <button id={format!("{id}-png")} onclick={on_png}>{"PNG"}</button>
+                <button id={format!("{id}-svg")} onclick={on_svg} aria-label={format!("{} · SVG", chart.title)}>{"SVG"}</button>
+                <button id={format!("{id}-png")} onclick={on_png} aria-label={format!("{} · PNG", chart.title)}>{"PNG"}</button>
             </figcaption>
         </figure>
     }

@@ -133,6 +133,9 @@ pub fn header(props: &HeaderProps) -> Html {
                 { lang_button(Lang::En, "EN", "lang-en") }
                 { lang_button(Lang::Ru, "RU", "lang-ru") }
             </div>
+            <div class="langs themes">
+                <super::theme_button::ThemeButton />
+            </div>
             <p class="summary">
                 {summary}
                 if let (true, Some(g)) = (props.guarantee_picked, &props.guarantee) {

@@ -27,6 +27,7 @@ pub mod processor_card;
 pub mod producer_card;
 pub mod share_menu;
 pub mod space_time;
+pub mod theme_button;
 pub mod transactions;
 
 use yew::prelude::*;

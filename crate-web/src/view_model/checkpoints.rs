@@ -11,6 +11,9 @@ use eos_core::{RunLimit, Scenario};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub unaligned: bool,
+    /// AT_LEAST_ONCE checkpointing: barriers are tracked, no channel is blocked, and there is
+    /// no unaligned variant (it needs EXACTLY_ONCE).
+    pub at_least_once: bool,
     pub checkpoints: Vec<CheckpointLine>,
 }
 
@@ -38,6 +41,7 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
             let flink = Report::counts(s.name(), &sim).flink?;
             Some(Run {
                 unaligned: flink.unaligned,
+                at_least_once: spec.checkpointing == "at-least-once",
                 checkpoints: flink.checkpoints,
             })
         })
@@ -51,6 +55,8 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
 pub fn charts(runs: &[Run], lang: Lang) -> (LineChart, LineChart) {
     let label = |r: &Run| {
         let name = match (r.unaligned, lang) {
+            _ if r.at_least_once && lang == Lang::En => "AT_LEAST_ONCE (no channel blocked)",
+            _ if r.at_least_once => "AT_LEAST_ONCE (каналы не блокируются)",
             (false, Lang::En) => "aligned",
             (true, Lang::En) => "unaligned",
             (false, Lang::Ru) => "выровненные",
