@@ -164,6 +164,16 @@ test('the keyboard steps, steps back and resets', async (page) => {
 });
 
 test('the keyboard presses what has the focus; Escape closes the Share menu and the inspector, giving the focus back', async (page) => {
+  // The first Tab reaches the skip links; one leads to the diagram, past the stage.
+  await page.reload();
+  await page.waitForSelector('#skip-controls', { state: 'attached' });
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => document.activeElement.id || document.activeElement.tagName);
+  assert(first === 'skip-controls', `the first Tab is a skip link: ${first}`);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert(await page.evaluate(() => document.activeElement.id === 'diagram'), 'Skip to the diagram');
   // Space on a focused button is that button, not play/pause.
   await page.focus('#step');
   await page.keyboard.press(' ');

@@ -187,6 +187,15 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
+            // Skip links for the keyboard, seen only when focused: buttons, not anchors, so
+            // that the link's fragment (a scenario's payload) is left alone.
+            if !embed {
+                <div class="skip-links">
+                    { skip("skip-controls", "controls", i18n.t(crate::i18n::S::SkipToControls)) }
+                    { skip("skip-stage", "stage", i18n.t(crate::i18n::S::SkipToStage)) }
+                    { skip("skip-diagram", "diagram", i18n.t(crate::i18n::S::SkipToDiagram)) }
+                </div>
+            }
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
                     on_action: on_action.clone(), playing: state.playing, finished, at_start,
@@ -220,7 +229,7 @@ pub fn app() -> Html {
                     <crate::components::flink_stage::FlinkStage job={job} selected={selected} on_select={on_pick.clone()} verdict={verdict} />
                 </Held>
             }
-            <main class="stage">
+            <main class="stage" id="stage" tabindex="-1">
                 <div class="clients">
                     { for (0..producer_count).map(|index| html! { <Held hold={hold} class="held">
                         <Live<ProducerPart> sim={live.clone()} part={ProducerPart { index, on_select: on_pick.clone(),
@@ -289,4 +298,18 @@ impl PartialEq for Lanes {
     fn eq(&self, other: &Self) -> bool {
         std::rc::Rc::ptr_eq(&self.0, &other.0)
     }
+}
+
+/// A skip link: moves the focus (and the view) to the element with id `to`.
+fn skip(id: &'static str, to: &'static str, label: &'static str) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| {
+        crate::components::focus_by_id(to);
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(to))
+        {
+            el.scroll_into_view();
+        }
+    });
+    html! { <button {id} class="skip" {onclick}>{ label }</button> }
 }

@@ -523,6 +523,9 @@ strings! {
     ThemeAuto => "Theme: as the system's (click for light)", "Тема: как в системе (нажмите — светлая)";
     ThemeLight => "Theme: light (click for dark)", "Тема: светлая (нажмите — тёмная)";
     ThemeDark => "Theme: dark (click for the system's)", "Тема: тёмная (нажмите — как в системе)";
+    SkipToControls => "Skip to the playback controls", "К управлению воспроизведением";
+    SkipToStage => "Skip to the stage", "К сцене";
+    SkipToDiagram => "Skip to the space-time diagram", "К пространственно-временной диаграмме";
     Operator => "operator", "оператор";
     LastSnapshot => "last snapshot", "последний снимок";
     Detail => "detail", "подробности";

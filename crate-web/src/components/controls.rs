@@ -46,7 +46,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
     };
     html! {
-        <nav class="controls" aria-label={t(S::Playback)}>
+        <nav class="controls" id="controls" tabindex="-1" aria-label={t(S::Playback)}>
             { button("reset", "reset", t(S::Reset), "Home", Action::Reset, props.at_start) }
             { button("prev-event", "prev-event", t(S::PreviousEvent), "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
             { button("step-back", "back", t(S::Back), "ArrowLeft", Action::StepBack, props.at_start) }

@@ -59,7 +59,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
         })
     };
     html! {
-        <section class="card space-time" aria-label={tr(S::SpaceTime)}>
+        <section class="card space-time" id="diagram" tabindex="-1" aria-label={tr(S::SpaceTime)}>
             <div class="space-time-head">
                 <h2>{ tr(S::MessagesOverTime) }</h2>
                 <p class="quiet">
