@@ -14,6 +14,10 @@ pub struct Run {
     /// AT_LEAST_ONCE checkpointing: barriers are tracked, no channel is blocked, and there is
     /// no unaligned variant (it needs EXACTLY_ONCE).
     pub at_least_once: bool,
+    /// The final checkpoint of a stop-with-drain: it waits for the sources to drain, so its
+    /// duration is not a periodic checkpoint's (the label says which it is). Under
+    /// backpressure it can be the aligned run's only completed one.
+    pub final_checkpoint: Option<u64>,
     pub checkpoints: Vec<CheckpointLine>,
 }
 
@@ -40,6 +44,7 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
             sim.run(RunLimit::Completion);
             let flink = Report::counts(s.name(), &sim).flink?;
             Some(Run {
+                final_checkpoint: sim.flink.as_ref().and_then(|j| j.final_checkpoint),
                 unaligned: flink.unaligned,
                 at_least_once: spec.checkpointing == "at-least-once",
                 checkpoints: flink.checkpoints,
@@ -67,10 +72,15 @@ pub fn charts(runs: &[Run], lang: Lang) -> (LineChart, LineChart) {
             .iter()
             .filter(|c| c.outcome != "completed")
             .count();
-        match (failed, lang) {
+        let name = match (failed, lang) {
             (0, _) => name.to_string(),
             (n, Lang::En) => format!("{name} ({n} expired or aborted)"),
             (n, Lang::Ru) => format!("{name} ({n} истекли или прерваны)"),
+        };
+        match (r.final_checkpoint, lang) {
+            (None, _) => name,
+            (Some(id), Lang::En) => format!("{name} · cp {id}: the stop's, after the drain"),
+            (Some(id), Lang::Ru) => format!("{name} · чекпоинт {id}: финальный, после слива"),
         }
     };
     let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>| -> Vec<Series> {
@@ -135,11 +145,21 @@ mod tests {
             "{runs:?}"
         );
         let (duration, alignment) = charts(&runs, Lang::En);
+        // The stop's final checkpoint waits for the drain (its duration spikes): the label
+        // names it.
+        let unaligned = duration.series.last().expect("an unaligned line");
+        let last = runs[1]
+            .final_checkpoint
+            .expect("a stop with a final checkpoint");
         assert_eq!(
-            duration.series.last().map(|s| s.label.as_str()),
-            Some("unaligned")
+            unaligned.label,
+            format!("unaligned · cp {last}: the stop's, after the drain")
         );
-        assert!(alignment.series.iter().any(|s| s.label == "unaligned"));
+        assert!(unaligned.points.iter().any(|p| p.0 == last as f64));
+        assert!(alignment
+            .series
+            .iter()
+            .any(|s| s.label.starts_with("unaligned")));
         // The aligned run's checkpoints expire under backpressure, and its label says so.
         let aligned = &duration.series[0].label;
         assert!(
