@@ -196,6 +196,13 @@ test('the keyboard presses what has the focus; Escape closes the Share menu and 
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !document.querySelector('#inspector'));
   assert(await page.evaluate(() => document.activeElement.matches('.cell[role=button]')), 'the focus is back on the record');
+  // Closed by something else (another scenario picked), it leaves the focus where it is.
+  await page.locator('.cell[role=button]').first().click();
+  await page.locator('#inspector').waitFor();
+  await page.focus('#scenario-picker');
+  await page.selectOption('#scenario-picker', 'seed-commit-abort');
+  await page.waitForFunction(() => !document.querySelector('#inspector'));
+  assert(await page.evaluate(() => document.activeElement.id === 'scenario-picker'), 'the focus stays on the picker');
 });
 
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {

@@ -40,9 +40,25 @@ pub fn inspector(props: &InspectorProps) -> Html {
             }
         });
     }
+    let inside = panel.clone();
     use_effect_with((), move |_| {
         move || {
-            if let Some(el) = opener.borrow().as_ref().filter(|el| el.is_connected()) {
+            // Only when the focus went with the panel (Escape, ✕): not when the reader is
+            // busy elsewhere (a new scenario picked also closes the panel).
+            let document = web_sys::window().and_then(|w| w.document());
+            let panel = inside.cast::<web_sys::Element>();
+            let lost = document.as_ref().is_none_or(|d| {
+                d.active_element().is_none_or(|a| {
+                    d.body().is_some_and(|b| a == *b.as_ref())
+                        || !a.is_connected()
+                        || panel.as_ref().is_some_and(|p| p.contains(Some(&a)))
+                })
+            });
+            if let Some(el) = opener
+                .borrow()
+                .as_ref()
+                .filter(|el| lost && el.is_connected())
+            {
                 let _ = el.focus();
             }
         }
