@@ -5,7 +5,7 @@
 //! forked at.
 
 use crate::kafka::processor::Guarantee;
-use crate::lesson::try_it::{Flip, TryAction, TryIt};
+use crate::lesson::try_it::{idempotence_of, isolation_of, Flip, TryAction, TryIt};
 use crate::lesson::Text;
 use crate::report::{Delivery, Report};
 use crate::scenario::Scenario;
@@ -62,25 +62,9 @@ pub fn change_label(s: &Scenario, a: &TryAction) -> String {
                 .producers
                 .iter()
                 .filter(|p| p.transactional_id.is_none())
-                .map(|p| {
-                    let on = p.enable_idempotence.unwrap_or(p.client == "java");
-                    (if on { "on" } else { "off" }).to_string()
-                })
+                .map(|p| (if idempotence_of(p) { "on" } else { "off" }).to_string())
                 .collect(),
-            TryAction::Flip(Flip::Isolation) => f
-                .consumers
-                .iter()
-                .map(|c| {
-                    c.isolation.clone().unwrap_or_else(|| {
-                        (if c.client == "librdkafka" {
-                            "read_committed"
-                        } else {
-                            "read_uncommitted"
-                        })
-                        .to_string()
-                    })
-                })
-                .collect(),
+            TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(isolation_of).collect(),
             TryAction::Flip(Flip::TransactionProtocol) => {
                 vec![f.cluster.transaction_protocol.to_string()]
             }
@@ -234,43 +218,42 @@ mod tests {
 
     #[test]
     fn a_change_says_which_way_it_flips() {
-        let label = |name: &str, a: TryAction| {
-            change_label(&crate::builtin::get(name).expect("built-in"), &a)
-        };
-        assert_eq!(
-            label(
+        let cases = [
+            (
                 "flink-backpressure-unaligned",
-                TryAction::Flip(Flip::Unaligned)
+                TryAction::Flip(Flip::Unaligned),
+                "checkpoints: unaligned → aligned",
             ),
-            "checkpoints: unaligned → aligned"
-        );
-        assert_eq!(
-            label(
+            (
                 "flink-alignment-two-inputs",
-                TryAction::Flip(Flip::Idempotence)
+                TryAction::Flip(Flip::Idempotence),
+                "idempotence: on → off",
             ),
-            "idempotence: on → off"
-        );
-        assert_eq!(
-            label(
+            (
                 "flink-at-least-once-overcount",
-                TryAction::Flip(Flip::Checkpointing)
+                TryAction::Flip(Flip::Checkpointing),
+                "checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE",
             ),
-            "checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE"
-        );
-        assert_eq!(
-            label(
+            (
                 "rpw-crash-at-least-once",
-                TryAction::Guarantee(Guarantee::ExactlyOnce)
+                TryAction::Guarantee(Guarantee::ExactlyOnce),
+                "guarantee: at-least-once → exactly-once",
             ),
-            "guarantee: at-least-once → exactly-once"
-        );
-        assert_eq!(
-            label(
+            (
                 "lost-ack-idempotence-off",
-                TryAction::Flip(Flip::Idempotence)
+                TryAction::Flip(Flip::Idempotence),
+                "idempotence: off → on",
             ),
-            "idempotence: off → on"
-        );
+            // Two consumers at two levels: both listed, in the scenario's order.
+            (
+                "seed-commit-abort",
+                TryAction::Flip(Flip::Isolation),
+                "isolation: read_committed/read_uncommitted → read_uncommitted/read_committed",
+            ),
+        ];
+        for (name, action, expected) in cases {
+            let s = crate::builtin::get(name).expect("built-in");
+            assert_eq!(change_label(&s, &action), expected, "{name}");
+        }
     }
 }

@@ -297,22 +297,6 @@ impl<K: Ord, V, const N: usize> From<[(K, V); N]> for VecMap<K, V> {
     }
 }
 
-impl<K, Q, V> std::ops::Index<&Q> for VecMap<K, V>
-where
-    K: Ord + Borrow<Q>,
-    Q: Ord + ?Sized,
-{
-    type Output = V;
-
-    /// Panics when the key is missing, as `BTreeMap`'s does: only for keys known present.
-    fn index(&self, key: &Q) -> &V {
-        match self.get(key) {
-            Some(v) => v,
-            None => panic!("VecMap: no entry for the key"),
-        }
-    }
-}
-
 /// As `BTreeMap`'s: a map in key order.
 impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for VecMap<K, V> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

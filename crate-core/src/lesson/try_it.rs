@@ -4,7 +4,7 @@
 use super::text::Text;
 use crate::compare::with_guarantee;
 use crate::kafka::processor::Guarantee;
-use crate::scenario::schema::FaultSpec;
+use crate::scenario::schema::{ConsumerSpec, FaultSpec, ProducerSpec};
 use crate::scenario::{FieldError, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +63,24 @@ impl Flip {
     }
 }
 
+/// A producer's `enable.idempotence` as its client takes it: the Java client's default is on.
+pub fn idempotence_of(p: &ProducerSpec) -> bool {
+    p.enable_idempotence.unwrap_or(p.client == "java")
+}
+
+/// A consumer's isolation level as its client takes it: librdkafka's default is
+/// read_committed, the Java client's read_uncommitted.
+pub fn isolation_of(c: &ConsumerSpec) -> String {
+    c.isolation.clone().unwrap_or_else(|| {
+        (if c.client == "librdkafka" {
+            "read_committed"
+        } else {
+            "read_uncommitted"
+        })
+        .to_string()
+    })
+}
+
 fn refused(field: &str, message: &str) -> ScenarioError {
     ScenarioError::Invalid(vec![FieldError {
         field: field.into(),
@@ -94,8 +112,7 @@ impl TryIt {
                             .iter_mut()
                             .filter(|p| p.transactional_id.is_none())
                         {
-                            let now = p.enable_idempotence.unwrap_or(p.client == "java");
-                            p.enable_idempotence = Some(!now);
+                            p.enable_idempotence = Some(!idempotence_of(p));
                             flipped += 1;
                         }
                         if flipped == 0 {
@@ -110,15 +127,7 @@ impl TryIt {
                             return Err(refused("consumers", "the scenario has no consumer"));
                         }
                         for c in &mut file.consumers {
-                            let committed_by_default = c.client == "librdkafka";
-                            let now = c.isolation.clone().unwrap_or_else(|| {
-                                if committed_by_default {
-                                    "read_committed".into()
-                                } else {
-                                    "read_uncommitted".into()
-                                }
-                            });
-                            c.isolation = Some(if now == "read_committed" {
+                            c.isolation = Some(if isolation_of(c) == "read_committed" {
                                 "read_uncommitted".into()
                             } else {
                                 "read_committed".into()
