@@ -180,6 +180,16 @@ pub(crate) fn processing(
     })
 }
 
+/// Who handed a record to Kafka: its producer, the processor whose output it is, or the
+/// Flink sink task that wrote it.
+pub fn sender(e: &crate::oracle::RecordEntry) -> Option<crate::ids::NodeId> {
+    use crate::ids::NodeId;
+    e.producer
+        .map(NodeId::Producer)
+        .or(e.processor.map(NodeId::Processor))
+        .or(e.sink.map(NodeId::Task))
+}
+
 impl Report {
     /// The whole report: counts, deliveries, reads, anomalies and the invariants checked.
     pub fn of(scenario: &str, sim: &Simulation) -> Report {
@@ -201,19 +211,24 @@ impl Report {
     pub fn counts(scenario: &str, sim: &Simulation) -> Report {
         let copies = readable_copies(sim);
         let found = anomalies::find(sim);
+        // A Flink job's outputs to an upsert or append store never go through Kafka: they
+        // are no delivery (the `flink` section reports them).
+        let external_from = sim
+            .flink
+            .as_ref()
+            .filter(|job| !crate::flink::outcome::has_2pc(job))
+            .map(|job| job.config.output_base as usize);
         let deliveries = sim
             .ledger
             .records
             .iter()
             .enumerate()
+            .filter(|(i, e)| external_from.is_none_or(|base| *i < base || e.hand_overs > 0))
             .map(|(i, e)| {
                 let id = crate::ids::RecordId(i as u32);
                 Delivery {
                     record: id.to_string(),
-                    producer: e
-                        .producer
-                        .map(|p| sim.names.node(crate::ids::NodeId::Producer(p)))
-                        .unwrap_or_default(),
+                    producer: sender(e).map(|n| sim.names.node(n)).unwrap_or_default(),
                     key: sim.names.key(e.key),
                     topic: e
                         .tp

@@ -737,26 +737,36 @@ fn a_commit_after_the_transaction_timeout_loses_that_checkpoint() {
         inputs(&sim).len(),
         "failure-free outputs all"
     );
-    let rejected: Vec<(u64, u32)> = flink_notes(&sim)
+    let rejected: Vec<RecordId> = flink_notes(&sim)
         .filter_map(|n| match n {
-            FlinkNote::SinkCommitRejected {
-                checkpoint,
-                records,
-                ..
-            } => Some((*checkpoint, *records)),
+            FlinkNote::SinkCommitRejected { records, .. } => Some(records.clone()),
             _ => None,
         })
+        .flatten()
         .collect();
     assert!(!rejected.is_empty(), "no SinkCommitRejected note");
-    let rejected_records: u32 = rejected.iter().map(|(_, r)| *r).sum();
+    let base = sim.flink.as_ref().unwrap().config.output_base;
+    let rejected_inputs: BTreeSet<RecordId> =
+        rejected.iter().map(|r| RecordId(r.0 - base)).collect();
     assert_eq!(
-        rejected_records as usize,
-        d.lost.len(),
-        "the lost records are exactly the rejected commits' ({rejected:?})"
+        rejected_inputs,
+        d.lost.iter().copied().collect::<BTreeSet<_>>(),
+        "the lost records are exactly the rejected commits'"
     );
     for id in &d.lost {
         assert_eq!(run.committed.get(id).copied().unwrap_or(0), 0);
     }
+    // The oracle names each of them: acknowledged (the checkpoint completed), not readable.
+    let report = Report::counts("txn-timeout", &sim);
+    assert_eq!(report.outcome.lost as usize, rejected.len());
+    let named: BTreeSet<String> = report
+        .anomalies
+        .iter()
+        .filter(|a| a.kind == "lost-write")
+        .map(|a| a.detail.split(' ').nth(1).unwrap_or_default().to_string())
+        .collect();
+    let expected: BTreeSet<String> = rejected.iter().map(|r| r.to_string()).collect();
+    assert_eq!(named, expected);
 
     let long = edit(&s, |f| {
         let op = f

@@ -518,8 +518,6 @@ strings! {
     KeysDifferN => "{0} keys differ", "ключей с другим значением: {0}";
     KeyWasNot => "key {0}: {1}, not {2}", "ключ {0}: {1}, а не {2}";
     SameAsFailureFree => "the same output as a failure-free run", "тот же вывод, что без сбоев";
-    WrittenByFlinkSink => "Written by the Flink job's two-phase-commit sink, in one of its transactions: the transaction row is this copy's, as the log's markers decide it.",
-        "Записана двухфазным приёмником задания Flink в одной из его транзакций: строка «транзакция» — об этой копии, как её решают маркеры в журнале.";
     ThemeAuto => "Theme: as the system's (click for light)", "Тема: как в системе (нажмите — светлая)";
     ThemeLight => "Theme: light (click for dark)", "Тема: светлая (нажмите — тёмная)";
     ThemeDark => "Theme: dark (click for the system's)", "Тема: тёмная (нажмите — как в системе)";

@@ -153,6 +153,7 @@ impl Job {
             task: Self::node(t),
             record: RecordId(base.saturating_add(r.id.0)),
             how: tid,
+            to: Some((tp, r.key)),
         }));
         self.sink_pump(t, ctx);
     }
@@ -422,7 +423,7 @@ impl Job {
                                 task: node,
                                 transactional_id: c.transactional_id.clone(),
                                 checkpoint: c.checkpoint,
-                                records: c.records.len() as u32,
+                                records: c.records.clone(),
                             }));
                         }
                         Some(KafkaError::ConcurrentTransactions) => {
@@ -434,7 +435,7 @@ impl Job {
                                 task: node,
                                 transactional_id: c.transactional_id.clone(),
                                 checkpoint: c.checkpoint,
-                                records: c.records.len() as u32,
+                                records: c.records.clone(),
                                 error: *e,
                             }));
                         }

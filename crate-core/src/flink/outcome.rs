@@ -48,7 +48,9 @@ impl FlinkOutput {
     }
 }
 
-fn has_2pc(job: &Job) -> bool {
+/// The job writes to Kafka through a two-phase-commit sink (its other sinks write to an
+/// external store the ledger does not follow).
+pub fn has_2pc(job: &Job) -> bool {
     job.operators
         .iter()
         .any(|o| matches!(o.kind, OperatorKind::Sink(SinkKind::KafkaTwoPhase { .. })))

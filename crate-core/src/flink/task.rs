@@ -281,6 +281,7 @@ impl Job {
                     task: node,
                     record: r.id,
                     how: "upsert".into(),
+                    to: None,
                 }));
             }
             OperatorKind::Sink(SinkKind::Append) => {
@@ -289,6 +290,7 @@ impl Job {
                     task: node,
                     record: r.id,
                     how: "append".into(),
+                    to: None,
                 }));
             }
             OperatorKind::Sink(SinkKind::KafkaTwoPhase { .. }) => {

@@ -2,6 +2,7 @@
 //! steps that prove it.
 
 use crate::ids::{RecordId, Tp};
+use crate::oracle::DeliveryStatus;
 use crate::sim::observe::{leader_replica, partitions};
 use crate::sim::Simulation;
 use serde::{Deserialize, Serialize};
@@ -195,13 +196,20 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                 Anomaly {
                     kind: AnomalyKind::LostWrite,
                     record: Some(id),
-                    detail: format!(
-                        "{} was acknowledged{} but is in no readable log",
-                        describe(id),
-                        e.acked_offset
-                            .map(|o| format!(" at offset {o}"))
-                            .unwrap_or_default()
-                    ),
+                    detail: match e.sink.filter(|_| e.status != DeliveryStatus::Delivered) {
+                        Some(t) => format!(
+                            "{} was committed as far as {} knows (its checkpoint completed), but Kafka had aborted its transaction: it is in no readable log",
+                            describe(id),
+                            sim.names.node(crate::ids::NodeId::Task(t))
+                        ),
+                        None => format!(
+                            "{} was acknowledged{} but is in no readable log",
+                            describe(id),
+                            e.acked_offset
+                                .map(|o| format!(" at offset {o}"))
+                                .unwrap_or_default()
+                        ),
+                    },
                     events: e.evidence.clone(),
                 },
             );

@@ -1,10 +1,12 @@
 //! Per logical record: who sent it, how often, where copies were appended, how it was
 //! acknowledged, who read it, and the steps that tell its story.
 
+use crate::ids::NodeId;
 use crate::ids::{RecordId, Tp};
 use crate::kafka::errors::KafkaError;
 use crate::kafka::producer::Producer;
 use crate::sim::note::Note;
+use crate::sim::FlinkNote;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -77,6 +79,14 @@ pub struct RecordEntry {
     /// The read-process-write processor whose output client it was handed to.
     #[serde(default)]
     pub processor: Option<u8>,
+    /// The Flink two-phase-commit sink task (its subtask node number) that wrote it.
+    #[serde(default)]
+    pub sink: Option<u8>,
+    /// A Flink sink's output whose checkpoint completed and whose commit was answered: Flink
+    /// will not write it again, whatever Kafka answered (it takes a refused commit as
+    /// already done), so it counts as acknowledged.
+    #[serde(default)]
+    pub checkpointed: bool,
     pub key: Option<u32>,
     pub tp: Option<Tp>,
     pub accepted_at: Option<SimTime>,
@@ -127,6 +137,8 @@ impl RecordEntry {
         RecordEntry {
             producer: None,
             processor: None,
+            sink: None,
+            checkpointed: false,
             key: None,
             tp: None,
             accepted_at: None,
@@ -150,10 +162,40 @@ impl RecordEntry {
     }
 
     /// Acknowledged in the sense that counts for loss: delivered and, inside a transaction,
-    /// committed.
+    /// committed; or, for a Flink sink's output, committed as far as Flink knows.
     pub fn acknowledged(&self) -> bool {
-        self.final_status() == DeliveryStatus::Delivered
-            && (!self.transactional || self.txn_outcome == Some(TxnOutcome::Committed))
+        self.checkpointed
+            || (self.final_status() == DeliveryStatus::Delivered
+                && (!self.transactional || self.txn_outcome == Some(TxnOutcome::Committed)))
+    }
+
+    /// A Flink sink's commit was answered: the current hand-over's copies take the
+    /// transaction's outcome, as Kafka gave it, and Flink counts the record as done.
+    fn settle_sink(&mut self, outcome: TxnOutcome, now: SimTime, step: u64) {
+        self.end_transaction(outcome, step);
+        self.checkpointed = true;
+        let current = self.hand_overs;
+        if let Some(copy) = self.appends.iter().rev().find(|c| c.hand_over == current) {
+            self.acked_offset = Some(copy.offset);
+        }
+        if outcome == TxnOutcome::Committed {
+            self.status = DeliveryStatus::Delivered;
+            self.delivered_at = Some(now);
+        } else {
+            self.status = DeliveryStatus::Failed;
+        }
+    }
+
+    /// The transaction holding the current hand-over ended: only the copies sent under
+    /// that hand-over take its outcome (earlier ones belong to earlier transactions).
+    fn end_transaction(&mut self, outcome: TxnOutcome, step: u64) {
+        self.txn_outcome = Some(outcome);
+        self.hand_over_outcome = Some(outcome);
+        let current = self.hand_overs;
+        for copy in self.appends.iter_mut().filter(|c| c.hand_over == current) {
+            copy.txn_outcome = Some(outcome);
+        }
+        self.witness(step);
     }
 
     fn witness(&mut self, step: u64) {
@@ -257,27 +299,15 @@ impl Ledger {
                 key,
                 tp,
             } => {
-                let order = self.accepted;
-                let handed = self.handed;
-                if let Some(e) = self.records.get_mut(record.0 as usize) {
-                    e.hand_over_order = Some(handed);
-                    self.handed += 1;
-                    if e.accept_order.is_none() {
-                        e.accept_order = Some(order);
-                        self.accepted += 1;
-                    }
+                if let Some(e) = self.hand_over(*record, *key, *tp, now) {
                     match producer {
                         crate::ids::NodeId::Producer(p) => e.producer = Some(*p),
                         crate::ids::NodeId::Processor(p) => e.processor = Some(*p),
                         _ => {}
                     }
-                    e.key = *key;
-                    e.tp = Some(*tp);
-                    e.hand_overs = e.hand_overs.saturating_add(1);
-                    e.hand_over_outcome = None;
-                    e.accepted_at.get_or_insert(now);
                 }
             }
+            Note::Flink(flink) => self.observe_sink(flink, step, now),
             Note::BatchSent { records, .. } => self.each(records, |_, e| {
                 e.attempts += 1;
                 e.witness(step);
@@ -344,17 +374,7 @@ impl Ledger {
                 } else {
                     TxnOutcome::Aborted
                 };
-                self.each(records, |_, e| {
-                    e.txn_outcome = Some(outcome);
-                    e.hand_over_outcome = Some(outcome);
-                    // Only the copies sent under the hand-over this transaction held: earlier
-                    // ones belong to earlier transactions.
-                    let current = e.hand_overs;
-                    for copy in e.appends.iter_mut().filter(|c| c.hand_over == current) {
-                        copy.txn_outcome = Some(outcome);
-                    }
-                    e.witness(step);
-                });
+                self.each(records, |_, e| e.end_transaction(outcome, step));
             }
             Note::ProducerFenced { records, .. } => self.each(records, |_, e| e.witness(step)),
             Note::AckLost {
@@ -403,6 +423,69 @@ impl Ledger {
                         });
                     }
                 }
+            }
+            _ => {}
+        }
+    }
+
+    /// The application hands `record` to a client (again): a new hand-over, in a new
+    /// transaction if it is transactional.
+    fn hand_over(
+        &mut self,
+        record: RecordId,
+        key: Option<u32>,
+        tp: Tp,
+        now: SimTime,
+    ) -> Option<&mut RecordEntry> {
+        let order = self.accepted;
+        let handed = self.handed;
+        let e = self.records.get_mut(record.0 as usize)?;
+        e.hand_over_order = Some(handed);
+        self.handed += 1;
+        if e.accept_order.is_none() {
+            e.accept_order = Some(order);
+            self.accepted += 1;
+        }
+        e.key = key;
+        e.tp = Some(tp);
+        e.hand_overs = e.hand_overs.saturating_add(1);
+        e.hand_over_outcome = None;
+        e.accepted_at.get_or_insert(now);
+        Some(e)
+    }
+
+    /// The Flink two-phase-commit sink's side of a record's story: it writes the record in
+    /// a transaction (a hand-over; a replay after a failover is another one, in another
+    /// transaction), and the commit after the checkpoint settles it. Kafka may refuse that
+    /// commit (the transaction timed out); Flink takes it as done, so the record is
+    /// acknowledged and its transaction aborted: a lost write.
+    fn observe_sink(&mut self, note: &FlinkNote, step: u64, now: SimTime) {
+        match note {
+            FlinkNote::SinkWrote {
+                task: NodeId::Task(t),
+                record,
+                to: Some((tp, key)),
+                ..
+            } => {
+                if let Some(e) = self.hand_over(*record, *key, *tp, now) {
+                    e.sink = Some(*t);
+                    e.transactional = true;
+                    // The sink sends each record once, acks=all, and fails the job
+                    // rather than retry.
+                    e.attempts = e.attempts.saturating_add(1);
+                    e.witness(step);
+                }
+            }
+            FlinkNote::SinkCommitted { records, .. } => {
+                self.each(records, |_, e| {
+                    e.settle_sink(TxnOutcome::Committed, now, step)
+                });
+            }
+            FlinkNote::SinkCommitRejected { records, error, .. } => {
+                self.each(records, |_, e| {
+                    e.settle_sink(TxnOutcome::Aborted, now, step);
+                    e.error = Some(*error);
+                });
             }
             _ => {}
         }
@@ -507,5 +590,68 @@ mod tests {
             ledger.observe(note, step as u64, 0);
         }
         assert_eq!(outcomes(&ledger), [Some(TxnOutcome::Aborted)]);
+    }
+
+    fn sink_wrote(record: u32) -> Note {
+        Note::Flink(FlinkNote::SinkWrote {
+            task: NodeId::Task(3),
+            record: RecordId(record),
+            how: "sink-0-1".into(),
+            to: Some((OUT, Some(7))),
+        })
+    }
+
+    #[test]
+    fn a_flink_sink_write_is_a_hand_over_its_commit_a_delivery() {
+        let mut ledger = Ledger::new(1);
+        let committed = Note::Flink(FlinkNote::SinkCommitted {
+            task: NodeId::Task(3),
+            transactional_id: "sink-0-1".into(),
+            checkpoint: 1,
+            records: vec![RecordId(0)],
+        });
+        for (step, note) in [sink_wrote(0), appended(0, 4, 0), committed]
+            .iter()
+            .enumerate()
+        {
+            ledger.observe(note, step as u64, 50);
+        }
+        let e = &ledger.records[0];
+        assert_eq!((e.sink, e.key, e.tp), (Some(3), Some(7), Some(OUT)));
+        assert_eq!(e.status, DeliveryStatus::Delivered);
+        assert_eq!(e.acked_offset, Some(4));
+        assert_eq!(outcomes(&ledger), [Some(TxnOutcome::Committed)]);
+        assert!(e.acknowledged());
+        assert_eq!(e.evidence, [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_replayed_sink_write_is_a_new_transaction_and_a_refused_commit_a_loss() {
+        // Written, its transaction aborted by a failover (nothing the ledger hears), written
+        // again by the replay, and that commit refused: Flink takes it as done.
+        let mut ledger = Ledger::new(1);
+        let rejected = Note::Flink(FlinkNote::SinkCommitRejected {
+            task: NodeId::Task(3),
+            transactional_id: "sink-0-2".into(),
+            checkpoint: 2,
+            records: vec![RecordId(0)],
+            error: KafkaError::InvalidProducerEpoch,
+        });
+        let notes = [
+            sink_wrote(0),
+            appended(0, 0, 0),
+            sink_wrote(0),
+            appended(0, 2, 0),
+            rejected,
+        ];
+        for (step, note) in notes.iter().enumerate() {
+            ledger.observe(note, step as u64, 0);
+        }
+        let e = &ledger.records[0];
+        assert_eq!((e.attempts, e.hand_overs), (2, 2));
+        assert_eq!(outcomes(&ledger), [None, Some(TxnOutcome::Aborted)]);
+        assert_eq!(e.final_status(), DeliveryStatus::Failed);
+        assert_eq!(e.acked_offset, Some(2));
+        assert!(e.acknowledged(), "Flink will not write it again");
     }
 }

@@ -80,6 +80,9 @@ pub enum FlinkNote {
         record: RecordId,
         /// "upsert", "append" or the transactional id.
         how: String,
+        /// The two-phase-commit sink: the partition it writes the record to, and its key.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<(Tp, Option<u32>)>,
     },
     SinkTxnBegun {
         task: NodeId,
@@ -95,7 +98,8 @@ pub enum FlinkNote {
         task: NodeId,
         transactional_id: String,
         checkpoint: u64,
-        records: u32,
+        /// The output records the transaction held.
+        records: Vec<RecordId>,
     },
     /// Kafka refused the commit (the transaction had timed out and been aborted); Flink
     /// takes it as already committed, so the records are lost without an error.
@@ -103,7 +107,7 @@ pub enum FlinkNote {
         task: NodeId,
         transactional_id: String,
         checkpoint: u64,
-        records: u32,
+        records: Vec<RecordId>,
         error: KafkaError,
     },
     RecoverAndCommit {
@@ -275,7 +279,7 @@ impl FlinkNote {
                 n(task),
                 rec(record)
             ),
-            FlinkNote::SinkWrote { task, record, how } => match how.as_str() {
+            FlinkNote::SinkWrote { task, record, how, .. } => match how.as_str() {
                 "upsert" => format!("{} upserts {} into the store (by key).", n(task), rec(record)),
                 "append" => format!("{} appends {} to the external log.", n(task), rec(record)),
                 tid => format!("{} writes {} in transaction {tid}.", n(task), rec(record)),
@@ -289,13 +293,15 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records } => format!(
-                "{} commits {transactional_id} (checkpoint {checkpoint}, {records} records): visible to read_committed.",
-                n(task)
+                "{} commits {transactional_id} (checkpoint {checkpoint}, {} records): visible to read_committed.",
+                n(task),
+                records.len()
             ),
             FlinkNote::SinkCommitRejected { task, transactional_id, checkpoint, records, error } => format!(
-                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {records} records of checkpoint {checkpoint} are lost, silently.",
+                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {} records of checkpoint {checkpoint} are lost, silently.",
                 error.name(),
-                n(task)
+                n(task),
+                records.len()
             ),
             FlinkNote::RecoverAndCommit { task, transactional_id, checkpoint } => format!(
                 "{} restores checkpoint {checkpoint}'s pending transaction {transactional_id} and commits it (recoverAndCommit).",

@@ -332,16 +332,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             },
         ));
     }
-    // A Flink sink's output: the job writes it, in the sink's transactions; the ledger
-    // follows Kafka producers and processors, so it has no delivery of its own to show.
-    let by_flink = sim
-        .ledger
-        .get(rec.value)
-        .is_some_and(|e| e.producer.is_none() && e.processor.is_none() && sim.flink.is_some());
-    if by_flink {
-        notes.push(S::WrittenByFlinkSink.get(lang).to_string());
-    }
-    if let Some(e) = sim.ledger.get(rec.value).filter(|_| !by_flink) {
+    if let Some(e) = sim.ledger.get(rec.value) {
         let status = match e.status {
             DeliveryStatus::Pending => S::DeliveryPending,
             DeliveryStatus::Delivered => S::DeliveryDelivered,
@@ -349,8 +340,8 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             DeliveryStatus::Indeterminate => S::DeliveryIndeterminate,
         };
         rows.push(row(S::LedgerStatus, lang, status.get(lang)));
-        if let Some(p) = e.producer {
-            rows.push(row(S::SentBy, lang, sim.names.node(NodeId::Producer(p))));
+        if let Some(by) = eos_core::report::sender(e) {
+            rows.push(row(S::SentBy, lang, sim.names.node(by)));
         }
         rows.push(row(S::SendAttempts, lang, e.attempts.to_string()));
         if let Some(t) = e.accepted_at {
@@ -873,17 +864,12 @@ mod tests {
     }
 
     #[test]
-    fn a_flink_sink_record_shows_its_copy_s_transaction_not_a_delivery() {
+    fn a_flink_sink_record_shows_its_copy_s_transaction_and_the_sink_s_delivery() {
         // enriched-0, the sink's topic: its first record was committed by the sink.
         let vm = first_record_at_end("flink-barrier-walkthrough", "enriched-0");
         assert_eq!(value(&vm, "transaction"), "committed");
-        let rows = &vm.rows;
-        assert!(rows.iter().all(|(k, _)| k != "ledger status"), "{rows:?}");
-        let notes = &vm.notes;
-        assert!(
-            notes.iter().any(|n| n.contains("two-phase-commit sink")),
-            "{notes:?}"
-        );
+        assert_eq!(value(&vm, "ledger status"), "delivered");
+        assert_eq!(value(&vm, "sent by"), "sink-0");
     }
 
     #[test]
