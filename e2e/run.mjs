@@ -1027,6 +1027,18 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.screenshot({ path: join(artifacts, '41-fork.png'), fullPage: false });
   await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
   assert((await page.locator('.fork-result').count()) === 0, 'a new scenario clears the fork');
+  // A Flink job: each future against its failure-free run, and the key whose state differs.
+  await page.selectOption('#scenario-picker', 'flink-at-least-once-overcount');
+  await page.selectOption('#fork-change', { label: 'checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE' });
+  await page.click('#fork-here');
+  const flinkAsIs = await page.locator('.fork-side.as-is .fork-flink').innerText();
+  const flinkChanged = await page.locator('.fork-side.changed .fork-flink').innerText();
+  assert(flinkAsIs.includes('key alice: 46, not 40') && flinkChanged.includes('the same output as a failure-free run'),
+    `${flinkAsIs} | ${flinkChanged}`);
+  const keyRow = await page.locator('.fork-fates tbody tr').allInnerTexts();
+  assert(keyRow.some((r) => /key alice\s+state 46\s+state 40/.test(r)), `the state row: ${keyRow}`);
+  await page.locator('.fork').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '41b-fork-flink.png'), fullPage: false });
 });
 
 test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side', async (page) => {

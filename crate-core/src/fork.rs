@@ -4,12 +4,14 @@
 //! the fork says at which step that is, and what each future holds after the step the reader
 //! forked at.
 
+use crate::flink::report::LedgerLine;
 use crate::kafka::processor::Guarantee;
 use crate::lesson::try_it::{idempotence_of, isolation_of, Flip, TryAction, TryIt};
 use crate::lesson::Text;
 use crate::report::{Delivery, Report};
 use crate::scenario::Scenario;
 use crate::sim::narration::narrate;
+use crate::sim::note::Notable;
 use crate::sim::Simulation;
 use crate::RunLimit;
 
@@ -114,7 +116,7 @@ fn try_it(action: &TryAction) -> TryIt {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForkSide {
     pub report: Report,
-    /// Notable events after the fork step: (step, sentence).
+    /// Notable events after the fork step, from where the futures part: (step, sentence).
     pub events: Vec<(u64, String)>,
 }
 
@@ -134,6 +136,11 @@ pub struct Fork {
     pub as_is: ForkSide,
     pub changed: ForkSide,
     pub fates: Vec<FateDiff>,
+    /// The sides list their notable events after this step: the fork step, or the step
+    /// before the futures part if that is later.
+    pub events_after: u64,
+    /// The run's names (keys, nodes, records), to show what the reports hold.
+    pub names: crate::sim::names::Names,
 }
 
 fn run(s: &Scenario, seed: Option<u64>) -> Simulation {
@@ -142,23 +149,110 @@ fn run(s: &Scenario, seed: Option<u64>) -> Simulation {
     sim
 }
 
-fn side(s: &Scenario, sim: &Simulation, at: u64) -> ForkSide {
+/// One future: its report, and its notable events after `from`.
+fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSide {
     let events = sim
         .trace()
         .iter()
-        .filter(|r| r.step > at)
+        .filter(|r| r.step > from)
         .flat_map(|r| {
             r.notes
                 .iter()
-                .filter(|n| n.notable().is_some())
+                // A Flink job's feeding producers' acknowledgements would fill the list:
+                // its story is checkpoints, failovers and commits.
+                .filter(|n| match n.notable() {
+                    Some(Notable::Delivered) => sim.flink.is_none(),
+                    other => other.is_some(),
+                })
                 .map(move |n| (r.step, narrate(&sim.names, n)))
         })
         .take(EVENTS_SHOWN)
         .collect();
-    ForkSide {
-        report: Report::counts(s.name(), sim),
-        events,
+    let mut report = Report::counts(s.name(), sim);
+    // A Flink job's loss or over-count shows against its failure-free twin, not in the
+    // Kafka counts (an upsert or append sink writes to no topic).
+    if let Some(f) = report.flink.as_mut() {
+        f.versus_failure_free = crate::flink::report::versus_failure_free(s, seed, sim);
     }
+    ForkSide { report, events }
+}
+
+/// What the job did with an input record: how often a source read it, how often it was
+/// counted into keyed state, and its output copies in the sinks.
+fn flink_fate(l: &LedgerLine) -> String {
+    let mut parts = vec![format!("read {}", l.read)];
+    if l.counted > 0 {
+        parts.push(format!("counted {}", l.counted));
+    }
+    if l.committed > 0 {
+        parts.push(format!("committed {}", l.committed));
+    }
+    if l.appended > 0 {
+        parts.push(format!("appended {}", l.appended));
+    }
+    parts.join(", ")
+}
+
+/// The records whose fate differs, in record order: each delivery (named as the logs name
+/// it: `v4′` for an output), then, for a Flink job, each input's way through the job.
+fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
+    let number = |name: &str| {
+        name.trim_start_matches('v')
+            .parse::<u32>()
+            .unwrap_or(u32::MAX)
+    };
+    let mut out: Vec<(u32, u8, FateDiff)> = as_is
+        .deliveries
+        .iter()
+        .filter_map(|d| {
+            let e = changed.deliveries.iter().find(|e| e.record == d.record)?;
+            let (x, y) = (fate(d), fate(e));
+            let id = number(&d.record);
+            (x != y).then(|| {
+                let record = a.names.record(crate::ids::RecordId(id));
+                let diff = FateDiff {
+                    record,
+                    as_is: x,
+                    changed: y,
+                };
+                (id, 0, diff)
+            })
+        })
+        .collect();
+    if let (Some(x), Some(y)) = (&as_is.flink, &changed.flink) {
+        let empty = LedgerLine::default();
+        let inputs = crate::order::set_of(x.ledger.keys().chain(y.ledger.keys()));
+        for input in inputs {
+            let (l, m) = (
+                x.ledger.get(input).unwrap_or(&empty),
+                y.ledger.get(input).unwrap_or(&empty),
+            );
+            if l != m {
+                let diff = FateDiff {
+                    record: input.clone(),
+                    as_is: flink_fate(l),
+                    changed: flink_fate(m),
+                };
+                out.push((number(input), 1, diff));
+            }
+        }
+    }
+    crate::order::sort_by_key(&mut out, |(id, kind, _)| (*id, *kind));
+    let mut rows: Vec<FateDiff> = out.into_iter().map(|(_, _, d)| d).collect();
+    // The keyed state (or upserted value) each future ends with, where they differ: an
+    // over-count is in no record's own story.
+    if let (Some(x), Some(y)) = (&as_is.flink, &changed.flink) {
+        let d = crate::flink::outcome::diff(&x.output, &y.output);
+        rows.extend(d.state_differs.iter().map(|(key, was, is)| FateDiff {
+            record: format!(
+                "key {}",
+                a.names.key(Some(*key)).unwrap_or_else(|| key.to_string())
+            ),
+            as_is: format!("state {was}"),
+            changed: format!("state {is}"),
+        }));
+    }
+    rows
 }
 
 /// What happened to a record: its status and where its copies are.
@@ -184,31 +278,18 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
             let (la, lb) = (a.trace().len(), b.trace().len());
             (la != lb).then(|| la.min(lb) as u64 + 1)
         });
-    let (as_is, changed) = (side(s, &a, at), side(&other, &b, at));
-    let fates = as_is
-        .report
-        .deliveries
-        .iter()
-        .filter_map(|d| {
-            let e = changed
-                .report
-                .deliveries
-                .iter()
-                .find(|e| e.record == d.record)?;
-            let (x, y) = (fate(d), fate(e));
-            (x != y).then(|| FateDiff {
-                record: d.record.clone(),
-                as_is: x,
-                changed: y,
-            })
-        })
-        .collect();
+    // The events listed start where the futures part: before that they are the same.
+    let from = at.max(diverged_at.map_or(at, |d| d.saturating_sub(1)));
+    let (as_is, changed) = (side(s, seed, &a, from), side(&other, seed, &b, from));
+    let fates = fates(&a, &as_is.report, &changed.report);
     Ok(Fork {
         at,
         diverged_at,
         as_is,
         changed,
         fates,
+        events_after: from,
+        names: a.names.clone(),
     })
 }
 
@@ -255,5 +336,56 @@ mod tests {
             let s = crate::builtin::get(name).expect("built-in");
             assert_eq!(change_label(&s, &action), expected, "{name}");
         }
+    }
+
+    #[test]
+    fn a_flink_fork_shows_each_future_against_its_failure_free_run_and_the_inputs_that_differ() {
+        // AT_LEAST_ONCE over-counts after the failover; EXACTLY_ONCE does not.
+        let s = crate::builtin::get("flink-at-least-once-overcount").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Checkpointing), 0).expect("applies");
+        let versus = |side: &ForkSide| {
+            side.report
+                .flink
+                .as_ref()
+                .and_then(|x| x.versus_failure_free.clone())
+                .expect("compared with the failure-free run")
+        };
+        let (as_is, changed) = (versus(&f.as_is), versus(&f.changed));
+        assert!(!as_is.state_differs.is_empty(), "{as_is:?}");
+        assert!(changed.is_empty(), "{changed:?}");
+        // Both futures count the replayed records twice; EXACTLY_ONCE's restore takes the
+        // first count back, so only the state differs: key alice ends at 46 and at 40.
+        let (key, was, is) = as_is.state_differs[0];
+        assert_eq!(key, 0);
+        let row = f.fates.iter().find(|d| d.record == "key alice");
+        assert_eq!(
+            row.map(|d| (d.as_is.clone(), d.changed.clone())),
+            Some((format!("state {is}"), format!("state {was}"))),
+            "{:?}",
+            f.fates
+        );
+    }
+
+    #[test]
+    fn fork_rows_name_outputs_as_the_logs_do() {
+        // The processor's outputs are v0′…, as on the stage, not their report numbers.
+        let s = crate::builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let action = TryAction::Guarantee(Guarantee::ExactlyOnce);
+        let f = fork(&s, None, &action, 0).expect("applies");
+        assert!(!f.fates.is_empty());
+        assert!(
+            f.fates.iter().any(|d| d.record.ends_with('′')),
+            "{:?}",
+            f.fates
+        );
+        // Twelve inputs: a row without ′ is an input, v0 to v11.
+        let inputs = f.fates.iter().filter(|d| !d.record.ends_with('′'));
+        assert!(
+            inputs
+                .clone()
+                .all(|d| d.record[1..].parse::<u32>().is_ok_and(|n| n < 12)),
+            "{:?}",
+            f.fates
+        );
     }
 }

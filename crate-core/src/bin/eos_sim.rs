@@ -182,7 +182,7 @@ fn load_checkable(arg: &str) -> Result<Checkable, String> {
 
 /// Problems of one scenario against its `expect` (or its invariants), and the ok line.
 fn check_scenario(s: &Scenario) -> (Vec<String>, String) {
-    let report = run(s, None, false);
+    let (report, _) = run(s, None, false);
     let problems = s
         .file
         .expect
@@ -225,7 +225,12 @@ fn check_lesson(l: &Lesson) -> (Vec<String>, String) {
     }
 }
 
-fn run(scenario: &Scenario, seed: Option<u64>, trace: bool) -> Report {
+/// Runs a scenario to its end: the report, and the run's names (keys, nodes) to print it.
+fn run(
+    scenario: &Scenario,
+    seed: Option<u64>,
+    trace: bool,
+) -> (Report, eos_core::sim::names::Names) {
     let mut sim = if trace {
         scenario.simulation(seed)
     } else {
@@ -251,10 +256,10 @@ fn run(scenario: &Scenario, seed: Option<u64>, trace: bool) -> Report {
     if let Some(f) = report.flink.as_mut() {
         f.versus_failure_free = eos_core::flink::report::versus_failure_free(scenario, seed, &sim);
     }
-    report
+    (report, sim.names.clone())
 }
 
-fn print_summary(r: &Report) {
+fn print_summary(r: &Report, names: &eos_core::sim::names::Names) {
     println!("scenario   {}", r.scenario);
     println!("seed       {}", r.seed);
     println!(
@@ -319,12 +324,13 @@ fn print_summary(r: &Report) {
         );
     }
     if let Some(f) = &r.flink {
-        print_flink(f);
+        print_flink(f, names);
     }
     println!("trace      {}", r.trace_hash);
 }
 
-fn print_flink(f: &eos_core::flink::report::FlinkReport) {
+fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::names::Names) {
+    let key = |k: &u32| names.key(Some(*k)).unwrap_or_else(|| k.to_string());
     println!(
         "flink      {}{}: {} checkpoints completed, {} expired, {} aborted; {} failovers",
         f.checkpointing,
@@ -367,7 +373,7 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport) {
             .upserts
             .iter()
             .take(12)
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| format!("{}={v}", key(k)))
             .collect();
         let more = o.upserts.len().saturating_sub(12);
         println!(
@@ -392,7 +398,7 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport) {
                 d.state_differs.len()
             );
             for (k, e, g) in d.state_differs.iter().take(8) {
-                println!("    key {k}: failure-free {e}, this run {g}");
+                println!("    key {}: failure-free {e}, this run {g}", key(k));
             }
         }
     }
@@ -471,14 +477,14 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(e) => return fail(format!("{target}: {e}")),
             };
-            let report = run(&scenario, seed, trace && !json);
+            let (report, names) = run(&scenario, seed, trace && !json);
             if json {
                 match serde_json::to_string_pretty(&report) {
                     Ok(s) => println!("{s}"),
                     Err(e) => return fail(format!("cannot write the report: {e}")),
                 }
             } else {
-                print_summary(&report);
+                print_summary(&report, &names);
             }
             ExitCode::SUCCESS
         }

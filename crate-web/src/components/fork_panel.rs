@@ -2,8 +2,10 @@
 //! step, and see both futures side by side: where the runs part, what each holds after the
 //! fork, and every record whose fate differs (`eos_core::fork`).
 
+use crate::flink_view::describe_diff;
 use crate::i18n::{I18n, Lang};
 use eos_core::fork::{change_label, changes, fork, Fork, ForkSide};
+use eos_core::sim::names::Names;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -17,8 +19,8 @@ pub struct ForkPanelProps {
 
 #[function_component(ForkPanel)]
 pub fn fork_panel(props: &ForkPanelProps) -> Html {
-    let ru = use_context::<I18n>().unwrap_or_default().lang == Lang::Ru;
-    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+    let lang = use_context::<I18n>().unwrap_or_default().lang;
+    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let options = use_memo(props.scenario.clone(), |s| changes(s));
     let choice = use_state(|| 0usize);
     let result = use_state(|| None::<Rc<Result<Fork, String>>>);
@@ -69,14 +71,14 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                     "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
                     "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
                 Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
-                Some(Ok(f)) => view_fork(f, &change_label(&props.scenario, &options[(*choice).min(options.len() - 1)]), ru),
+                Some(Ok(f)) => view_fork(f, &change_label(&props.scenario, &options[(*choice).min(options.len() - 1)]), &f.names, lang),
             } }
         </section>
     }
 }
 
-fn view_fork(f: &Fork, change: &str, ru: bool) -> Html {
-    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
+    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let parted = match f.diverged_at {
         None => tr(
             "This change makes no difference to this run.",
@@ -106,16 +108,17 @@ fn view_fork(f: &Fork, change: &str, ru: bool) -> Html {
     html! {
         <div class="fork-result" role="status">
             <p class="fork-parted">{ parted }</p>
+            <p class="quiet">{ format!("{} {}.", tr("Each side lists its notable events after step", "Каждая сторона перечисляет заметные события после шага"), f.events_after) }</p>
             <div class="fork-sides">
-                { side(tr("As is", "Как есть"), &f.as_is, "as-is", ru) }
-                { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", ru) }
+                { side(tr("As is", "Как есть"), &f.as_is, "as-is", names, lang) }
+                { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", names, lang) }
             </div>
             if f.fates.is_empty() {
                 <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих будущих.") }</p>
             } else {
                 <table class="fork-fates">
                     <thead><tr>
-                        <th>{ tr("record", "запись") }</th><th>{ tr("as is", "как есть") }</th><th>{ tr("changed", "с изменением") }</th>
+                        <th>{ tr("record or key", "запись или ключ") }</th><th>{ tr("as is", "как есть") }</th><th>{ tr("changed", "с изменением") }</th>
                     </tr></thead>
                     <tbody>
                         { for f.fates.iter().map(|d| html! {
@@ -128,8 +131,8 @@ fn view_fork(f: &Fork, change: &str, ru: bool) -> Html {
     }
 }
 
-fn side(title: &str, s: &ForkSide, class: &'static str, ru: bool) -> Html {
-    let tr = |en: &'static str, ru_text: &'static str| if ru { ru_text } else { en };
+fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lang) -> Html {
+    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let o = &s.report.outcome;
     html! {
         <article class={classes!("fork-side", class)}>
@@ -140,6 +143,15 @@ fn side(title: &str, s: &ForkSide, class: &'static str, ru: bool) -> Html {
                 <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", tr("aborted reads", "прочитано из прерванных"), o.aborted_reads) }</span>
                 <span>{ format!("{}: {}", tr("steps", "шагов"), s.report.steps) }</span>
             </p>
+            if let Some(f) = &s.report.flink {
+                <p class="fork-flink">
+                    <span>{ format!("{}: {} {} · {} {}", tr("checkpoints", "чекпоинты"), f.completed, tr("completed", "завершено"), f.expired, tr("expired", "просрочено")) }</span>
+                    <span class={classes!((f.failovers > 0).then_some("bad"))}>{ format!("{}: {}", tr("failovers", "перезапуски"), f.failovers) }</span>
+                    if let Some((text, same)) = f.versus_failure_free.as_ref().map(|d| describe_diff(d, names, lang)) {
+                        <span class={classes!("fork-versus", (!same).then_some("bad"))}>{ text }</span>
+                    }
+                </p>
+            }
             <ol class="fork-events">
                 { for s.events.iter().map(|(step, text)| html! {
                     <li><span class="step">{ format!("#{step}") }</span>{ text }</li>
