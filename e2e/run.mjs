@@ -375,6 +375,15 @@ test('the space-time diagram draws messages; clicking an arrow opens it in the i
   assert((await inspector.innerText()).includes('Message #'), 'Enter opens the focused arrow');
   await page.click('#inspector-close');
   assert((await inspector.count()) === 0, 'the close button closes it');
+  // A lane's name takes a click anywhere across the names' pane and most of the lane's
+  // height, not only on its letters: a finger finds it.
+  const name = page.locator('.lane-labels .lane-label').nth(1);
+  const box = await name.boundingBox();
+  assert(box.height >= 40, `a lane name's target is ${box.height} px high`);
+  await page.mouse.click(box.x + box.width - 4, box.y + 3);
+  await inspector.waitFor();
+  assert((await page.locator('#inspector-title').innerText()) === 'Broker 0', 'the lane name opens its process');
+  await page.click('#inspector-close');
 });
 
 test('the inspector opens away from what was clicked', async (page) => {
@@ -681,6 +690,12 @@ test('the page opens on the first lesson, spotlighting what the narration names'
   assert((await lessonStep(page)) === 'Step 1 of 6' && (await stepNumber(page)) === step, 'PageUp comes back');
   await page.keyboard.press('ArrowRight');
   assert((await stepNumber(page)) === step + 1, 'the arrow keys still step the run');
+  // Tab follows the header row as it is seen: the lesson navigator, then Share at its right.
+  await page.focus('#leave-lesson');
+  await page.keyboard.press('Tab');
+  assert(await page.evaluate(() => document.activeElement.matches('.share > summary')), 'Share follows the lesson navigator');
+  await page.keyboard.press('Shift+Tab');
+  assert(await page.evaluate(() => document.activeElement.id === 'leave-lesson'), 'and Shift+Tab goes back');
 }, { lesson: true });
 
 test('a question: predict wrong, see the real value, try again, predict right', async (page) => {
@@ -825,6 +840,11 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   await page.screenshot({ path: join(artifacts, '30-lesson-narrow.png'), fullPage: false });
   const by = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(by <= 0, `no horizontal page scroll at 560 px (${by})`);
+  // Narrow too, the lesson chose the scenario: the picker returns with the free playground.
+  assert((await page.locator('#scenario-picker').isVisible()) === false, 'no picker in a lesson at 560 px');
+  const bar = await page.locator('.lesson-nav').boundingBox();
+  assert(bar.height < 110, `the lesson bar and Share take at most two rows (${bar.height} px)`);
+  await page.click('#leave-lesson');
   await page.selectOption('#scenario-picker', 'seed-commit-abort');
   await page.locator('#back-to-lesson').waitFor();
   assert((await page.locator('#lesson-panel').count()) === 0, 'picking a scenario leaves the lesson');

@@ -207,7 +207,6 @@ pub fn app() -> Html {
                     guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
                     guarantee_picked={state.guarantee.is_some()}
                     on_guarantee={on_guarantee} />
-                { sharing.menu }
             }
             if let Some(err) = &state.error {
                 <div class="error import-errors-head" role="alert">
@@ -219,7 +218,8 @@ pub fn app() -> Html {
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
                 scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
                 embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()}
-                scenario_imports={sharing.scenario_imports} />
+                scenario_imports={sharing.scenario_imports}
+                share={if embed { Html::default() } else { sharing.menu }} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />

@@ -52,6 +52,10 @@ pub struct LessonModeProps {
     /// like the lesson's).
     #[prop_or_default]
     pub scenario_imports: u32,
+    /// The Share menu. In lesson mode it is the last of the lesson navigator's buttons, so
+    /// that Tab reaches them in the order they are seen; elsewhere, first.
+    #[prop_or_default]
+    pub share: Html,
 }
 
 /// A start not yet made: the page's link, or an imported lesson's (which waits for that
@@ -159,7 +163,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         use_effect_with(p, |p| crate::storage::set(PROGRESS_KEY, &p.encode()));
     }
     if lessons.get(index).is_none() {
-        return Html::default();
+        return props.share.clone();
     }
     // Shared, not cloned: a lesson holds its whole scenario.
     let lesson = LessonRef(lessons.clone(), index);
@@ -481,7 +485,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
 
     // Embedded, away from the lesson shows nothing, but a try-it run says what it changed.
     if ui.mode == Mode::Playground && props.embed && ui.trying.is_none() {
-        return Html::default();
+        return props.share.clone();
     }
     if ui.mode == Mode::Playground {
         let trying = ui.trying.and_then(|(s, k)| {
@@ -489,6 +493,8 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
             Some(t.text.get(i18n.lang).to_string())
         });
         return html! {
+            <>
+            { props.share.clone() }
             <section class="lesson-away" aria-label={i18n.t(S::Lessons)}>
                 if let Some(text) = trying {
                     <div id="trying" class="trying" tabindex="-1">
@@ -504,6 +510,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     }
                 </button>
             </section>
+            </>
         };
     }
 
@@ -558,7 +565,8 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         <div class="lesson-mode">
             if !props.embed {
                 <LessonNav entries={entries} current={index} open={ui.contents_open}
-                    on_toggle={on_toggle} on_open={on_open} on_clear={on_clear} on_leave={on_leave} />
+                    on_toggle={on_toggle} on_open={on_open} on_clear={on_clear} on_leave={on_leave}
+                    share={props.share.clone()} />
             }
             <LessonPanel vm={step_vm} choice={ui.choice} on_prev={prev} on_next={next}
                 on_choose={on_choose} on_reveal={on_reveal} on_show={on_show}

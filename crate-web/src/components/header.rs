@@ -76,12 +76,22 @@ pub fn header(props: &HeaderProps) -> Html {
             groups.push(&s.group);
         }
     }
-    let summary = props
+    // The current scenario's whole title heads its summary: the picker cuts a long one
+    // (at 1280 px it holds about 40 characters).
+    let (title, summary) = props
         .imported
         .iter()
         .chain(&props.scenarios)
         .find(|s| s.name == props.current)
-        .map(|s| s.summary_in(i18n.lang).to_string())
+        .map(|s| {
+            let title = s.title_in(i18n.lang).trim();
+            let title = if title.is_empty() {
+                s.name.as_str()
+            } else {
+                title
+            };
+            (title.to_string(), s.summary_in(i18n.lang).to_string())
+        })
         .unwrap_or_default();
     html! {
         <header class="header">
@@ -91,7 +101,7 @@ pub fn header(props: &HeaderProps) -> Html {
             </div>
             <label class="picker">
                 <span class="label">{ i18n.t(S::Scenario) }</span>
-                <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)}>
+                <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)} title={title.clone()}>
                     if let Some(s) = &props.imported {
                         <optgroup label={i18n.t(S::YourScenario)}>
                             <option value={s.name.clone()} selected=true>
@@ -137,6 +147,9 @@ pub fn header(props: &HeaderProps) -> Html {
                 <super::theme_button::ThemeButton />
             </div>
             <p class="summary">
+                if !title.is_empty() {
+                    <strong class="summary-title">{ title }</strong>{ if summary.is_empty() { "" } else { ". " } }
+                }
                 {summary}
                 if let (true, Some(g)) = (props.guarantee_picked, &props.guarantee) {
                     {" "}<em class="picked">{ i18n.f(S::GuaranteePicked, &[g]) }</em>

@@ -11,6 +11,9 @@ pub struct LessonNavProps {
     pub on_open: Callback<usize>,
     pub on_clear: Callback<()>,
     pub on_leave: Callback<()>,
+    /// The Share menu, last in the bar: it is seen there, so Tab reaches it there.
+    #[prop_or_default]
+    pub share: Html,
 }
 
 /// The course: contents with progress, previous/next lesson, clear progress, and the way
@@ -66,6 +69,7 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
                     <span class="nav-word">{ i18n.t(S::FreePlayground) }</span>
                     <span class="nav-short" aria-hidden="true">{ i18n.t(S::PlaygroundShort) }</span>
                 </button>
+                { props.share.clone() }
             </div>
             if props.open {
                 <div id="lesson-contents" class="lesson-contents">

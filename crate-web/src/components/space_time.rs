@@ -143,9 +143,15 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                 aria-label={tr(S::SpaceTimeSvg)}>
                 { for d.lanes.iter().map(|l| {
                     let (click, key) = activate(&props.on_select, Selection::Node(l.node));
+                    // The whole width of the names' pane and most of the lane's height take
+                    // the click: a finger, not only a mouse, finds it.
+                    let gap = crate::view_model::diagram::LANE_GAP;
                     html! {
-                        <text class="lane-label" x="8" y={f(l.y + 5.0)} tabindex="0" role="button"
-                            aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>{ &l.label }</text>
+                        <g class="lane-label" tabindex="0" role="button"
+                            aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>
+                            <rect class="lane-hit" x="0" y={f(l.y - gap / 2.0 + 2.0)} width={f(pane)} height={f(gap - 4.0)} />
+                            <text x="8" y={f(l.y + 5.0)}>{ &l.label }</text>
+                        </g>
                     }
                 }) }
             </svg>
