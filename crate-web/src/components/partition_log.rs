@@ -33,6 +33,27 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
     );
     let live = props.live;
     let (tab, button) = (live.then_some("0"), live.then_some("button"));
+    // The cells, keyed by offset, with the last stable offset and the high watermark as
+    // lines between them where they fall inside the log (at its end they say nothing). One
+    // flat list, every child keyed: yew then matches cells by key.
+    let mut items: Vec<Html> = Vec::with_capacity(p.cells.len() + 2);
+    for c in &p.cells {
+        if c.offset == p.last_stable_offset && p.last_stable_offset < p.high_watermark {
+            items.push(html! {
+                <li key="lso" class="mark-line lso" data-label="LSO" title={i18n.t(S::LsoTip)} aria-hidden="true" />
+            });
+        }
+        if c.offset == p.high_watermark {
+            items.push(html! {
+                <li key="hw" class="mark-line hw" data-label="HW" title={i18n.t(S::HwTip)} aria-hidden="true" />
+            });
+        }
+        items.push(html! {
+            <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
+                selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
+                on_select={props.on_select.clone()} live={live} />
+        });
+    }
     html! {
         <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={live.then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
@@ -60,13 +81,9 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }
-                // A list of its own, keyed by offset: yew matches cells by key only in a
-                // list whose every child is keyed.
-                <>{ for p.cells.iter().map(|c| html! {
-                    <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
-                        selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
-                        on_select={props.on_select.clone()} live={live} />
-                }) }</>
+                // A list of its own: yew matches cells by key only in a list whose every
+                // child is keyed.
+                <>{ for items }</>
                 if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
         </section>
