@@ -524,7 +524,7 @@ test('three lanes follow the clock: each guarantee\'s output log and counts at t
     const card = await page.locator(`.lane-stage.${g} article.processor`).innerText();
     assert(card.includes(g), `${g} lane's processor card: ${card}`);
   }
-  assert((await page.locator('.lane-stage [data-spot], .lane-stage [tabindex]').count()) === 0, 'a lane is another run: nothing in it to inspect or spotlight');
+  assert((await page.locator('.lane-stage [data-spot], .lane-stage [tabindex]').count()) === 0, 'a lane is another run: nothing in it to spotlight, no record yet');
   for (let i = 0; i < 12; i++) await page.click('#step');
   assert((await page.locator('.lane-stage .flights li[data-msg]').count()) > 0, 'messages on the lanes\' wires');
   await page.click('#run-to-end');
@@ -538,6 +538,18 @@ test('three lanes follow the clock: each guarantee\'s output log and counts at t
   await page.mouse.move(2, 2);
   await page.waitForTimeout(600); // the cells' landing
   await page.screenshot({ path: join(artifacts, '42-three-lanes.png'), fullPage: false });
+  // A lane's record opens in the inspector, from the lane's own run.
+  assert((await page.locator('.lane-stage [data-spot]').count()) === 0, 'lessons spotlight only the stage');
+  await page.locator('.lane-stage.at-least-once li.cell.dup').first().click();
+  const inspector = page.locator('#inspector');
+  await inspector.waitFor();
+  const title = await page.locator('#inspector-title').innerText();
+  assert(title.startsWith('at-least-once lane · Record'), `the lane's record: ${title}`);
+  assert((await inspector.innerText()).includes('Anomaly duplicate'), 'its ledger names the duplicate');
+  assert((await page.locator('.lane-stage.at-least-once li.cell.selected').count()) === 1, 'the cell is marked as inspected');
+  await page.screenshot({ path: join(artifacts, '42b-lane-record.png'), fullPage: false });
+  await page.keyboard.press('Escape');
+  assert((await inspector.count()) === 0, 'Escape closes it');
   await page.keyboard.press('Home');
   assert((await page.locator('.lane-stage li.cell').count()) === 0, 'back at the start, the lanes are too');
 });

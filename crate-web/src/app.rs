@@ -153,6 +153,32 @@ pub fn app() -> Html {
                 .flatten()
         },
     );
+    // A compared lane's record is inspected in that lane's run: the scenario under the
+    // lane's guarantee, replayed to the moment on screen (once per selection and moment).
+    let lane_run = {
+        let (seed, now) = {
+            let sim = state.sim.borrow();
+            (sim.seed, sim.now())
+        };
+        let lane = match state.selection {
+            Some(view_model::inspector::Selection::LaneRecord { guarantee, .. }) => Some(guarantee),
+            _ => None,
+        };
+        use_memo(
+            (
+                crate::components::SharedScenario(state.scenario.clone()),
+                seed,
+                now,
+                lane,
+            ),
+            |(s, seed, now, lane)| {
+                let scenario = eos_core::compare::with_guarantee(&s.0, (*lane)?).ok()?;
+                let mut run = scenario.simulation_without_trace(Some(*seed));
+                run.run(eos_core::RunLimit::Until(*now));
+                Some(run)
+            },
+        )
+    };
     let sim = state.sim.borrow();
     // The logs, producers, wire and diagram read the run themselves (components/live.rs).
     let replicas = eos_core::sim::observe::replicas(&sim);
@@ -165,7 +191,13 @@ pub fn app() -> Html {
     let flink = crate::flink_view::flink(&sim, lang);
     let verdict = crate::flink_view::versus_failure_free(&sim, flink_twin.as_ref().as_ref(), lang);
     let selected = state.selection;
-    let inspected = selected.map(|s| view_model::inspector::inspect(&sim, &s, lang));
+    let inspected = selected.and_then(|s| match s {
+        view_model::inspector::Selection::LaneRecord { .. } => lane_run
+            .as_ref()
+            .as_ref()
+            .map(|run| view_model::inspector::inspect(run, &s, lang)),
+        _ => Some(view_model::inspector::inspect(&sim, &s, lang)),
+    });
     let clock = view_model::clock(&sim, lang);
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
@@ -269,7 +301,7 @@ pub fn app() -> Html {
             if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">
                     <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
-                        seed={seed} time={now} />
+                        seed={seed} time={now} selected={selected} on_select={on_pick.clone()} />
                 </Held>
                 <ComparePanel compare={compare} />
                 <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />

@@ -118,7 +118,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
             .and_then(|e| sim.names.key(e.key))
             .map(|k| format!(" (key \"{k}\")"))
             .unwrap_or_default();
-        format!("record {id}{key}")
+        format!("record {}{key}", sim.names.record(id))
     };
     let evidence = |id: RecordId| {
         sim.ledger
@@ -175,7 +175,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                         "{} ({}) read {} at offset {} of {}, from a transaction that aborted",
                         sim.names.node(c.node()),
                         c.settings.isolation.as_config(),
-                        r.value,
+                        sim.names.record(r.value),
                         r.offset,
                         sim.names.tp(r.tp)
                     ),
@@ -256,11 +256,11 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                         detail: format!(
                             "{} sent {} before {}, but {} holds {} at offset {ob} after {} at offset {oa}",
                             sim.names.node(crate::ids::NodeId::Producer(p)),
-                            b,
-                            a,
+                            sim.names.record(b),
+                            sim.names.record(a),
                             sim.names.tp(tp),
-                            b,
-                            a
+                            sim.names.record(b),
+                            sim.names.record(a)
                         ),
                         events,
                     },
@@ -373,8 +373,8 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                                 "offset {} of {} holds {} on broker {leader} and {} on broker {}",
                                 x.offset,
                                 sim.names.tp(tp),
-                                x.value,
-                                y.value,
+                                sim.names.record(x.value),
+                                sim.names.record(y.value),
                                 b.id
                             ),
                             events: Vec::new(),

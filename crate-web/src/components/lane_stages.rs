@@ -10,7 +10,7 @@ use super::partition_log::PartitionLog;
 use super::processor_card::ProcessorCard;
 use super::SharedScenario;
 use crate::i18n::{I18n, Lang};
-use crate::state::Snapshots;
+use crate::state::{Selection, Snapshots};
 use crate::view_model::{cost::GUARANTEES, in_flight_shown, partitions, processors, PartitionVm};
 use eos_core::kafka::processor::Guarantee;
 use eos_core::time::SimTime;
@@ -25,6 +25,12 @@ pub struct LaneStagesProps {
     pub seed: u64,
     /// The main run's clock: every lane is run to this moment.
     pub time: SimTime,
+    /// What the inspector shows: a lane's record is `Selection::LaneRecord`.
+    #[prop_or_default]
+    pub selected: Option<Selection>,
+    /// A click on a lane's record (as `Selection::LaneRecord`).
+    #[prop_or_default]
+    pub on_select: Callback<Selection>,
 }
 
 /// A lane keeps a copy of its run every this many steps, so that going back in a long run
@@ -118,13 +124,38 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
                 "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far."
             } }</p>
             <div class="lane-row">
-                { for lanes.iter().map(|l| lane_view(l, lang)) }
+                { for lanes.iter().map(|l| lane_view(l, lang, props.selected, &props.on_select)) }
             </div>
         </section>
     }
 }
 
-fn lane_view(lane: &Lane, lang: Lang) -> Html {
+fn lane_view(
+    lane: &Lane,
+    lang: Lang,
+    selected: Option<Selection>,
+    on_select: &Callback<Selection>,
+) -> Html {
+    let guarantee = lane.guarantee;
+    // The lane's records open in the inspector, in the lane's own run.
+    let pick = on_select.reform(move |s: Selection| match s {
+        Selection::Record { tp, broker, offset } => Selection::LaneRecord {
+            guarantee,
+            tp,
+            broker,
+            offset,
+        },
+        other => other,
+    });
+    let selected = match selected {
+        Some(Selection::LaneRecord {
+            guarantee: g,
+            tp,
+            broker,
+            offset,
+        }) if g == guarantee => Some(Selection::Record { tp, broker, offset }),
+        _ => None,
+    };
     let ru = lang == Lang::Ru;
     let name = lane.guarantee.name();
     let colour = GUARANTEES
@@ -159,7 +190,7 @@ fn lane_view(lane: &Lane, lang: Lang) -> Html {
             }) }
             <Flights flights={flights} more={more} selected={None} on_select={Callback::noop()} live={false} />
             { for logs.into_iter().map(|p| html! {
-                <PartitionLog partition={p} selected={None} on_select={Callback::noop()} live={false} />
+                <PartitionLog partition={p} selected={selected} on_select={pick.clone()} stage={false} />
             }) }
         </article>
     }

@@ -17,6 +17,11 @@ pub struct PartitionLogProps {
     /// another run, like a compared lane).
     #[prop_or(true)]
     pub live: bool,
+    /// The stage's own log: its name and broker open in the inspector and lessons may
+    /// spotlight it (false for a compared lane's log, whose records alone open, in the
+    /// lane's run).
+    #[prop_or(true)]
+    pub stage: bool,
 }
 
 /// One replica's log as a row of cells, with the high watermark drawn between cells. Cells
@@ -32,7 +37,8 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         Selection::Node(eos_core::ids::NodeId::Broker(broker)),
     );
     let live = props.live;
-    let (tab, button) = (live.then_some("0"), live.then_some("button"));
+    let head = live && props.stage;
+    let (tab, button) = (head.then_some("0"), head.then_some("button"));
     // The cells, keyed by offset, with the last stable offset and the high watermark as
     // lines between them where they fall inside the log (at its end they say nothing). One
     // flat list, every child keyed: yew then matches cells by key.
@@ -55,14 +61,14 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         });
     }
     html! {
-        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={live.then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={(live && props.stage).then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
-                <span class={classes!("partition-name", live.then_some("pickable"))} tabindex={tab} role={button}
-                    aria-label={live.then(|| i18n.f(S::InspectPartition, &[&p.title, &broker]))}
-                    onclick={live.then_some(name_click)} onkeydown={live.then_some(name_key)}>{ &p.title }</span>
-                <span class={classes!("partition-role", live.then_some("pickable"))} tabindex={tab} role={button}
-                    aria-label={live.then(|| i18n.f(S::InspectBroker, &[&broker]))}
-                    onclick={live.then_some(broker_click)} onkeydown={live.then_some(broker_key)}>{ &p.role }</span>
+                <span class={classes!("partition-name", head.then_some("pickable"))} tabindex={tab} role={button}
+                    aria-label={head.then(|| i18n.f(S::InspectPartition, &[&p.title, &broker]))}
+                    onclick={head.then_some(name_click)} onkeydown={head.then_some(name_key)}>{ &p.title }</span>
+                <span class={classes!("partition-role", head.then_some("pickable"))} tabindex={tab} role={button}
+                    aria-label={head.then(|| i18n.f(S::InspectBroker, &[&broker]))}
+                    onclick={head.then_some(broker_click)} onkeydown={head.then_some(broker_key)}>{ &p.role }</span>
                 if let Some(text) = &p.dedup { <span class="flash" role="status">{ text }</span> }
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ crate::view_model::status_word(p.status, i18n.lang) }</span> }
                 <span class="hw">

@@ -3,6 +3,7 @@
 
 use crate::i18n::{duration, either, Lang, S};
 use eos_core::ids::{NodeId, RecordId, Tp};
+use eos_core::kafka::processor::Guarantee;
 use eos_core::kafka::producer::ClientState;
 use eos_core::kafka::txn_index::FetchedEntry;
 use eos_core::oracle::anomalies;
@@ -19,9 +20,24 @@ use eos_core::time::{ms, to_ms, SimTime};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selection {
     Message(u64),
-    Record { tp: Tp, broker: u8, offset: u64 },
-    Partition { tp: Tp, broker: u8 },
+    Record {
+        tp: Tp,
+        broker: u8,
+        offset: u64,
+    },
+    Partition {
+        tp: Tp,
+        broker: u8,
+    },
     Node(NodeId),
+    /// A record in a compared lane's output log: the same scenario under `guarantee`, run
+    /// to the moment on screen (`inspect` is given that lane's run).
+    LaneRecord {
+        guarantee: Guarantee,
+        tp: Tp,
+        broker: u8,
+        offset: u64,
+    },
 }
 
 /// A message the inspector can put a fault on.
@@ -142,6 +158,16 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
     match *sel {
         Selection::Message(id) => message(sim, id, lang),
         Selection::Record { tp, broker, offset } => record(sim, tp, broker, offset, lang),
+        Selection::LaneRecord {
+            guarantee,
+            tp,
+            broker,
+            offset,
+        } => {
+            let mut vm = record(sim, tp, broker, offset, lang);
+            vm.title = S::InLane.f(lang, &[&guarantee.name(), &vm.title]);
+            vm
+        }
         Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
         Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
         Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
@@ -861,6 +887,34 @@ mod tests {
             offset: 0,
         };
         inspect(&sim, &at, Lang::En)
+    }
+
+    #[test]
+    fn a_lane_record_is_the_lane_run_s_record_named_with_its_lane() {
+        // The at-least-once scenario under exactly-once: the lane's output log holds a
+        // committed copy at offset 0, and the title says whose it is.
+        let s = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let lane = eos_core::compare::with_guarantee(&s, Guarantee::ExactlyOnce).expect("switched");
+        let mut sim = lane.simulation(None);
+        sim.run(RunLimit::Completion);
+        let tp = Tp {
+            topic: sim.processors[0].settings.output_topic,
+            partition: 0,
+        };
+        let at = Selection::LaneRecord {
+            guarantee: Guarantee::ExactlyOnce,
+            tp,
+            broker: 0,
+            offset: 0,
+        };
+        let vm = inspect(&sim, &at, Lang::En);
+        assert!(
+            vm.title.starts_with("exactly-once lane · Record "),
+            "{}",
+            vm.title
+        );
+        assert_eq!(value(&vm, "transaction"), "committed");
+        assert_eq!(value(&vm, "value"), "v0′");
     }
 
     #[test]
