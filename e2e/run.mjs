@@ -1077,7 +1077,7 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.screenshot({ path: join(artifacts, '41b-fork-flink.png'), fullPage: false });
 });
 
-test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side', async (page) => {
+test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side, with the channel state each stores', async (page) => {
   await page.selectOption('#scenario-picker', 'flink-backpressure-aligned');
   await page.locator('#ckpt-duration svg').waitFor();
   for (const id of ['#ckpt-duration', '#ckpt-alignment']) {
@@ -1086,6 +1086,11 @@ test('checkpoints under backpressure, aligned vs unaligned: two headless runs dr
   }
   const aligned = cli(['run', 'flink-backpressure-aligned', '--json']).flink;
   assert(aligned.unaligned === false, 'the scenario as shipped is aligned');
+  // What unaligned checkpoints pay instead of alignment: the in-flight records they store.
+  const channel = (await page.locator('#ckpt-channel-state svg text').allTextContents()).join('|');
+  assert(channel.includes('Channel state stored') && channel.includes('in-flight records') && channel.includes('unaligned'), `the channel-state chart: ${channel}`);
+  const stored = cli(['run', 'flink-backpressure-unaligned', '--json']).flink.checkpoints.map((c) => c.channel_state_records);
+  assert(stored.some((n) => n > 0) && aligned.checkpoints.every((c) => c.channel_state_records === 0), `the CLI agrees: unaligned ${stored}, aligned none`);
   await page.locator('.checkpoints-chart').scrollIntoViewIfNeeded();
   await page.locator('.checkpoints-chart').screenshot({ path: join(artifacts, '37-checkpoint-chart.png') });
   await page.selectOption('#scenario-picker', 'seed-frozen-broker');

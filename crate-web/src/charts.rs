@@ -12,6 +12,8 @@ pub struct Series {
     /// A CSS custom property, like `--g-eos`.
     pub colour: &'static str,
     pub points: Vec<(f64, f64)>,
+    /// Points ringed in the duplicate colour (a sweep's runs that stored duplicates).
+    pub marked: Vec<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +22,8 @@ pub struct LineChart {
     pub x_label: String,
     pub y_label: String,
     pub series: Vec<Series>,
+    /// The legend's words for a ringed point, when any is.
+    pub mark_label: Option<String>,
 }
 
 pub const WIDTH: u32 = 520;
@@ -27,8 +31,10 @@ pub const WIDTH: u32 = 520;
 pub const DOTS_UP_TO: usize = 24;
 pub const HEIGHT: u32 = 320;
 
-/// Placeholder colours: the axes and labels, then one per series (at most 8).
+/// Placeholder colours: the axes and labels, the rings of marked points, then one per
+/// series (at most 8).
 const INK: RGBColor = RGBColor(1, 2, 3);
+const MARK: RGBColor = RGBColor(1, 2, 4);
 fn placeholder(i: usize) -> RGBColor {
     RGBColor(1, 2, 10 + i as u8)
 }
@@ -52,8 +58,11 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     if x_max <= x_min {
         x_max = x_min + 1.0;
     }
-    // Headroom above the lines for the legend (three lines of it, top left).
-    let y_top = if y_max > 0.0 { y_max * 1.6 } else { 1.0 };
+    // Headroom above the lines for the legend (three lines of it, top left; a fourth for
+    // the rings).
+    let marks = chart.series.iter().any(|s| !s.marked.is_empty());
+    let headroom = if marks { 1.85 } else { 1.6 };
+    let y_top = if y_max > 0.0 { y_max * headroom } else { 1.0 };
     // Whole numbers once the axis runs past 10: "4000", not "4000.0" crowding its title.
     let whole = y_top >= 10.0;
     let mut out = String::new();
@@ -117,6 +126,18 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
                 c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
                     .map_err(e)?;
             }
+            c.draw_series(
+                s.marked
+                    .iter()
+                    .map(|&p| Circle::new(p, 9, MARK.stroke_width(3))),
+            )
+            .map_err(e)?;
+        }
+        if let (true, Some(label)) = (marks, &chart.mark_label) {
+            c.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                .map_err(e)?
+                .label(label)
+                .legend(|(x, y)| Circle::new((x + 9, y), 6, MARK.stroke_width(3)));
         }
         c.configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
@@ -142,6 +163,7 @@ fn themed(svg: &str, chart: &LineChart) -> String {
         }
     };
     swap(&hex(INK), "--muted");
+    swap(&hex(MARK), "--dup");
     for (i, s) in chart.series.iter().enumerate().take(8) {
         swap(&hex(placeholder(i)), s.colour);
     }
@@ -162,13 +184,16 @@ mod tests {
                     label: "exactly-once".into(),
                     colour: "--g-eos",
                     points: vec![(10.0, 28.0), (50.0, 53.0), (200.0, 137.0)],
+                    marked: Vec::new(),
                 },
                 Series {
                     label: "at-least-once".into(),
                     colour: "--g-alo",
                     points: vec![(10.0, 9.0), (50.0, 8.8), (200.0, 9.6)],
+                    marked: vec![(50.0, 8.8)],
                 },
             ],
+            mark_label: Some("ringed: duplicates".into()),
         }
     }
 
@@ -186,6 +211,9 @@ mod tests {
         }
         assert!(svg.contains("var(--g-eos)") && svg.contains("var(--g-alo)"));
         assert!(svg.contains("var(--muted)"));
+        // One ring, in the duplicate colour, and its legend (a ring too).
+        assert_eq!(svg.matches("stroke: var(--dup)").count(), 2, "{svg}");
+        assert!(svg.contains("ringed: duplicates"));
         assert!(!svg.contains("#01020"), "no placeholder colour left");
         assert!(svg.contains("<polyline") || svg.contains("<path"));
     }
@@ -202,6 +230,7 @@ mod tests {
                 label: "x".into(),
                 colour: "--g-eos",
                 points: vec![(5.0, 0.0)],
+                marked: Vec::new(),
             }],
             ..chart()
         };

@@ -471,7 +471,7 @@ mod tests {
         let runs = crate::view_model::checkpoints::runs(
             &crate::builtins::get("flink-at-least-once-overcount").expect("built-in"),
         );
-        let (duration, _) = crate::view_model::checkpoints::charts(&runs, Lang::En);
+        let duration = crate::view_model::checkpoints::charts(&runs, Lang::En).duration;
         let labels: Vec<&str> = duration.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
             labels.len() == 1 && labels[0].starts_with("AT_LEAST_ONCE (no channel blocked)"),

@@ -1,5 +1,5 @@
-//! Checkpoint duration and alignment time, aligned vs unaligned, for the Flink scenario on
-//! screen: both runs computed headless (`view_model::checkpoints`), drawn with plotters.
+//! Checkpoint duration, alignment time and channel state, aligned vs unaligned, for the
+//! Flink scenario on screen: both runs computed headless (`view_model::checkpoints`), drawn with plotters.
 
 use crate::components::cost_chart::figure;
 use crate::i18n::{I18n, Lang};
@@ -20,7 +20,7 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     if runs.iter().all(|r| r.checkpoints.is_empty()) {
         return Html::default();
     }
-    let (duration, alignment) = checkpoints::charts(&runs, i18n.lang);
+    let charts = checkpoints::charts(&runs, i18n.lang);
     let name = props.scenario.name().to_string();
     html! {
         <section class="cost panel checkpoints-chart" aria-label={if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" }}>
@@ -34,8 +34,11 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
                 } }</p>
             }
             <div class="chart-row">
-                { figure("ckpt-duration", &duration, &name, &status) }
-                { figure("ckpt-alignment", &alignment, &name, &status) }
+                { figure("ckpt-duration", &charts.duration, &name, &status) }
+                { figure("ckpt-alignment", &charts.alignment, &name, &status) }
+                if runs.iter().any(|r| r.unaligned) {
+                    { figure("ckpt-channel-state", &charts.channel_state, &name, &status) }
+                }
             </div>
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>

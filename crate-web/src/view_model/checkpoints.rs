@@ -1,5 +1,7 @@
-//! Checkpoint duration and alignment time per checkpoint, aligned vs unaligned: the same
-//! Flink scenario run headless both ways (the `unaligned` setting flipped), as two charts.
+//! Checkpoint duration, alignment time and the channel state stored per checkpoint, aligned
+//! vs unaligned: the same Flink scenario run headless both ways (the `unaligned` setting
+//! flipped), as three charts. Unaligned checkpoints do not wait for alignment; what they pay
+//! instead is the in-flight records they store.
 
 use crate::charts::{LineChart, Series};
 use crate::i18n::Lang;
@@ -55,9 +57,17 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
     out
 }
 
-/// (duration chart, alignment chart): completed checkpoints by id; a run's label says how
-/// many expired or were aborted (they have no duration to draw).
-pub fn charts(runs: &[Run], lang: Lang) -> (LineChart, LineChart) {
+/// The three charts of completed checkpoints by id.
+pub struct Charts {
+    pub duration: LineChart,
+    pub alignment: LineChart,
+    /// In-flight records stored with the snapshot: an unaligned checkpoint's cost.
+    pub channel_state: LineChart,
+}
+
+/// The charts: completed checkpoints by id; a run's label says how many expired or were
+/// aborted (they have no duration to draw).
+pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     let label = |r: &Run| {
         let name = match (r.unaligned, lang) {
             _ if r.at_least_once && lang == Lang::En => "AT_LEAST_ONCE (no channel blocked)",
@@ -94,33 +104,44 @@ pub fn charts(runs: &[Run], lang: Lang) -> (LineChart, LineChart) {
                     .filter(|c| c.outcome == "completed")
                     .filter_map(|c| y(c).map(|v| (c.id as f64, v as f64)))
                     .collect(),
+                marked: Vec::new(),
             })
             .filter(|s| !s.points.is_empty())
             .collect()
     };
-    let (duration, alignment, x, ms) = match lang {
-        Lang::En => ("Checkpoint duration", "Alignment time", "checkpoint", "ms"),
+    let (duration, alignment, channel, x, ms, records) = match lang {
+        Lang::En => (
+            "Checkpoint duration",
+            "Alignment time",
+            "Channel state stored",
+            "checkpoint",
+            "ms",
+            "in-flight records",
+        ),
         Lang::Ru => (
             "Длительность чекпоинта",
             "Время выравнивания",
+            "Состояние каналов в снимке",
             "чекпоинт",
             "мс",
+            "записей в пути",
         ),
     };
-    (
-        LineChart {
-            title: duration.into(),
+    let chart =
+        |title: &str, y_label: &str, y: &dyn Fn(&CheckpointLine) -> Option<u64>| LineChart {
+            title: title.into(),
             x_label: x.into(),
-            y_label: ms.into(),
-            series: series(&|c| c.duration_ms),
-        },
-        LineChart {
-            title: alignment.into(),
-            x_label: x.into(),
-            y_label: ms.into(),
-            series: series(&|c| Some(c.alignment_ms)),
-        },
-    )
+            y_label: y_label.into(),
+            series: series(y),
+            mark_label: None,
+        };
+    Charts {
+        duration: chart(duration, ms, &|c| c.duration_ms),
+        alignment: chart(alignment, ms, &|c| Some(c.alignment_ms)),
+        channel_state: chart(channel, records, &|c| {
+            Some(u64::from(c.channel_state_records))
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -144,7 +165,16 @@ mod tests {
             runs[1].checkpoints.iter().all(|c| c.alignment_ms == 0),
             "{runs:?}"
         );
-        let (duration, alignment) = charts(&runs, Lang::En);
+        let Charts {
+            duration,
+            alignment,
+            channel_state,
+        } = charts(&runs, Lang::En);
+        // What the unaligned run pays instead: in-flight records stored with its
+        // snapshots; the aligned run stores none.
+        let stored = |i: usize| -> f64 { channel_state.series[i].points.iter().map(|p| p.1).sum() };
+        assert_eq!(stored(0), 0.0);
+        assert!(stored(1) > 0.0, "{:?}", channel_state.series[1]);
         // The stop's final checkpoint waits for the drain (its duration spikes): the label
         // names it.
         let unaligned = duration.series.last().expect("an unaligned line");

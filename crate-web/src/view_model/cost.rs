@@ -23,6 +23,13 @@ fn series(points: &[CostPoint], y: impl Fn(&CostPoint) -> f64) -> Vec<Series> {
                 .filter(|p| p.guarantee == *g)
                 .map(|p| (p.commit_interval_ms as f64, y(p)))
                 .collect(),
+            // The runs that stored duplicates or lost records: a cheaper point that is
+            // wrong is not a saving.
+            marked: points
+                .iter()
+                .filter(|p| p.guarantee == *g && (p.duplicates > 0 || p.lost > 0))
+                .map(|p| (p.commit_interval_ms as f64, y(p)))
+                .collect(),
         })
         .filter(|s| !s.points.is_empty())
         .collect()
@@ -30,13 +37,14 @@ fn series(points: &[CostPoint], y: impl Fn(&CostPoint) -> f64) -> Vec<Series> {
 
 /// (latency chart, messages chart).
 pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
-    let (latency, messages, x, ms, per) = match lang {
+    let (latency, messages, x, ms, per, ringed) = match lang {
         Lang::En => (
             "End-to-end latency (mean)",
             "Write-path messages per record",
             "commit interval, ms",
             "ms",
             "messages",
+            "ringed: duplicates or losses",
         ),
         Lang::Ru => (
             "Сквозная задержка (среднее)",
@@ -44,6 +52,7 @@ pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
             "интервал фиксации, мс",
             "мс",
             "сообщений",
+            "в кольце: дубликаты или потери",
         ),
     };
     (
@@ -52,12 +61,14 @@ pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
             x_label: x.into(),
             y_label: ms.into(),
             series: series(points, |p| p.mean_latency_us as f64 / 1000.0),
+            mark_label: Some(ringed.into()),
         },
         LineChart {
             title: messages.into(),
             x_label: x.into(),
             y_label: per.into(),
             series: series(points, |p| p.messages_per_record_milli as f64 / 1000.0),
+            mark_label: Some(ringed.into()),
         },
     )
 }
@@ -103,5 +114,21 @@ mod tests {
         assert_ne!(ru.title, latency.title);
         let svg = crate::charts::svg(&latency).expect("draws");
         assert!(svg.contains("var(--g-eos)"));
+        // No run of this sweep duplicates or loses: nothing ringed, no legend for rings.
+        assert!(latency.series.iter().all(|s| s.marked.is_empty()));
+        assert!(!svg.contains("var(--dup)"));
+    }
+
+    #[test]
+    fn runs_that_duplicate_or_lose_are_ringed() {
+        // rpw-crash-at-least-once: at-most-once loses one record at every interval;
+        // at-least-once duplicates at 10 ms; exactly-once does neither.
+        let scenario = crate::builtins::get("rpw-crash-at-least-once").expect("built-in");
+        let points = eos_core::cost::sweep_commit_interval(&scenario, &[10], None).expect("sweeps");
+        let (latency, _) = charts(&points, Lang::En);
+        let marked: Vec<usize> = latency.series.iter().map(|s| s.marked.len()).collect();
+        assert_eq!(marked, [1, 1, 0]);
+        let svg = crate::charts::svg(&latency).expect("draws");
+        assert!(svg.contains("ringed: duplicates or losses"));
     }
 }

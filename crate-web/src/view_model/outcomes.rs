@@ -32,9 +32,11 @@ fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) ->
                         .iter()
                         .map(|p| (p.time as f64 / 1_000.0, y(p) as f64))
                         .collect(),
+                    marked: Vec::new(),
                 })
             })
             .collect(),
+        mark_label: None,
     }
 }
 
