@@ -1251,8 +1251,17 @@ test('the scenario downloads as TOML with its added faults and imports again to 
   const link = page.url();
   const stepHash = await traceHash(page);
   const other = await page.context().newPage();
+  // While the worker reads the link's scenario (held back here), the page says it is
+  // opening it instead of showing the default scenario.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await other.route(/eos-codec.*\.js$/, async (route) => { await held; await route.continue(); });
   await other.goto(link, { waitUntil: 'load' });
+  await other.locator('.opening-note').waitFor();
+  assert(!(await other.locator('#scenario-picker').isVisible()), 'the default scenario is not shown while the link opens');
+  release();
   await waitStep(other, 6);
+  assert((await other.locator('.opening-note').count()) === 0, 'the note goes once the scenario is open');
   assert((await traceHash(other)) === stepHash, 'the imported scenario\'s link restores it');
   assert((await imported(other)).startsWith('Your scenario: '), `the link's picker shows the import: ${await imported(other)}`);
   await other.close();

@@ -218,7 +218,10 @@ pub fn app() -> Html {
     };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
-        <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
+        <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"), sharing.opening.then_some("opening"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
+            if sharing.opening {
+                <p class="opening-note" role="status">{ i18n.t(crate::i18n::S::OpeningLink) }</p>
+            }
             // Skip links for the keyboard, seen only when focused: buttons, not anchors, so
             // that the link's fragment (a scenario's payload) is left alone.
             if !embed {

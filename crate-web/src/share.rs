@@ -483,6 +483,9 @@ pub struct Sharing {
     pub imported_lesson: Option<ImportedLesson>,
     /// How many scenarios were imported from a file: each one leaves lesson mode.
     pub scenario_imports: u32,
+    /// The link carries a scenario or lesson the worker is still reading: the page shows
+    /// that it is opening it, not the default scenario behind it.
+    pub opening: bool,
 }
 
 /// Opens the page's link once, keeps the URL in step with what is shown, and serves the
@@ -875,6 +878,7 @@ pub fn use_sharing(
         on_drop,
         imported_lesson: (*imported_lesson).clone(),
         scenario_imports: *scenario_imports,
+        opening: *pending,
         full_link,
     }
 }
