@@ -579,10 +579,9 @@ test('read-process-write: an open transaction pins the last stable offset', asyn
   }
   assert(pinned, 'the LSO shows below the HW while a transaction is open');
   assert((await page.locator('.brokers li.cell.txn-open').count()) > 0, 'open-transaction records are marked');
-  // The LSO is a line in the log, just before the first record of the open transaction.
-  const lsoLog = page.locator('.brokers ol.log', { has: page.locator('li.mark-line.lso') }).first();
-  const next = await lsoLog.locator('li.mark-line.lso + li.cell').getAttribute('class');
-  assert(next.includes('txn-open'), `the record after the LSO line is the open transaction's: ${next}`);
+  // The LSO is a line in the log, on the left of the first record of the open transaction.
+  const lsoCell = await page.locator('.brokers ol.log li.cell.line-lso').first().getAttribute('class');
+  assert(lsoCell.includes('txn-open'), `the record after the LSO line is the open transaction's: ${lsoCell}`);
   assert((await page.locator('.stage article.processor.exactly-once').count()) === 1, 'processor card with its guarantee');
   await page.screenshot({ path: join(artifacts, '07-read-process-write.png'), fullPage: true });
   await page.click('#run-to-end');

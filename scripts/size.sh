@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # 600 KB until the snippets the page preloads (share.js, placement.js: 2.4 KB minified) were
 # counted with it; the same page then measured 600.2 KB. 580 KB after small maps became
-# vectors (576.3 KB); 584 KB since the fork shows a Flink job's outcome and the ledger
-# follows the 2PC sink (580.6 KB). The next saving is the Russian strings on demand.
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-584000}
+# vectors (576.3 KB); 588 KB since the fork shows a Flink job's outcome, the ledger follows
+# the 2PC sink, lane records open in the inspector and the charts ring runs that went wrong
+# (585.7 KB). The next saving is the Russian lesson text on demand (about 13 KB gzipped).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-588000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0

@@ -15,14 +15,22 @@ use crate::sim::note::Notable;
 use crate::sim::Simulation;
 use crate::RunLimit;
 
-/// The most notable events each side lists after the fork step.
-pub const EVENTS_SHOWN: usize = 10;
+/// The most events each side lists after the fork step.
+pub const EVENTS_SHOWN: usize = 12;
 
 /// What can be changed in this scenario: each flip that applies, and each guarantee the
 /// processors are not already all under.
 pub fn changes(s: &Scenario) -> Vec<TryAction> {
+    let f = &s.file;
+    // The transaction protocol matters only where something writes in transactions.
+    let transactions = f.producers.iter().any(|p| p.transactional_id.is_some())
+        || f.processors.iter().any(|p| p.guarantee == "exactly-once")
+        || f.flink
+            .iter()
+            .any(|j| j.operators.iter().any(|o| o.kind == "kafka-2pc"));
     let mut out: Vec<TryAction> = Flip::ALL
         .into_iter()
+        .filter(|flip| *flip != Flip::TransactionProtocol || transactions)
         .map(TryAction::Flip)
         .filter(|a| try_it(a).apply(s).is_ok())
         .collect();
@@ -116,8 +124,11 @@ fn try_it(action: &TryAction) -> TryIt {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForkSide {
     pub report: Report,
-    /// Notable events after the fork step, from where the futures part: (step, sentence).
+    /// Events after the fork step, from where the futures part: (step, sentence). The step
+    /// where they part is listed whole (it is what differs); after it, the notable events.
     pub events: Vec<(u64, String)>,
+    /// Notable events past the ones listed.
+    pub more: usize,
 }
 
 /// A record whose fate differs between the two futures.
@@ -149,32 +160,36 @@ fn run(s: &Scenario, seed: Option<u64>) -> Simulation {
     sim
 }
 
-/// One future: its report, and its notable events after `from`.
+/// One future: its report, and its events after `from` (the step after it is where the
+/// futures part, when they do).
 fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSide {
-    let events = sim
-        .trace()
-        .iter()
-        .filter(|r| r.step > from)
-        .flat_map(|r| {
-            r.notes
-                .iter()
-                // A Flink job's feeding producers' acknowledgements would fill the list:
-                // its story is checkpoints, failovers and commits.
-                .filter(|n| match n.notable() {
-                    Some(Notable::Delivered) => sim.flink.is_none(),
-                    other => other.is_some(),
-                })
-                .map(move |n| (r.step, narrate(&sim.names, n)))
-        })
+    let mut all = sim.trace().iter().filter(|r| r.step > from).flat_map(|r| {
+        r.notes
+            .iter()
+            // The step where the futures part, whole; then what is notable, without
+            // the routine acknowledgements, which would fill the list.
+            .filter(move |n| {
+                r.step == from + 1 || n.notable().is_some_and(|k| k != Notable::Delivered)
+            })
+            .map(move |n| (r.step, n))
+    });
+    let events = all
+        .by_ref()
         .take(EVENTS_SHOWN)
+        .map(|(step, n)| (step, narrate(&sim.names, n)))
         .collect();
+    let more = all.count();
     let mut report = Report::counts(s.name(), sim);
     // A Flink job's loss or over-count shows against its failure-free twin, not in the
     // Kafka counts (an upsert or append sink writes to no topic).
     if let Some(f) = report.flink.as_mut() {
         f.versus_failure_free = crate::flink::report::versus_failure_free(s, seed, sim);
     }
-    ForkSide { report, events }
+    ForkSide {
+        report,
+        events,
+        more,
+    }
 }
 
 /// What the job did with an input record: how often a source read it, how often it was
@@ -239,6 +254,21 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
     }
     crate::order::sort_by_key(&mut out, |(id, kind, _)| (*id, *kind));
     let mut rows: Vec<FateDiff> = out.into_iter().map(|(_, _, d)| d).collect();
+    // What each reader read: an isolation level changes no record's fate, only this.
+    for (name, r) in &as_is.reads {
+        let Some(q) = changed.reads.get(name) else {
+            continue;
+        };
+        let read = |r: &crate::report::Reads| format!("{}: read {}", r.isolation, r.records);
+        let (x, y) = (read(r), read(q));
+        if x != y {
+            rows.push(FateDiff {
+                record: format!("reader {name}"),
+                as_is: x,
+                changed: y,
+            });
+        }
+    }
     // The keyed state (or upserted value) each future ends with, where they differ: an
     // over-count is in no record's own story.
     if let (Some(x), Some(y)) = (&as_is.flink, &changed.flink) {
@@ -255,12 +285,20 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
     rows
 }
 
-/// What happened to a record: its status and where its copies are.
+/// What happened to a record: its status and how many readable copies it has where (not
+/// their offsets: a marker more or less shifts every later offset, and is no difference
+/// in the record's fate).
 fn fate(d: &Delivery) -> String {
-    if d.copies.is_empty() {
-        format!("{}, no copy readable", d.status)
-    } else {
-        format!("{}, {}", d.status, d.copies.join(" "))
+    let mut partitions: Vec<&str> = d
+        .copies
+        .iter()
+        .map(|c| c.split_once('@').map_or(c.as_str(), |(tp, _)| tp))
+        .collect();
+    partitions.dedup();
+    match d.copies.len() {
+        0 => format!("{}, no copy readable", d.status),
+        1 => format!("{}, 1 copy in {}", d.status, partitions.join(", ")),
+        n => format!("{}, {n} copies in {}", d.status, partitions.join(", ")),
     }
 }
 
@@ -367,25 +405,75 @@ mod tests {
     }
 
     #[test]
-    fn fork_rows_name_outputs_as_the_logs_do() {
-        // The processor's outputs are v0′…, as on the stage, not their report numbers.
+    fn fork_rows_are_the_fates_that_differ_named_as_the_logs_name_them() {
+        // At-least-once stores v6′ twice; exactly-once once. Only that differs (not every
+        // later offset, which the transaction markers shift), and what the reader read.
         let s = crate::builtin::get("rpw-crash-at-least-once").expect("built-in");
         let action = TryAction::Guarantee(Guarantee::ExactlyOnce);
         let f = fork(&s, None, &action, 0).expect("applies");
-        assert!(!f.fates.is_empty());
-        assert!(
-            f.fates.iter().any(|d| d.record.ends_with('′')),
-            "{:?}",
-            f.fates
+        let rows: Vec<(&str, &str, &str)> = f
+            .fates
+            .iter()
+            .map(|d| (d.record.as_str(), d.as_is.as_str(), d.changed.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (
+                    "v6′",
+                    "delivered, 2 copies in invoices-0",
+                    "delivered, 1 copy in invoices-0"
+                ),
+                (
+                    "reader auditor",
+                    "read_committed: read 13",
+                    "read_committed: read 12"
+                ),
+            ]
         );
-        // Twelve inputs: a row without ′ is an input, v0 to v11.
-        let inputs = f.fates.iter().filter(|d| !d.record.ends_with('′'));
-        assert!(
-            inputs
-                .clone()
-                .all(|d| d.record[1..].parse::<u32>().is_ok_and(|n| n < 12)),
-            "{:?}",
-            f.fates
-        );
+    }
+
+    #[test]
+    fn the_events_start_with_the_step_where_the_futures_part_and_say_how_many_more() {
+        let s = crate::builtin::get("flink-at-least-once-overcount").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Checkpointing), 0).expect("applies");
+        let parted = f.diverged_at.expect("they part");
+        assert_eq!(f.events_after, parted - 1);
+        for side in [&f.as_is, &f.changed] {
+            assert_eq!(
+                side.events.first().map(|e| e.0),
+                Some(parted),
+                "{:?}",
+                side.events
+            );
+            assert!(side.events.len() <= EVENTS_SHOWN);
+            assert!(!side
+                .events
+                .iter()
+                .any(|(_, t)| t.contains("gets its acknowledgement")));
+        }
+        // The story of the as-is future: the barrier that does not block, the crash, the
+        // failover and the restore, then the checkpoints; all of it fits.
+        let story: Vec<&str> = f.as_is.events.iter().map(|(_, t)| t.as_str()).collect();
+        for words in [
+            "is not blocked",
+            "crashes",
+            "fails over",
+            "restarts from checkpoint 1",
+        ] {
+            assert!(
+                story.iter().any(|t| t.contains(words)),
+                "{words}: {story:#?}"
+            );
+        }
+        assert_eq!(f.as_is.more, 0);
+        // A longer future says how many more there are.
+        let long = crate::builtin::get("rpw-cost").expect("built-in");
+        let action = TryAction::Guarantee(Guarantee::AtLeastOnce);
+        let g = fork(&long, None, &action, 0).expect("applies");
+        let listed = g.as_is.events.len() + g.as_is.more;
+        assert!(g.as_is.more > 0 && listed > EVENTS_SHOWN, "{listed}");
+        // No transactions in this job: the protocol is not offered.
+        assert!(!changes(&s).contains(&TryAction::Flip(Flip::TransactionProtocol)));
     }
 }

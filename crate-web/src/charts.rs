@@ -44,7 +44,10 @@ fn hex(c: RGBColor) -> String {
 
 /// The chart as SVG text.
 pub fn svg(chart: &LineChart) -> Result<String, String> {
-    let points = chart.series.iter().flat_map(|s| s.points.iter());
+    let points = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().chain(&s.marked));
     let (mut x_max, mut y_max) = (0f64, 0f64);
     let mut x_min = f64::MAX;
     for &(x, y) in points {
@@ -126,12 +129,16 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
                 c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
                     .map_err(e)?;
             }
+            // A ring, with the series' own dot inside (a marked point need not be on its
+            // line: an expired checkpoint has no duration to draw).
             c.draw_series(
                 s.marked
                     .iter()
                     .map(|&p| Circle::new(p, 9, MARK.stroke_width(3))),
             )
             .map_err(e)?;
+            c.draw_series(s.marked.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                .map_err(e)?;
         }
         if let (true, Some(label)) = (marks, &chart.mark_label) {
             c.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())

@@ -455,7 +455,7 @@ strings! {
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";
-    MarkerCellTip => "offset {0}: a {1} marker for producer {2} (epoch {3}); never given to applications",
+    MarkerCellTip => "offset {0}: the {1} marker for producer {2} (epoch {3}); never given to applications",
         "смещение {0}: маркер {1} продюсера {2} (эпоха {3}); приложениям не выдаётся";
     RecordCellTip => "offset {0}: record {1} key {2} ({3}, epoch {4}){5}{6}",
         "смещение {0}: запись {1}, ключ {2} ({3}, эпоха {4}){5}{6}";

@@ -5,6 +5,15 @@ use super::note::Notable;
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::kafka::errors::KafkaError;
 use crate::time::{format_duration, SimTime};
+
+/// "1 record", "3 records".
+fn count(n: u64) -> String {
+    if n == 1 {
+        "1 record".into()
+    } else {
+        format!("{n} records")
+    }
+}
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -289,13 +298,14 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::SinkPreCommitted { task, transactional_id, checkpoint, records } => format!(
-                "{} pre-commits {transactional_id} ({records} records) on barrier {checkpoint}: flushed, stored in the checkpoint as pending.",
-                n(task)
+                "{} pre-commits {transactional_id} ({}) on barrier {checkpoint}: flushed, stored in the checkpoint as pending.",
+                n(task),
+                count(u64::from(*records))
             ),
             FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records } => format!(
-                "{} commits {transactional_id} (checkpoint {checkpoint}, {} records): visible to read_committed.",
+                "{} commits {transactional_id} (checkpoint {checkpoint}, {}): visible to read_committed.",
                 n(task),
-                records.len()
+                count(records.len() as u64)
             ),
             FlinkNote::SinkCommitRejected { task, transactional_id, checkpoint, records, error } => format!(
                 "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {} records of checkpoint {checkpoint} are lost, silently.",

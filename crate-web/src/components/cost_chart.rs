@@ -26,7 +26,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
     };
     let (latency, messages) = cost::charts(points, i18n.lang);
     let name = props.scenario.name().to_string();
-    let heads: [&str; 6] = if ru {
+    let heads: [&str; 7] = if ru {
         [
             "гарантия",
             "интервал, мс",
@@ -34,6 +34,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
             "p95, мс",
             "сообщ./запись",
             "дубликаты",
+            "потеряно",
         ]
     } else {
         [
@@ -43,6 +44,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
             "p95, ms",
             "msgs/record",
             "duplicates",
+            "lost",
         ]
     };
     html! {

@@ -108,7 +108,7 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
     html! {
         <div class="fork-result" role="status">
             <p class="fork-parted">{ parted }</p>
-            <p class="quiet">{ format!("{} {}.", tr("Each side lists its notable events after step", "Каждая сторона перечисляет заметные события после шага"), f.events_after) }</p>
+            <p class="quiet">{ format!("{} {}.", tr("Each side lists what happens after step", "Каждая сторона перечисляет, что происходит после шага"), f.events_after) }</p>
             <div class="fork-sides">
                 { side(tr("As is", "Как есть"), &f.as_is, "as-is", names, lang) }
                 { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", names, lang) }
@@ -156,6 +156,9 @@ fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lan
                 { for s.events.iter().map(|(step, text)| html! {
                     <li><span class="step">{ format!("#{step}") }</span>{ text }</li>
                 }) }
+                if s.more > 0 {
+                    <li class="quiet">{ format!("… {} {}", s.more, tr("more notable events", "заметных событий ещё")) }</li>
+                }
             </ol>
         </article>
     }

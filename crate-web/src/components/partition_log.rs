@@ -39,27 +39,18 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
     let live = props.live;
     let head = live && props.stage;
     let (tab, button) = (head.then_some("0"), head.then_some("button"));
-    // The cells, keyed by offset, with the last stable offset and the high watermark as
-    // lines between them where they fall inside the log (at its end they say nothing). One
-    // flat list, every child keyed: yew then matches cells by key.
-    let mut items: Vec<Html> = Vec::with_capacity(p.cells.len() + 2);
-    for c in &p.cells {
-        if c.offset == p.last_stable_offset && p.last_stable_offset < p.high_watermark {
-            items.push(html! {
-                <li key="lso" class="mark-line lso" data-label="LSO" title={i18n.t(S::LsoTip)} aria-hidden="true" />
-            });
+    // The last stable offset and the high watermark are lines drawn on the left of the
+    // first cell at or above them, where they fall inside the log (at its end they say
+    // nothing): on the cell, so that a wrapping row never parts them.
+    let line = |offset: u64| -> Option<&'static str> {
+        if offset == p.last_stable_offset && p.last_stable_offset < p.high_watermark {
+            Some("LSO")
+        } else if offset == p.high_watermark {
+            Some("HW")
+        } else {
+            None
         }
-        if c.offset == p.high_watermark {
-            items.push(html! {
-                <li key="hw" class="mark-line hw" data-label="HW" title={i18n.t(S::HwTip)} aria-hidden="true" />
-            });
-        }
-        items.push(html! {
-            <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
-                selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
-                on_select={props.on_select.clone()} live={live} />
-        });
-    }
+    };
     html! {
         <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={(live && props.stage).then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
@@ -87,9 +78,13 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }
-                // A list of its own: yew matches cells by key only in a list whose every
-                // child is keyed.
-                <>{ for items }</>
+                // A list of its own, keyed by offset: yew matches cells by key only in a
+                // list whose every child is keyed.
+                <>{ for p.cells.iter().map(|c| html! {
+                    <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
+                        selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
+                        on_select={props.on_select.clone()} live={live} line={line(c.offset)} />
+                }) }</>
                 if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
         </section>
@@ -104,6 +99,8 @@ struct LogCellProps {
     selected: bool,
     on_select: Callback<Selection>,
     live: bool,
+    /// "LSO" or "HW": the line drawn on the cell's left, with its tag.
+    line: Option<&'static str>,
 }
 
 /// One record's cell, keyed by offset: as the log grows, cells already drawn are neither
@@ -123,7 +120,9 @@ fn log_cell(props: &LogCellProps) -> Html {
     // hears it as the cell's name.
     let title = c.title(i18n.lang);
     html! {
-        <li class={classes!(c.classes.clone(), props.selected.then_some("selected"))} title={title.clone()}
+        <li class={classes!(c.classes.clone(), props.selected.then_some("selected"),
+                props.line.map(|l| if l == "LSO" { "line-lso" } else { "line-hw" }))}
+            data-line={props.line} title={title.clone()}
             aria-label={live.then_some(title)}
             data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
             tabindex={live.then_some("0")} role={live.then_some("button")}

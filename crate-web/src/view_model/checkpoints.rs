@@ -21,6 +21,8 @@ pub struct Run {
     /// backpressure it can be the aligned run's only completed one.
     pub final_checkpoint: Option<u64>,
     pub checkpoints: Vec<CheckpointLine>,
+    /// `execution.checkpointing.timeout`: how long an expired checkpoint ran.
+    pub timeout_ms: u64,
 }
 
 /// The scenario as it is and with `unaligned` flipped (only under exactly-once
@@ -50,6 +52,7 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
                 unaligned: flink.unaligned,
                 at_least_once: spec.checkpointing == "at-least-once",
                 checkpoints: flink.checkpoints,
+                timeout_ms: spec.checkpoint_timeout_ms,
             })
         })
         .collect();
@@ -89,11 +92,13 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         };
         match (r.final_checkpoint, lang) {
             (None, _) => name,
-            (Some(id), Lang::En) => format!("{name} · cp {id}: the stop's, after the drain"),
-            (Some(id), Lang::Ru) => format!("{name} · чекпоинт {id}: финальный, после слива"),
+            (Some(id), Lang::En) => format!("{name} · cp {id} is the final one, after the drain"),
+            (Some(id), Lang::Ru) => format!("{name} · чекпоинт {id} — финальный, после слива"),
         }
     };
-    let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>| -> Vec<Series> {
+    // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
+    // duration chart); none elsewhere.
+    let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>, expired: bool| -> Vec<Series> {
         runs.iter()
             .map(|r| Series {
                 label: label(r),
@@ -104,9 +109,14 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
                     .filter(|c| c.outcome == "completed")
                     .filter_map(|c| y(c).map(|v| (c.id as f64, v as f64)))
                     .collect(),
-                marked: Vec::new(),
+                marked: r
+                    .checkpoints
+                    .iter()
+                    .filter(|c| expired && c.outcome == "expired")
+                    .map(|c| (c.id as f64, r.timeout_ms as f64))
+                    .collect(),
             })
-            .filter(|s| !s.points.is_empty())
+            .filter(|s| !s.points.is_empty() || !s.marked.is_empty())
             .collect()
     };
     let (duration, alignment, channel, x, ms, records) = match lang {
@@ -132,11 +142,21 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             title: title.into(),
             x_label: x.into(),
             y_label: y_label.into(),
-            series: series(y),
+            series: series(y, false),
             mark_label: None,
         };
     Charts {
-        duration: chart(duration, ms, &|c| c.duration_ms),
+        duration: LineChart {
+            series: series(&|c| c.duration_ms, true),
+            mark_label: Some(
+                match lang {
+                    Lang::En => "ringed: expired at the timeout",
+                    Lang::Ru => "в кольце: истёк по таймауту",
+                }
+                .into(),
+            ),
+            ..chart(duration, ms, &|c| c.duration_ms)
+        },
         alignment: chart(alignment, ms, &|c| Some(c.alignment_ms)),
         channel_state: chart(channel, records, &|c| {
             Some(u64::from(c.channel_state_records))
@@ -183,13 +203,26 @@ mod tests {
             .expect("a stop with a final checkpoint");
         assert_eq!(
             unaligned.label,
-            format!("unaligned · cp {last}: the stop's, after the drain")
+            format!("unaligned · cp {last} is the final one, after the drain")
         );
         assert!(unaligned.points.iter().any(|p| p.0 == last as f64));
         assert!(alignment
             .series
             .iter()
             .any(|s| s.label.starts_with("unaligned")));
+        // The aligned run's expired checkpoints are ringed at the timeout they ran to.
+        let timeout = runs[0].timeout_ms as f64;
+        let expired = runs[0]
+            .checkpoints
+            .iter()
+            .filter(|c| c.outcome == "expired")
+            .count();
+        assert!(expired > 0);
+        assert_eq!(duration.series[0].marked.len(), expired);
+        assert!(duration.series[0].marked.iter().all(|p| p.1 == timeout));
+        assert!(crate::charts::svg(&duration)
+            .expect("draws")
+            .contains("ringed: expired at the timeout"));
         // The aligned run's checkpoints expire under backpressure, and its label says so.
         let aligned = &duration.series[0].label;
         assert!(

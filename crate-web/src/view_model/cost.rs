@@ -73,8 +73,9 @@ pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
     )
 }
 
-/// One table row: guarantee, interval, mean and p95 latency, messages per record, duplicates.
-pub fn rows(points: &[CostPoint]) -> Vec<[String; 6]> {
+/// One table row: guarantee, interval, mean and p95 latency, messages per record,
+/// duplicates, losses (the ringed points' reason).
+pub fn rows(points: &[CostPoint]) -> Vec<[String; 7]> {
     points
         .iter()
         .map(|p| {
@@ -85,6 +86,7 @@ pub fn rows(points: &[CostPoint]) -> Vec<[String; 6]> {
                 format!("{:.1}", p.p95_latency_us as f64 / 1000.0),
                 format!("{:.2}", p.messages_per_record_milli as f64 / 1000.0),
                 p.duplicates.to_string(),
+                p.lost.to_string(),
             ]
         })
         .collect()

@@ -336,7 +336,12 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         row(
             S::PidEpochSeq,
             lang,
-            format!("{} · {} · {}", rec.producer_id, rec.epoch, rec.sequence),
+            // A producer without idempotence sends no id (-1 on the wire): say so.
+            if rec.producer_id < 0 {
+                S::NoPid.get(lang).to_string()
+            } else {
+                format!("{} · {} · {}", rec.producer_id, rec.epoch, rec.sequence)
+            },
         ),
         row(
             S::Transactional,
