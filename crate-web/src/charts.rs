@@ -134,7 +134,15 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             c.draw_series(
                 s.marked
                     .iter()
-                    .map(|&p| Circle::new(p, 9, MARK.stroke_width(3))),
+                    .map(|&p| Circle::new(p, 10, MARK.stroke_width(3))),
+            )
+            .map_err(e)?;
+            // An inner ring in the series' colour says whose mark it is where points of
+            // two series meet.
+            c.draw_series(
+                s.marked
+                    .iter()
+                    .map(|&p| Circle::new(p, 6, colour.stroke_width(2))),
             )
             .map_err(e)?;
             c.draw_series(s.marked.iter().map(|&p| Circle::new(p, 4, colour.filled())))

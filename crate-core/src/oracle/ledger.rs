@@ -1,8 +1,7 @@
 //! Per logical record: who sent it, how often, where copies were appended, how it was
 //! acknowledged, who read it, and the steps that tell its story.
 
-use crate::ids::NodeId;
-use crate::ids::{RecordId, Tp};
+use crate::ids::{NodeId, RecordId, Tp};
 use crate::kafka::errors::KafkaError;
 use crate::kafka::producer::Producer;
 use crate::sim::note::Note;
