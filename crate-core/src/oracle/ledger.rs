@@ -81,11 +81,6 @@ pub struct RecordEntry {
     /// The Flink two-phase-commit sink task (its subtask node number) that wrote it.
     #[serde(default)]
     pub sink: Option<u8>,
-    /// A Flink sink's output whose checkpoint completed and whose commit was answered: Flink
-    /// will not write it again, whatever Kafka answered (it takes a refused commit as
-    /// already done), so it counts as acknowledged.
-    #[serde(default)]
-    pub checkpointed: bool,
     pub key: Option<u32>,
     pub tp: Option<Tp>,
     pub accepted_at: Option<SimTime>,
@@ -137,7 +132,6 @@ impl RecordEntry {
             producer: None,
             processor: None,
             sink: None,
-            checkpointed: false,
             key: None,
             tp: None,
             accepted_at: None,
@@ -161,9 +155,11 @@ impl RecordEntry {
     }
 
     /// Acknowledged in the sense that counts for loss: delivered and, inside a transaction,
-    /// committed; or, for a Flink sink's output, committed as far as Flink knows.
+    /// committed; or, for a Flink sink's output, committed as far as Flink knows: its
+    /// checkpoint completed and the commit was answered (a sink's transaction outcome comes
+    /// only from that answer), so Flink will not write it again, whatever Kafka answered.
     pub fn acknowledged(&self) -> bool {
-        self.checkpointed
+        (self.sink.is_some() && self.txn_outcome.is_some())
             || (self.final_status() == DeliveryStatus::Delivered
                 && (!self.transactional || self.txn_outcome == Some(TxnOutcome::Committed)))
     }
@@ -172,7 +168,6 @@ impl RecordEntry {
     /// transaction's outcome, as Kafka gave it, and Flink counts the record as done.
     fn settle_sink(&mut self, outcome: TxnOutcome, now: SimTime, step: u64) {
         self.end_transaction(outcome, step);
-        self.checkpointed = true;
         let current = self.hand_overs;
         if let Some(copy) = self.appends.iter().rev().find(|c| c.hand_over == current) {
             self.acked_offset = Some(copy.offset);
