@@ -514,6 +514,31 @@ test('three guarantees side by side: the ledger agrees with eos-sim compare', as
   assert((await page.locator('#compare-table').count()) === 0, 'no ledger without a processor');
 });
 
+test('a count in the compare ledger opens that input in that lane\'s whole run', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-at-least-once');
+  const report = cli(['compare', 'rpw-crash-at-least-once', '--json']);
+  const dupInput = Object.entries(report['at-least-once'].processing.ledger).find(([, n]) => n > 1)[0];
+  const lostInput = Object.entries(report['at-most-once'].processing.ledger).find(([, n]) => n === 0)[0];
+  const row = (input) => page.locator('#compare-table tbody tr', { has: page.locator(`th:text-is("${input}")`) });
+  // At step 0: the table counts whole runs, and so does the inspector.
+  await row(dupInput).locator('td.dup button').click();
+  const title = await page.locator('#inspector-title').innerText();
+  assert(title === `at-least-once lane · input ${dupInput}: 2 visible copies of ${dupInput}′`, `the duplicate: ${title}`);
+  const dup = await page.locator('#inspector').innerText();
+  const anomaly = report['at-least-once'].anomalies.find((a) => a.kind === 'duplicate').detail;
+  assert(dup.includes(anomaly), `the CLI's anomaly (${anomaly}) in the inspector: ${dup}`);
+  assert((await page.locator('#compare-table td.selected').count()) === 1, 'the count is marked as inspected');
+  await page.screenshot({ path: join(artifacts, '10b-compare-input.png'), fullPage: false });
+  // The loss, by keyboard.
+  await row(lostInput).locator('td.lost button').focus();
+  await page.keyboard.press('Enter');
+  const lost = await page.locator('#inspector').innerText();
+  assert((await page.locator('#inspector-title').innerText()).startsWith(`at-most-once lane · input ${lostInput}: 0 visible copies`), 'the loss');
+  assert(lost.includes(`No copy of ${lostInput}′, the output of ${lostInput},`), `why nothing is visible: ${lost}`);
+  await page.keyboard.press('Escape');
+  assert((await page.locator('#inspector').count()) === 0, 'Escape closes it');
+});
+
 test('three lanes follow the clock: each guarantee\'s output log and counts at this moment', async (page) => {
   await page.selectOption('#scenario-picker', 'rpw-crash-at-least-once');
   const lanes = await page.locator('.lane-stage > h3').allInnerTexts();

@@ -54,18 +54,28 @@ pub fn change_name(a: &TryAction) -> String {
     }
 }
 
-/// The change as a reader sees it: the setting, from what the scenario has to what the fork
-/// gives it (`idempotence: on → off`, `checkpoints: unaligned → aligned`). Mixed values
-/// across clients are listed (`on/off`).
-pub fn change_label(s: &Scenario, a: &TryAction) -> String {
-    let label = match a {
+/// A change as a reader sees it: the setting, and its value in the scenario and in the fork.
+/// Mixed values across clients are listed (`on/off`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangeSetting {
+    /// The setting's English name: `idempotence`, `isolation`, `transaction protocol`,
+    /// `checkpoints` (aligned or unaligned), `checkpointing` (the mode), `guarantee`.
+    pub setting: &'static str,
+    pub from: String,
+    pub to: String,
+}
+
+/// The setting a change flips and its values before and after, or `None` for a change with
+/// no setting (an injected fault) or one the scenario does not take.
+pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
+    let setting = match a {
         TryAction::Flip(Flip::TransactionProtocol) => "transaction protocol",
         TryAction::Flip(Flip::Unaligned) => "checkpoints",
         TryAction::Flip(f) => f.name(),
         TryAction::Guarantee(_) => "guarantee",
-        TryAction::Inject(_) => return change_name(a),
+        TryAction::Inject(_) => return None,
     };
-    let setting = |sc: &Scenario| -> Option<String> {
+    let values = |sc: &Scenario| -> Option<String> {
         let f = &sc.file;
         let values: Vec<String> = match a {
             TryAction::Flip(Flip::Idempotence) => f
@@ -107,10 +117,20 @@ pub fn change_label(s: &Scenario, a: &TryAction) -> String {
         }
         (!distinct.is_empty()).then(|| distinct.join("/"))
     };
-    let after = try_it(a).apply(s).ok();
-    match (setting(s), after.as_ref().and_then(setting)) {
-        (Some(from), Some(to)) => format!("{label}: {from} → {to}"),
-        _ => change_name(a),
+    let after = try_it(a).apply(s).ok()?;
+    Some(ChangeSetting {
+        setting,
+        from: values(s)?,
+        to: values(&after)?,
+    })
+}
+
+/// The change as a reader sees it: the setting, from what the scenario has to what the fork
+/// gives it (`idempotence: on → off`, `checkpoints: unaligned → aligned`).
+pub fn change_label(s: &Scenario, a: &TryAction) -> String {
+    match change_setting(s, a) {
+        Some(c) => format!("{}: {} → {}", c.setting, c.from, c.to),
+        None => change_name(a),
     }
 }
 

@@ -154,27 +154,30 @@ pub fn app() -> Html {
         },
     );
     // A compared lane's record is inspected in that lane's run: the scenario under the
-    // lane's guarantee, replayed to the moment on screen (once per selection and moment).
+    // lane's guarantee, replayed to the moment on screen (once per selection and moment); an
+    // input of the compare table, in the lane's whole run, as the table counts it.
     let lane_run = {
         let (seed, now) = {
             let sim = state.sim.borrow();
             (sim.seed, sim.now())
         };
+        use view_model::inspector::Selection;
         let lane = match state.selection {
-            Some(view_model::inspector::Selection::LaneRecord { guarantee, .. }) => Some(guarantee),
+            Some(Selection::LaneRecord { guarantee, .. }) => Some((guarantee, Some(now))),
+            Some(Selection::LaneInput { guarantee, .. }) => Some((guarantee, None)),
             _ => None,
         };
         use_memo(
             (
                 crate::components::SharedScenario(state.scenario.clone()),
                 seed,
-                now,
                 lane,
             ),
-            |(s, seed, now, lane)| {
-                let scenario = eos_core::compare::with_guarantee(&s.0, (*lane)?).ok()?;
+            |(s, seed, lane)| {
+                let (guarantee, until) = (*lane)?;
+                let scenario = eos_core::compare::with_guarantee(&s.0, guarantee).ok()?;
                 let mut run = scenario.simulation_without_trace(Some(*seed));
-                run.run(eos_core::RunLimit::Until(*now));
+                run.run(until.map_or(eos_core::RunLimit::Completion, eos_core::RunLimit::Until));
                 Some(run)
             },
         )
@@ -192,7 +195,8 @@ pub fn app() -> Html {
     let verdict = crate::flink_view::versus_failure_free(&sim, flink_twin.as_ref().as_ref(), lang);
     let selected = state.selection;
     let inspected = selected.and_then(|s| match s {
-        view_model::inspector::Selection::LaneRecord { .. } => lane_run
+        view_model::inspector::Selection::LaneRecord { .. }
+        | view_model::inspector::Selection::LaneInput { .. } => lane_run
             .as_ref()
             .as_ref()
             .map(|run| view_model::inspector::inspect(run, &s, lang)),
@@ -306,7 +310,7 @@ pub fn app() -> Html {
                     <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
                         seed={seed} time={now} selected={selected} on_select={on_pick.clone()} />
                 </Held>
-                <ComparePanel compare={compare} />
+                <ComparePanel compare={compare} selected={selected} on_select={on_pick.clone()} />
                 <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
                 <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(state.scenario.clone())}
                     intervals={vec![10, 25, 50, 100, 200]} />

@@ -473,6 +473,13 @@ strings! {
     Totals => "totals", "итого";
     UnlistedRecords => "{0} more input records are not listed. The table shows at most {1}: every record lost or duplicated under some guarantee first, then records delivered once under all three.",
         "Ещё {0} входных записей не показано. В таблице не больше {1}: сначала все записи, потерянные или задублированные хотя бы при одной гарантии, затем доставленные ровно один раз при всех трёх.";
+    CompareCellTip => "{0} under {1}: {2}. Open in the inspector", "{0} при {1}: {2}. Открыть в инспекторе";
+    InputCopies => "input {0}: {1} visible copies of {2}", "вход {0}: видимых копий {2} — {1}";
+    InputOneCopy => "input {0}: 1 visible copy of {1}", "вход {0}: видна 1 копия {1}";
+    VisibleCopies => "visible copies (read_committed)", "видимые копии (read_committed)";
+    OutputHandedOver => "output handed to the producer", "результат передан продюсеру";
+    NoVisibleOutput => "No copy of {0}, the output of {1}, is visible to a read_committed reader at the end of this lane's run. The record below is the input.",
+        "Ни одна копия {0}, результата {1}, не видна читателю read_committed в конце прогона этой дорожки. Ниже — входная запись.";
     TotalsLine => "{0} visible outputs · {1} dup · {2} lost ({3} processed)", "видимых результатов {0} · дублей {1} · потеряно {2} (обработано {3})";
     // Flink.
     FlinkJob => "Flink job", "Задание Flink";

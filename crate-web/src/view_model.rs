@@ -589,6 +589,8 @@ pub fn transactions(sim: &Simulation, lang: Lang) -> Vec<TxnVm> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRowVm {
     pub input: String,
+    /// The input's record id (`v6` is 6).
+    pub id: u32,
     /// Visible output copies per lane, in lane order.
     pub copies: Vec<u32>,
 }
@@ -657,6 +659,7 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
                         *room -= 1;
                         CompareRowVm {
                             input: input.clone(),
+                            id: input.trim_start_matches('v').parse().unwrap_or(u32::MAX),
                             copies,
                         }
                     })

@@ -1,26 +1,47 @@
 use crate::i18n::{I18n, S};
+use crate::view_model::inspector::Selection;
 use crate::view_model::CompareVm;
+use eos_core::kafka::processor::Guarantee;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ComparePanelProps {
     pub compare: CompareVm,
+    /// What the inspector shows: a cell is lit when it is open there.
+    pub selected: Option<Selection>,
+    /// A click on a cell: that input in that lane's whole run (`Selection::LaneInput`).
+    pub on_select: Callback<Selection>,
 }
 
 /// The same scenario and faults under the three guarantees: per input record, how many
 /// copies of its output a read_committed reader sees. 0 is a loss, 2 or more a duplicate.
+/// Each count opens in the inspector: where the copies are, and what caused a loss.
 #[function_component(ComparePanel)]
 pub fn compare_panel(props: &ComparePanelProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
     let c = &props.compare;
-    let cell = |n: u32| {
+    let cell = |input: &str, id: u32, lane: &'static str, n: u32| {
         let (class, text) = match n {
             0 => ("lost", t(S::Lost0).to_string()),
             1 => ("once", "1".to_string()),
             k => ("dup", i18n.f(S::DuplicateN, &[&k])),
         };
-        html! { <td class={classes!("copies", class)}>{ text }</td> }
+        let Some(guarantee) = Guarantee::parse(lane) else {
+            return html! { <td class={classes!("copies", class)}>{ text }</td> };
+        };
+        let sel = Selection::LaneInput {
+            guarantee,
+            input: id,
+        };
+        let lit = props.selected == Some(sel);
+        let onclick = props.on_select.reform(move |_: MouseEvent| sel);
+        html! {
+            <td class={classes!("copies", class, lit.then_some("selected"))}>
+                <button class="cell-open" aria-pressed={lit.to_string()} {onclick}
+                    title={i18n.f(S::CompareCellTip, &[&input, &lane, &text])}>{ text.clone() }</button>
+            </td>
+        }
     };
     html! {
         <section class="card compare" aria-label={t(S::Compared)}>
@@ -37,7 +58,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                     { for c.rows.iter().map(|r| html! {
                         <tr>
                             <th scope="row">{ &r.input }</th>
-                            { for r.copies.iter().map(|n| cell(*n)) }
+                            { for r.copies.iter().zip(&c.lanes).map(|(n, lane)| cell(&r.input, r.id, lane, *n)) }
                         </tr>
                     }) }
                 </tbody>

@@ -4,7 +4,9 @@
 
 use crate::flink_view::describe_diff;
 use crate::i18n::{I18n, Lang};
-use eos_core::fork::{change_label, changes, fork, Fork, ForkSide};
+use eos_core::fork::{change_label, change_setting, changes, fork, Fork, ForkSide};
+use eos_core::lesson::try_it::TryAction;
+use eos_core::scenario::Scenario;
 use eos_core::sim::names::Names;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -60,7 +62,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                 <label>{ tr("Change", "Изменить") }
                     <select id="fork-change" onchange={on_choose}>
                         { for options.iter().enumerate().map(|(i, c)| html! {
-                            <option value={i.to_string()} selected={i == *choice}>{ change_label(&props.scenario, c) }</option>
+                            <option value={i.to_string()} selected={i == *choice}>{ change_in(lang, &props.scenario, c) }</option>
                         }) }
                     </select>
                 </label>
@@ -71,10 +73,45 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                     "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
                     "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
                 Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
-                Some(Ok(f)) => view_fork(f, &change_label(&props.scenario, &options[(*choice).min(options.len() - 1)]), &f.names, lang),
+                Some(Ok(f)) => view_fork(f, &change_in(lang, &props.scenario, &options[(*choice).min(options.len() - 1)]), &f.names, lang),
             } }
         </section>
     }
+}
+
+/// The change in the reader's language: the setting's name and its on/off values are
+/// translated; configuration values (`read_committed`, `EXACTLY_ONCE`, `at-least-once`, the
+/// protocol's version) stay as the systems spell them.
+fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
+    if lang == Lang::En {
+        return change_label(s, a);
+    }
+    let Some(c) = change_setting(s, a) else {
+        return match a {
+            TryAction::Guarantee(g) => format!("гарантия {}", g.name()),
+            _ => "сбой".to_string(),
+        };
+    };
+    let setting = match c.setting {
+        "idempotence" => "идемпотентность",
+        "isolation" => "изоляция",
+        "transaction protocol" => "протокол транзакций",
+        "checkpoints" => "чекпоинты",
+        "checkpointing" => "режим чекпоинтов",
+        "guarantee" => "гарантия",
+        other => other,
+    };
+    let values = |v: &str| {
+        v.split('/')
+            .map(|part| match part {
+                "on" => "вкл.",
+                "off" => "выкл.",
+                other => other,
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    format!("{setting}: {} → {}", values(&c.from), values(&c.to))
 }
 
 fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
@@ -161,5 +198,49 @@ fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lan
                 }
             </ol>
         </article>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::builtin;
+
+    fn labels(name: &str, lang: Lang) -> Vec<String> {
+        let s = builtin::get(name).expect("built-in");
+        changes(&s).iter().map(|a| change_in(lang, &s, a)).collect()
+    }
+
+    #[test]
+    fn a_change_is_named_in_the_readers_language() {
+        let en = labels("lost-ack-idempotence-on", Lang::En);
+        let ru = labels("lost-ack-idempotence-on", Lang::Ru);
+        assert!(en.contains(&"idempotence: on → off".to_string()), "{en:?}");
+        assert!(
+            ru.contains(&"идемпотентность: вкл. → выкл.".to_string()),
+            "{ru:?}"
+        );
+        assert_eq!(en.len(), ru.len());
+        // Configuration values stay as the systems spell them.
+        let flink = labels("flink-2pc-crash-recovery", Lang::Ru);
+        assert!(
+            flink.contains(&"режим чекпоинтов: EXACTLY_ONCE → AT_LEAST_ONCE".to_string()),
+            "{flink:?}"
+        );
+        // No English setting name is left in Russian.
+        for name in builtin::names() {
+            for label in labels(&name, Lang::Ru) {
+                for word in [
+                    "idempotence",
+                    "isolation",
+                    "guarantee",
+                    "checkpoint",
+                    ": on",
+                    ": off",
+                ] {
+                    assert!(!label.contains(word), "{name}: {label}");
+                }
+            }
+        }
     }
 }

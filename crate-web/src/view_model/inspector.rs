@@ -38,6 +38,12 @@ pub enum Selection {
         broker: u8,
         offset: u64,
     },
+    /// An input record of the compare table, in one lane's whole run (`inspect` is given
+    /// that lane's run at its end): its output's visible copies and why there are that many.
+    LaneInput {
+        guarantee: Guarantee,
+        input: u32,
+    },
 }
 
 /// A message the inspector can put a fault on.
@@ -168,6 +174,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
             vm.title = S::InLane.f(lang, &[&guarantee.name(), &vm.title]);
             vm
         }
+        Selection::LaneInput { guarantee, input } => lane_input(sim, guarantee, input, lang),
         Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
         Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
         Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
@@ -453,6 +460,70 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         notes,
         message: None,
     }
+}
+
+/// An input record in a lane's whole run: its output's visible copies (the first opened as a
+/// record), or, when there is none, the input record itself, whether the processor ever
+/// handed an output over, and the anomalies naming the output.
+fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) -> InspectorVm {
+    let input = RecordId(input);
+    let title = |fate: String| S::InLane.f(lang, &[&guarantee.name(), &fate]);
+    let Some(p) = sim.processors.first() else {
+        return missing("record", title(input.to_string()), S::NoProcessor.get(lang));
+    };
+    let output = RecordId(p.settings.output_base.saturating_add(input.0));
+    let copies = anomalies::readable_copies(sim);
+    let visible = copies.get(&output).map(Vec::as_slice).unwrap_or_default();
+    let open = |&(tp, offset): &(Tp, u64)| {
+        eos_core::sim::observe::leader_replica(sim, tp)
+            .map(|(broker, _)| record(sim, tp, broker, offset, lang))
+    };
+    // The first visible copy, or else the input where the processor read it.
+    let shown = visible.first().or_else(|| {
+        copies
+            .get(&input)
+            .and_then(|at| at.iter().find(|(tp, _)| p.settings.inputs.contains(tp)))
+    });
+    let mut vm = shown
+        .and_then(open)
+        .unwrap_or_else(|| missing("record", String::new(), S::NotInLog.get(lang)));
+    let (input_name, output_name) = (sim.names.record(input), sim.names.record(output));
+    vm.title = title(match visible.len() {
+        1 => S::InputOneCopy.f(lang, &[&input_name, &output_name]),
+        n => S::InputCopies.f(lang, &[&input_name, &n, &output_name]),
+    });
+    let at = |&(tp, offset): &(Tp, u64)| format!("{} @{offset}", sim.names.tp(tp));
+    let mut head = vec![
+        row(
+            S::VisibleCopies,
+            lang,
+            if visible.is_empty() {
+                S::NoneAtAll.get(lang).to_string()
+            } else {
+                visible.iter().map(at).collect::<Vec<_>>().join(", ")
+            },
+        ),
+        row(
+            S::OutputHandedOver,
+            lang,
+            either(p.processed.contains(&input), S::Yes, S::No, lang),
+        ),
+    ];
+    head.append(&mut vm.rows);
+    vm.rows = head;
+    if visible.is_empty() {
+        // The record shown is the input: the anomalies that explain the loss name the output.
+        vm.notes.retain(|n| n != S::NoAnomaly.get(lang));
+        let mut why = vec![S::NoVisibleOutput.f(lang, &[&output_name, &input_name])];
+        for a in anomalies::find(sim) {
+            if a.record == Some(output) {
+                why.push(S::Anomaly.f(lang, &[&a.kind.name(), &a.detail]));
+            }
+        }
+        why.append(&mut vm.notes);
+        vm.notes = why;
+    }
+    vm
 }
 
 fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
@@ -892,6 +963,65 @@ mod tests {
             offset: 0,
         };
         inspect(&sim, &at, Lang::En)
+    }
+
+    fn lane_input_at_end(g: Guarantee, input: u32) -> InspectorVm {
+        let s = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let lane = eos_core::compare::with_guarantee(&s, g).expect("switched");
+        let mut sim = lane.simulation(None);
+        sim.run(RunLimit::Completion);
+        inspect(
+            &sim,
+            &Selection::LaneInput {
+                guarantee: g,
+                input,
+            },
+            Lang::En,
+        )
+    }
+
+    #[test]
+    fn a_compared_input_shows_where_its_copies_are_and_why_it_has_that_many() {
+        // As `eos-sim compare rpw-crash-at-least-once` says: v6 has 2 copies at
+        // at-least-once (invoices-0 offsets 6 and 7), 0 at at-most-once, 1 at exactly-once.
+        let dup = lane_input_at_end(Guarantee::AtLeastOnce, 6);
+        assert_eq!(
+            dup.title,
+            "at-least-once lane · input v6: 2 visible copies of v6′"
+        );
+        assert_eq!(
+            value(&dup, "visible copies (read_committed)"),
+            "invoices-0 @6, invoices-0 @7"
+        );
+        assert_eq!(value(&dup, "value"), "v6′");
+        assert!(
+            dup.notes
+                .iter()
+                .any(|n| n.starts_with("Anomaly duplicate: record v6′")),
+            "{:?}",
+            dup.notes
+        );
+        let lost = lane_input_at_end(Guarantee::AtMostOnce, 6);
+        assert_eq!(value(&lost, "visible copies (read_committed)"), "none");
+        assert_eq!(value(&lost, "output handed to the producer"), "no");
+        // The record shown is the input, where the processor read it.
+        assert_eq!(value(&lost, "value"), "v6");
+        assert!(
+            lost.notes[0].starts_with("No copy of v6′, the output of v6,"),
+            "{:?}",
+            lost.notes
+        );
+        let once = lane_input_at_end(Guarantee::ExactlyOnce, 6);
+        // One copy, after the aborted transaction's records and the markers.
+        assert_eq!(
+            value(&once, "visible copies (read_committed)"),
+            "invoices-0 @13"
+        );
+        assert_eq!(value(&once, "transaction"), "committed");
+        assert_eq!(
+            once.title,
+            "exactly-once lane · input v6: 1 visible copy of v6′"
+        );
     }
 
     #[test]
