@@ -53,6 +53,23 @@ export function codecRequest(url, request, done) {
   if (ready) worker.postMessage(message); else queued.push(message);
 }
 
+// A worker that posts its bytes once (the lessons' Russian texts): done(bytes), or
+// done(undefined) if it fails to load or says nothing in time.
+export function workerBytes(url, done) {
+  let settled = false;
+  const w = new Worker(url);
+  const finish = (bytes) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    w.terminate();
+    done(bytes);
+  };
+  const timer = setTimeout(() => finish(undefined), ANSWER_TIMEOUT_MS);
+  w.onmessage = (e) => finish(e.data instanceof Uint8Array ? e.data : undefined);
+  w.onerror = (e) => { e.preventDefault(); finish(undefined); };
+}
+
 // A scenario's or lesson's payload (x=, lx=) travels in the fragment, which browsers never
 // send to the server: static hosts refuse request lines past about 8 KB. The page reads the
 // query and the fragment as one.

@@ -18,6 +18,8 @@ pub const MAX_IMPORT_BYTES: u32 = eos_core::scenario::limits::MAX_FILE_BYTES as 
 extern "C" {
     #[wasm_bindgen(js_name = codecRequest)]
     fn codec_request(url: &str, request: &str, done: &JsValue);
+    #[wasm_bindgen(js_name = workerBytes)]
+    fn worker_bytes_js(url: &str, done: &JsValue);
     #[wasm_bindgen(js_name = locationQuery)]
     pub fn location_query() -> String;
     #[wasm_bindgen(js_name = replaceQuery)]
@@ -62,6 +64,14 @@ pub fn parse_answer(text: &str) -> Answer {
 pub fn ask(command: &str, argument: &str, done: Box<dyn FnOnce(Answer)>) {
     let callback = Closure::once_into_js(move |text: String| done(parse_answer(&text)));
     codec_request(WORKER_URL, &format!("{command}\n{argument}"), &callback);
+}
+
+/// Loads a worker that says one thing, its bytes, and ends: `done(None)` if it fails.
+pub fn worker_bytes(url: &str, done: Box<dyn FnOnce(Option<Vec<u8>>)>) {
+    worker_bytes_js(
+        url,
+        &Closure::once_into_js(move |bytes: Option<Vec<u8>>| done(bytes)),
+    );
 }
 
 pub fn copy_text(text: &str, done: Box<dyn FnOnce(bool)>) {

@@ -23,6 +23,28 @@ pub struct LessonFile {
     pub steps: Vec<StepSpec>,
 }
 
+impl LessonFile {
+    /// Every text of the lesson as (English, Russian), in a fixed order: the title, the
+    /// summary, then each step's text, question prompt, choices, explanation and try-it
+    /// texts. The page ships the built-ins' Russian apart and puts it back by this order.
+    pub fn texts_mut(&mut self) -> Vec<(&mut Option<String>, &mut Option<String>)> {
+        fn pair(t: &mut Text) -> (&mut Option<String>, &mut Option<String>) {
+            (&mut t.en, &mut t.ru)
+        }
+        let mut out = vec![pair(&mut self.title), pair(&mut self.summary)];
+        for step in &mut self.steps {
+            out.push(pair(&mut step.text));
+            if let Some(q) = &mut step.question {
+                out.push(pair(&mut q.prompt));
+                out.extend(q.choices.iter_mut().map(|c| (&mut c.en, &mut c.ru)));
+                out.extend(q.explanation.as_mut().map(pair));
+            }
+            out.extend(step.try_it.iter_mut().map(|t| pair(&mut t.text)));
+        }
+        out
+    }
+}
+
 /// `scenario = "seed-frozen-broker"` (a built-in) or a `[scenario]` table in the scenario
 /// format.
 #[derive(Clone, Debug, PartialEq)]
