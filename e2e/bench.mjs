@@ -305,6 +305,53 @@ if (wants('frame')) {
     results.profile_top_self_ms = topSelf(profile, 40);
     results.profile_top_total_ms = topTotal(profile, 60, new RegExp(process.env.BENCH_MATCH ?? 'eos_|yew::|TimerFire|Run'));
   }
+  // The main thread's work per frame, from a trace of a second stretch of playing: the
+  // interval between frames cannot be under the display's 16.7 ms, so its p95 does not say
+  // whether a frame's work fits in a frame; the work itself does. Each frame runs from one
+  // of the measuring loop's animation-frame callbacks to the next; its work is the
+  // renderer's main-thread tasks that start in it (script, style, layout, paint).
+  if (!process.env.BENCH_PROFILE) {
+    const tracer = await page.context().newCDPSession(page);
+    const traced = [];
+    tracer.on('Tracing.dataCollected', (e) => traced.push(...e.value));
+    await tracer.send('Tracing.start', { categories: 'toplevel,devtools.timeline', transferMode: 'ReportEvents' });
+    await page.click('#play');
+    await page.evaluate(async () => {
+      const end = performance.now() + 4000;
+      while (performance.now() < end) await new Promise((r) => requestAnimationFrame(r));
+    });
+    await page.click('#play');
+    const done = new Promise((ok) => tracer.once('Tracing.tracingComplete', ok));
+    await tracer.send('Tracing.end');
+    await done;
+    const mains = new Set(traced.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const on = (e) => mains.has(`${e.pid}:${e.tid}`);
+    const tasks = traced.filter((e) => on(e) && e.ph === 'X' && e.dur && (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask')).sort((a, b) => a.ts - b.ts);
+    // A frame starts with the task that runs its animation-frame callbacks (the page's own
+    // and the measuring loop's run in one task).
+    const fired = traced.filter((e) => on(e) && e.name === 'FireAnimationFrame').map((e) => e.ts);
+    const starts = [...new Set(fired.map((ts) => tasks.find((k) => k.ts <= ts && ts <= k.ts + k.dur)?.ts ?? ts))].sort((a, b) => a - b);
+    const work = [];
+    let t = 0;
+    for (let i = 0; i + 1 < starts.length; i++) {
+      let busy = 0;
+      while (t < tasks.length && tasks[t].ts < starts[i]) t++;
+      for (let k = t; k < tasks.length && tasks[k].ts < starts[i + 1]; k++) busy += tasks[k].dur / 1000;
+      work.push(busy);
+    }
+    if (process.env.BENCH_DEBUG) {
+      // What the slowest frames are made of: the main thread's events in them, by name.
+      const slow = work.map((w, i) => [w, i]).sort((a, b) => b[0] - a[0]).slice(0, 6);
+      results.slowest_frames = slow.map(([w, i]) => {
+        const by = {};
+        for (const e of traced) if (on(e) && e.ph === 'X' && e.dur && e.ts >= starts[i] && e.ts < starts[i + 1]) by[e.name] = (by[e.name] ?? 0) + e.dur / 1000;
+        return [round(w), Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, ms]) => `${round(ms)} ${n}`)];
+      });
+    }
+    results.main_thread_work_per_frame_ms = work.length
+      ? { frames: work.length, median: round(median(work)), p95: round(p95(work)), over_16_7: work.filter((w) => w > 16.7).length, slowest: [...work].sort((a, b) => b - a).slice(0, 8).map(round) }
+      : { error: 'no frames in the trace' };
+  }
   results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), slowest: [...frames].sort((a, b) => b - a).slice(0, 16).map(round), over_17: frames.filter((f) => f > 17.5).length, over_20: frames.filter((f) => f > 20).length, messages_listed_on_screen: inFlight };
   await page.close();
 }
