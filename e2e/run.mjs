@@ -862,6 +862,15 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   await page.locator('.faults').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: join(artifacts, '27b-russian-playground.png'), fullPage: false });
   await page.screenshot({ path: join(artifacts, '27c-russian-playground-full.png'), fullPage: true });
+  // A phone in portrait, in Russian (the longer language): nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.waitForTimeout(200);
+  const phone = await page.evaluate(() => ({
+    by: document.documentElement.scrollWidth - window.innerWidth,
+    fork: document.querySelector('#fork-change')?.getBoundingClientRect().right ?? 0,
+    brand: document.querySelector('.brand h1').getBoundingClientRect().right,
+  }));
+  assert(phone.by <= 0 && phone.fork <= 360 && phone.brand <= 360, `nothing wider than 360 px in Russian: ${JSON.stringify(phone)}`);
   await page.click('#lang-en');
   assert((await page.locator('#back-to-lesson').innerText()).includes('Back to the lesson'), 'English again');
 }, { lesson: true });
