@@ -151,12 +151,86 @@ pub struct ForkSide {
     pub more: usize,
 }
 
-/// A record whose fate differs between the two futures.
+/// A record, reader or key whose fate differs between the two futures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FateDiff {
-    pub record: String,
-    pub as_is: String,
-    pub changed: String,
+    pub subject: Subject,
+    pub as_is: Fate,
+    pub changed: Fate,
+}
+
+/// What a fate row is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// A record, named as the logs name it (`v4′` for an output).
+    Record(String),
+    /// A consumer, by name.
+    Reader(String),
+    /// A key of a Flink job's keyed state, by name.
+    Key(String),
+}
+
+/// What one future holds for a subject.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// A delivery: its ledger status (`delivered`, ...) and its readable copies, with the
+    /// partitions they are in (not their offsets: a marker more or less shifts every later
+    /// offset, and is no difference in the record's fate).
+    Delivery {
+        status: String,
+        copies: usize,
+        partitions: Vec<String>,
+    },
+    /// An input's way through a Flink job.
+    Flink(LedgerLine),
+    /// What a reader read, at its isolation level.
+    Read { isolation: String, records: u64 },
+    /// A key's final state (or upserted value).
+    State(u64),
+}
+
+impl Subject {
+    /// In English: `v4′`, `reader auditor`, `key alice`.
+    pub fn describe(&self) -> String {
+        match self {
+            Subject::Record(r) => r.clone(),
+            Subject::Reader(r) => format!("reader {r}"),
+            Subject::Key(k) => format!("key {k}"),
+        }
+    }
+}
+
+impl Fate {
+    /// In English: `delivered, 2 copies in invoices-0`, `read 2, counted 2`,
+    /// `read_committed: read 11`, `state 46`.
+    pub fn describe(&self) -> String {
+        match self {
+            Fate::Delivery {
+                status,
+                copies,
+                partitions,
+            } => match copies {
+                0 => format!("{status}, no copy readable"),
+                1 => format!("{status}, 1 copy in {}", partitions.join(", ")),
+                n => format!("{status}, {n} copies in {}", partitions.join(", ")),
+            },
+            Fate::Flink(l) => {
+                let mut parts = vec![format!("read {}", l.read)];
+                for (n, what) in [
+                    (l.counted, "counted"),
+                    (l.committed, "committed"),
+                    (l.appended, "appended"),
+                ] {
+                    if n > 0 {
+                        parts.push(format!("{what} {n}"));
+                    }
+                }
+                parts.join(", ")
+            }
+            Fate::Read { isolation, records } => format!("{isolation}: read {records}"),
+            Fate::State(v) => format!("state {v}"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -212,22 +286,6 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
     }
 }
 
-/// What the job did with an input record: how often a source read it, how often it was
-/// counted into keyed state, and its output copies in the sinks.
-fn flink_fate(l: &LedgerLine) -> String {
-    let mut parts = vec![format!("read {}", l.read)];
-    if l.counted > 0 {
-        parts.push(format!("counted {}", l.counted));
-    }
-    if l.committed > 0 {
-        parts.push(format!("committed {}", l.committed));
-    }
-    if l.appended > 0 {
-        parts.push(format!("appended {}", l.appended));
-    }
-    parts.join(", ")
-}
-
 /// The records whose fate differs, in record order: each delivery (named as the logs name
 /// it: `v4′` for an output), then, for a Flink job, each input's way through the job.
 fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
@@ -246,7 +304,7 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
             (x != y).then(|| {
                 let record = a.names.record(crate::ids::RecordId(id));
                 let diff = FateDiff {
-                    record,
+                    subject: Subject::Record(record),
                     as_is: x,
                     changed: y,
                 };
@@ -264,9 +322,9 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
             );
             if l != m {
                 let diff = FateDiff {
-                    record: input.clone(),
-                    as_is: flink_fate(l),
-                    changed: flink_fate(m),
+                    subject: Subject::Record(input.clone()),
+                    as_is: Fate::Flink(l.clone()),
+                    changed: Fate::Flink(m.clone()),
                 };
                 out.push((number(input), 1, diff));
             }
@@ -279,11 +337,14 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
         let Some(q) = changed.reads.get(name) else {
             continue;
         };
-        let read = |r: &crate::report::Reads| format!("{}: read {}", r.isolation, r.records);
+        let read = |r: &crate::report::Reads| Fate::Read {
+            isolation: r.isolation.clone(),
+            records: r.records,
+        };
         let (x, y) = (read(r), read(q));
         if x != y {
             rows.push(FateDiff {
-                record: format!("reader {name}"),
+                subject: Subject::Reader(name.clone()),
                 as_is: x,
                 changed: y,
             });
@@ -294,31 +355,30 @@ fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
     if let (Some(x), Some(y)) = (&as_is.flink, &changed.flink) {
         let d = crate::flink::outcome::diff(&x.output, &y.output);
         rows.extend(d.state_differs.iter().map(|(key, was, is)| FateDiff {
-            record: format!(
-                "key {}",
-                a.names.key(Some(*key)).unwrap_or_else(|| key.to_string())
-            ),
-            as_is: format!("state {was}"),
-            changed: format!("state {is}"),
+            subject: Subject::Key(a.names.key(Some(*key)).unwrap_or_else(|| key.to_string())),
+            as_is: Fate::State(*was),
+            changed: Fate::State(*is),
         }));
     }
     rows
 }
 
-/// What happened to a record: its status and how many readable copies it has where (not
-/// their offsets: a marker more or less shifts every later offset, and is no difference
-/// in the record's fate).
-fn fate(d: &Delivery) -> String {
-    let mut partitions: Vec<&str> = d
+/// What happened to a record: its status and how many readable copies it has where.
+fn fate(d: &Delivery) -> Fate {
+    let mut partitions: Vec<String> = d
         .copies
         .iter()
-        .map(|c| c.split_once('@').map_or(c.as_str(), |(tp, _)| tp))
+        .map(|c| {
+            c.split_once('@')
+                .map_or(c.as_str(), |(tp, _)| tp)
+                .to_string()
+        })
         .collect();
     partitions.dedup();
-    match d.copies.len() {
-        0 => format!("{}, no copy readable", d.status),
-        1 => format!("{}, 1 copy in {}", d.status, partitions.join(", ")),
-        n => format!("{}, {n} copies in {}", d.status, partitions.join(", ")),
+    Fate::Delivery {
+        status: d.status.clone(),
+        copies: d.copies.len(),
+        partitions,
     }
 }
 
@@ -415,9 +475,9 @@ mod tests {
         // first count back, so only the state differs: key alice ends at 46 and at 40.
         let (key, was, is) = as_is.state_differs[0];
         assert_eq!(key, 0);
-        let row = f.fates.iter().find(|d| d.record == "key alice");
+        let row = f.fates.iter().find(|d| d.subject.describe() == "key alice");
         assert_eq!(
-            row.map(|d| (d.as_is.clone(), d.changed.clone())),
+            row.map(|d| (d.as_is.describe(), d.changed.describe())),
             Some((format!("state {is}"), format!("state {was}"))),
             "{:?}",
             f.fates
@@ -431,24 +491,31 @@ mod tests {
         let s = crate::builtin::get("rpw-crash-at-least-once").expect("built-in");
         let action = TryAction::Guarantee(Guarantee::ExactlyOnce);
         let f = fork(&s, None, &action, 0).expect("applies");
-        let rows: Vec<(&str, &str, &str)> = f
+        let rows: Vec<(String, String, String)> = f
             .fates
             .iter()
-            .map(|d| (d.record.as_str(), d.as_is.as_str(), d.changed.as_str()))
+            .map(|d| {
+                (
+                    d.subject.describe(),
+                    d.as_is.describe(),
+                    d.changed.describe(),
+                )
+            })
             .collect();
+        let owned = |r: [&str; 3]| r.map(String::from).into();
         assert_eq!(
             rows,
             [
-                (
+                owned([
                     "v6′",
                     "delivered, 2 copies in invoices-0",
                     "delivered, 1 copy in invoices-0"
-                ),
-                (
+                ]),
+                owned([
                     "reader auditor",
                     "read_committed: read 13",
                     "read_committed: read 12"
-                ),
+                ]),
             ]
         );
     }

@@ -22,7 +22,7 @@ fn idempotence_flipped_removes_the_duplicate_a_lost_ack_made() {
     let v0 = f
         .fates
         .iter()
-        .find(|d| d.record == "v0")
+        .find(|d| d.subject == eos_core::fork::Subject::Record("v0".into()))
         .expect("v0's fate differs");
     assert_ne!(v0.as_is, v0.changed);
     assert!(!f.as_is.events.is_empty() && f.as_is.events.iter().all(|(step, _)| *step > 0));

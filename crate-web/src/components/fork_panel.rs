@@ -3,8 +3,8 @@
 //! fork, and every record whose fate differs (`eos_core::fork`).
 
 use crate::flink_view::describe_diff;
-use crate::i18n::{I18n, Lang};
-use eos_core::fork::{change_label, change_setting, changes, fork, Fork, ForkSide};
+use crate::i18n::{I18n, Lang, S};
+use eos_core::fork::{change_label, change_setting, changes, fork, Fate, Fork, ForkSide, Subject};
 use eos_core::lesson::try_it::TryAction;
 use eos_core::scenario::Scenario;
 use eos_core::sim::names::Names;
@@ -114,6 +114,55 @@ fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
     format!("{setting}: {} → {}", values(&c.from), values(&c.to))
 }
 
+/// A fate row's subject in the reader's language (names stay as the run names them).
+fn subject_in(lang: Lang, s: &Subject) -> String {
+    match (lang, s) {
+        (Lang::En, _) | (Lang::Ru, Subject::Record(_)) => s.describe(),
+        (Lang::Ru, Subject::Reader(r)) => format!("читатель {r}"),
+        (Lang::Ru, Subject::Key(k)) => format!("ключ {k}"),
+    }
+}
+
+/// What a future holds, in the reader's language.
+fn fate_in(lang: Lang, f: &Fate) -> String {
+    if lang == Lang::En {
+        return f.describe();
+    }
+    match f {
+        Fate::Delivery {
+            status,
+            copies,
+            partitions,
+        } => {
+            let status = match status.as_str() {
+                "delivered" => S::DeliveryDelivered,
+                "failed" => S::DeliveryFailed,
+                "pending" => S::DeliveryPending,
+                _ => S::DeliveryIndeterminate,
+            }
+            .get(lang);
+            match copies {
+                0 => format!("{status}, читаемых копий нет"),
+                n => format!("{status}, копий: {n} в {}", partitions.join(", ")),
+            }
+        }
+        Fate::Flink(l) => [
+            (l.read, "прочитана"),
+            (l.counted, "учтена"),
+            (l.committed, "закоммичена"),
+            (l.appended, "дописана"),
+        ]
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (n, _))| *i == 0 || *n > 0)
+        .map(|(_, (n, what))| format!("{what} {n}"))
+        .collect::<Vec<_>>()
+        .join(", "),
+        Fate::Read { isolation, records } => format!("{isolation}: прочитано {records}"),
+        Fate::State(v) => format!("состояние {v}"),
+    }
+}
+
 fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
     let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let parted = match f.diverged_at {
@@ -159,7 +208,7 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
                     </tr></thead>
                     <tbody>
                         { for f.fates.iter().map(|d| html! {
-                            <tr><td>{ &d.record }</td><td>{ &d.as_is }</td><td>{ &d.changed }</td></tr>
+                            <tr><td>{ subject_in(lang, &d.subject) }</td><td>{ fate_in(lang, &d.as_is) }</td><td>{ fate_in(lang, &d.changed) }</td></tr>
                         }) }
                     </tbody>
                 </table>
@@ -209,6 +258,57 @@ mod tests {
     fn labels(name: &str, lang: Lang) -> Vec<String> {
         let s = builtin::get(name).expect("built-in");
         changes(&s).iter().map(|a| change_in(lang, &s, a)).collect()
+    }
+
+    #[test]
+    fn a_fate_reads_in_the_readers_language() {
+        let s = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let f = fork(
+            &s,
+            None,
+            &TryAction::Guarantee(eos_core::kafka::processor::Guarantee::ExactlyOnce),
+            0,
+        )
+        .expect("applies");
+        let rows = |lang| -> Vec<String> {
+            f.fates
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} | {} | {}",
+                        subject_in(lang, &d.subject),
+                        fate_in(lang, &d.as_is),
+                        fate_in(lang, &d.changed)
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            rows(Lang::Ru),
+            [
+                "v6′ | доставлена, копий: 2 в invoices-0 | доставлена, копий: 1 в invoices-0",
+                "читатель auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
+            ]
+        );
+        assert_eq!(
+            rows(Lang::En)[1],
+            "reader auditor | read_committed: read 13 | read_committed: read 12"
+        );
+        let flink = builtin::get("flink-at-least-once-overcount").expect("built-in");
+        let f = fork(
+            &flink,
+            None,
+            &TryAction::Flip(eos_core::lesson::try_it::Flip::Checkpointing),
+            0,
+        )
+        .expect("applies");
+        let key = f
+            .fates
+            .iter()
+            .find(|d| matches!(d.subject, Subject::Key(_)))
+            .expect("a key row");
+        assert!(subject_in(Lang::Ru, &key.subject).starts_with("ключ "));
+        assert!(fate_in(Lang::Ru, &key.as_is).starts_with("состояние "));
     }
 
     #[test]
