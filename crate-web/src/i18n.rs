@@ -446,6 +446,8 @@ strings! {
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
     Frozen => "frozen", "заморожен";
     LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
+    RussianLessonsFailed => "The lessons' Russian texts did not load: switch to EN, or reload the page to try again.",
+        "Русский текст уроков не загрузился: переключитесь на EN или обновите страницу, чтобы попробовать снова.";
     OpeningLink => "Opening the linked scenario…", "Открываем сценарий из ссылки…";
     InLane => "{0} lane · {1}", "дорожка {0} · {1}";
     HwTip => "High watermark: what every in-sync replica holds; consumers read below it", "High watermark: то, что есть у всех синхронных реплик; потребители читают ниже";

@@ -140,12 +140,19 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     // in Russian; until then a built-in lesson reads in English.
     let russian = use_state(crate::lessons::russian_loaded);
     {
-        let russian = russian.clone();
+        let (russian, pg) = (russian.clone(), props.playground.clone());
         use_effect_with((i18n.lang, *russian), move |(lang, loaded)| {
             if *lang == crate::i18n::Lang::Ru && !*loaded {
                 crate::lessons::load_russian(Box::new(move |ok| {
                     if ok {
                         russian.set(true);
+                    } else {
+                        // The texts say "loading": say why they stay so, and what to do.
+                        pg.dispatch(Action::Notice(
+                            crate::i18n::S::RussianLessonsFailed
+                                .get(crate::i18n::Lang::Ru)
+                                .to_string(),
+                        ));
                     }
                 }));
             }

@@ -202,6 +202,7 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
             if f.fates.is_empty() {
                 <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих будущих.") }</p>
             } else {
+                <div class="table-scroll">
                 <table class="fork-fates">
                     <thead><tr>
                         <th>{ tr("record or key", "запись или ключ") }</th><th>{ tr("as is", "как есть") }</th><th>{ tr("changed", "с изменением") }</th>
@@ -212,6 +213,7 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
                         }) }
                     </tbody>
                 </table>
+                </div>
             }
         </div>
     }

@@ -513,6 +513,7 @@ fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) ->
     vm.rows = head;
     if visible.is_empty() {
         // The record shown is the input: the anomalies that explain the loss name the output.
+        vm.kind = "input-lost";
         vm.notes.retain(|n| n != S::NoAnomaly.get(lang));
         let mut why = vec![S::NoVisibleOutput.f(lang, &[&output_name, &input_name])];
         for a in anomalies::find(sim) {
@@ -1003,6 +1004,7 @@ mod tests {
         );
         let lost = lane_input_at_end(Guarantee::AtMostOnce, 6);
         assert_eq!(value(&lost, "visible copies (read_committed)"), "none");
+        assert_eq!(lost.kind, "input-lost", "leads with why");
         assert_eq!(value(&lost, "output handed to the producer"), "no");
         // The record shown is the input, where the processor read it.
         assert_eq!(value(&lost, "value"), "v6");
