@@ -517,11 +517,7 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                 phase: if crashed {
                     S::Crashed.get(lang).to_string()
                 } else {
-                    format!("{:?}", p.phase)
-                        .split_whitespace()
-                        .next()
-                        .unwrap_or("")
-                        .to_string()
+                    p.phase.name().to_string()
                 },
                 processed: {
                     let input = if positions.is_empty() {

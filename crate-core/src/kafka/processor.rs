@@ -103,6 +103,22 @@ pub enum Phase {
     Stopped,
 }
 
+impl Phase {
+    /// The phase's name, as a state machine's state is named (`CommittingFirst`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::Idle => "Idle",
+            Phase::Resuming { .. } => "Resuming",
+            Phase::Polling => "Polling",
+            Phase::CommittingFirst { .. } => "CommittingFirst",
+            Phase::Producing => "Producing",
+            Phase::CommittingAfter { .. } => "CommittingAfter",
+            Phase::Transacting => "Transacting",
+            Phase::Stopped => "Stopped",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Processor {
     pub index: u8,

@@ -228,7 +228,7 @@ fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lan
             <p class="fork-counts">
                 <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", tr("duplicates", "дубликаты"), o.duplicates) }</span>
                 <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{}: {}", tr("lost", "потеряно"), o.lost) }</span>
-                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", tr("aborted reads", "прочитано откатанных"), o.aborted_reads) }</span>
+                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", tr("aborted reads", "прочитано откаченных"), o.aborted_reads) }</span>
                 <span>{ format!("{}: {}", tr("steps", "шагов"), s.report.steps) }</span>
             </p>
             if let Some(f) = &s.report.flink {
