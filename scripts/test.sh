@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/chromedriver)}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A whole run builds once: incremental state would only take disk (a clean clone's target/
+# is several GB) and time.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 passed=0
 started=$(date +%s)
