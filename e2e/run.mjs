@@ -1127,6 +1127,34 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.screenshot({ path: join(artifacts, '41b-fork-flink.png'), fullPage: false });
 });
 
+test('a checkpoint opens in the inspector: its acknowledgements and what each snapshot holds, as eos-sim says', async (page) => {
+  await page.selectOption('#scenario-picker', 'flink-backpressure-aligned');
+  await page.click('#run-to-end');
+  const report = cli(['run', 'flink-backpressure-aligned', '--json']).flink;
+  const expired = report.checkpoints.find((c) => c.outcome === 'expired');
+  const item = page.locator('.checkpoint-timeline li.checkpoint.expired button').first();
+  await item.scrollIntoViewIfNeeded();
+  const shown = Number((await item.locator('strong').innerText()).replace(/\D/g, ''));
+  await item.click();
+  const title = await page.locator('#inspector-title').innerText();
+  assert(title === `checkpoint ${shown} · expired`, `the title: ${title}`);
+  const line = report.checkpoints.find((c) => c.id === shown);
+  assert(line && line.outcome === 'expired', `eos-sim has checkpoint ${shown} expired too (first expired: ${expired?.id})`);
+  const text = await page.locator('#inspector').innerText();
+  assert(text.includes(`acknowledged by ${line.acks} of`), `its acks as eos-sim counts them (${line.acks}): ${text}`);
+  assert(text.includes('not acknowledged by'), 'who it waited for');
+  assert(text.includes('timed out before every subtask acknowledged it'), 'why it is gone');
+  assert((await page.locator('.checkpoint-timeline li.selected').count()) === 1, 'the checkpoint is marked as inspected');
+  await page.screenshot({ path: join(artifacts, '45-checkpoint-inspector.png'), fullPage: false });
+  // A completed one holds the subtasks' snapshots.
+  await page.keyboard.press('Escape');
+  await page.locator('.checkpoint-timeline li.checkpoint.completed button').last().click();
+  const done = await page.locator('#inspector').innerText();
+  assert(/snapshot of source-0\s+offsets events-0 @/.test(done), `a source's offsets in its snapshot: ${done}`);
+  assert(!done.includes('not acknowledged by'), 'every subtask acknowledged a completed one');
+  await page.keyboard.press('Escape');
+});
+
 test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side, with the channel state each stores', async (page) => {
   await page.selectOption('#scenario-picker', 'flink-backpressure-aligned');
   await page.locator('#ckpt-duration svg').waitFor();

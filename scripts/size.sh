@@ -13,8 +13,10 @@ cd "$(dirname "$0")/.."
 # vectors (576.3 KB); 588 KB since the fork shows a Flink job's outcome, the ledger follows
 # the 2PC sink, lane records open in the inspector and the charts ring runs that went wrong
 # (585.7 KB); 580 KB since the built-in lessons' Russian texts ship in a worker of their own
-# that only a page read in Russian loads (the page 588.9 → 578.1 KB; the worker 21.5 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-580000}
+# that only a page read in Russian loads (the page 588.9 → 578.1 KB; the worker 21.5 KB);
+# 582 KB since a checkpoint opens in the inspector (581.2 KB), which the playground issue
+# asks for by name.
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-582000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-24000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

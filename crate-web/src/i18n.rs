@@ -500,6 +500,32 @@ strings! {
     Finished => "finished", "завершено";
     TaskCrashed => "crashed", "упала";
     TaskFinished => "finished", "завершена";
+    InspectCheckpoint => "Inspect checkpoint {0}", "Открыть чекпоинт {0}";
+    NoCheckpoint => "No such checkpoint in this run.", "В этом прогоне нет такого чекпоинта.";
+    Outcome => "outcome", "исход";
+    TriggeredAt => "triggered at", "запущен в";
+    FinishedAt => "finished at", "закончен в";
+    Duration => "duration", "длительность";
+    AckedBy => "acknowledged by {0} of {1}", "подтвердили {0} из {1}";
+    NotAckedBy => "not acknowledged by", "не подтвердили";
+    LongestAlignment => "longest alignment", "самое долгое выравнивание";
+    UnalignedTasks => "subtasks that did not align", "подзадачи без выравнивания";
+    ChannelStateRecords => "in-flight records stored", "сохранено записей в пути";
+    SnapshotOf => "snapshot of {0}", "снимок {0}";
+    SnapshotsDropped => "The coordinator no longer keeps this checkpoint's snapshots: a later one is the one a restart restores.",
+        "Координатор больше не хранит снимки этого чекпоинта: при перезапуске восстанавливается более поздний.";
+    SnapOffsets => "offsets {0}", "смещения {0}";
+    SnapState => "state {0}", "состояние {0}";
+    SnapTxn => "transaction {0} (pid {1}, epoch {2}) with {3} records, pre-committed", "транзакция {0} (pid {1}, эпоха {2}), записей: {3}, предварительно зафиксирована";
+    SnapChannelState => "{0} in-flight records", "записей в пути: {0}";
+    SnapAligned => "aligned {0}", "выравнивание {0}";
+    SnapEmpty => "nothing to keep", "хранить нечего";
+    CpPendingWhy => "Running: the coordinator waits for every subtask to acknowledge it.", "Идёт: координатор ждёт подтверждения от каждой подзадачи.";
+    CpCompletedWhy => "Every subtask acknowledged it: the job can restore from it, and a two-phase-commit sink commits the transactions it pre-committed.",
+        "Все подзадачи подтвердили его: задание может из него восстановиться, а приёмник с двухфазной фиксацией фиксирует предварительно зафиксированные транзакции.";
+    CpExpiredWhy => "It timed out before every subtask acknowledged it, and was discarded: a restart cannot use it.",
+        "Истёк таймаут раньше, чем все подзадачи его подтвердили, и он отброшен: при перезапуске его не использовать.";
+    CpAbortedWhy => "A failover abandoned it, or a later checkpoint subsumed it, before it completed.", "До завершения его прервал перезапуск задания или заменил более поздний чекпоинт.";
     CpPending => "pending", "идёт";
     CpCompleted => "completed", "завершён";
     CpExpired => "expired", "истёк";

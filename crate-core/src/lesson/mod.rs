@@ -171,7 +171,7 @@ fn check_id(id: &str, errors: &mut Vec<FieldError>) {
         errors.push(FieldError {
             field: "id".into(),
             message: format!(
-                "{id:?} is not an id (1-{} characters: a-z, 0-9 and -)",
+                "\"{id}\" is not an id (1-{} characters: a-z, 0-9 and -)",
                 limits::MAX_ID_CHARS
             ),
         });
@@ -450,7 +450,7 @@ fn chart(
     if c.kind != "cost" {
         err(
             "kind",
-            format!("{:?} is not a chart (allowed: cost)", c.kind),
+            format!("\"{}\" is not a chart (allowed: cost)", c.kind),
         );
     }
     match builtin(&c.scenario) {
@@ -519,7 +519,7 @@ impl Lesson {
             })
         };
         if file.kind != "lesson" {
-            err("kind", format!("{:?} must be \"lesson\"", file.kind));
+            err("kind", format!("\"{}\" must be \"lesson\"", file.kind));
         }
         if file.version != VERSION {
             err(

@@ -79,13 +79,21 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 }) }
             </div>
             <ol class="checkpoint-timeline" aria-label={tr(S::Checkpoints)}>
-                { for j.checkpoints.iter().map(|c| html! {
-                    <li class={classes!("checkpoint", c.outcome)}>
-                        <strong>{ i18n.f(S::CpN, &[&c.id]) }</strong>
-                        <span>{ outcome_word(c.outcome, lang) }</span>
-                        <span>{ i18n.f(S::AcksN, &[&c.acks]) }</span>
-                        <span>{ &c.timing }</span>
-                    </li>
+                { for j.checkpoints.iter().map(|c| {
+                    let sel = Selection::Checkpoint(c.id);
+                    let lit = props.selected == Some(sel);
+                    let onclick = props.on_select.reform(move |_: MouseEvent| sel);
+                    html! {
+                        <li class={classes!("checkpoint", c.outcome, lit.then_some("selected"))}>
+                            <button class="cp-open" {onclick} aria-pressed={lit.to_string()}
+                                title={i18n.f(S::InspectCheckpoint, &[&c.id])}>
+                                <strong>{ i18n.f(S::CpN, &[&c.id]) }</strong>
+                                <span>{ outcome_word(c.outcome, lang) }</span>
+                                <span>{ i18n.f(S::AcksN, &[&c.acks]) }</span>
+                                <span>{ &c.timing }</span>
+                            </button>
+                        </li>
+                    }
                 }) }
             </ol>
         </section>

@@ -44,6 +44,8 @@ pub enum Selection {
         guarantee: Guarantee,
         input: u32,
     },
+    /// A Flink job's checkpoint, by id.
+    Checkpoint(u64),
 }
 
 /// A message the inspector can put a fault on.
@@ -175,6 +177,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
             vm
         }
         Selection::LaneInput { guarantee, input } => lane_input(sim, guarantee, input, lang),
+        Selection::Checkpoint(id) => crate::flink_checkpoint::inspect(sim, id, lang),
         Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
         Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
         Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
@@ -431,7 +434,8 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             },
         ));
         if let Some(err) = &e.error {
-            rows.push(row(S::Error, lang, format!("{err:?}")));
+            // Kafka's own name for the error (`REQUEST_TIMED_OUT`).
+            rows.push(row(S::Error, lang, err.name()));
         }
         if !e.evidence.is_empty() {
             rows.push(row(

@@ -1,0 +1,236 @@
+//! A checkpoint in the inspector: when it was triggered and finished, which subtasks
+//! acknowledged it and when, how long they aligned, and what each one's snapshot holds (a
+//! source's offsets, keyed state, a two-phase-commit sink's pre-committed transactions, the
+//! in-flight records an unaligned checkpoint stores). Pure, tested natively.
+
+use crate::i18n::{duration, Lang, S};
+use crate::view_model::inspector::InspectorVm;
+use eos_core::flink::snapshot::{CheckpointOutcome, TaskSnapshot};
+use eos_core::ids::NodeId;
+use eos_core::sim::Simulation;
+
+/// Checkpoint `id`'s latest attempt, as the job has it now.
+pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
+    let title = S::Checkpoint.f(lang, &[&id]);
+    let missing = |why: S| InspectorVm {
+        kind: "cp",
+        title: title.clone(),
+        rows: Vec::new(),
+        notes: vec![why.get(lang).to_string()],
+        message: None,
+    };
+    let Some(job) = sim.flink.as_ref() else {
+        return missing(S::NoFlinkJob);
+    };
+    let Some(stat) = job.coordinator.history.iter().rev().find(|s| s.id == id) else {
+        return missing(S::NoCheckpoint);
+    };
+    let dur = |t| duration(t, lang);
+    let task = |i: u8| sim.names.node(NodeId::Task(i));
+    let (outcome, why) = match stat.outcome {
+        CheckpointOutcome::Pending => (S::CpPending, S::CpPendingWhy),
+        CheckpointOutcome::Completed => (S::CpCompleted, S::CpCompletedWhy),
+        CheckpointOutcome::Expired => (S::CpExpired, S::CpExpiredWhy),
+        CheckpointOutcome::Aborted => (S::CpAborted, S::CpAbortedWhy),
+    };
+    let mut rows = vec![
+        (
+            S::Outcome.get(lang).to_string(),
+            outcome.get(lang).to_string(),
+        ),
+        (S::TriggeredAt.get(lang).to_string(), dur(stat.triggered_at)),
+    ];
+    if let Some(done) = stat.finished_at {
+        rows.push((S::FinishedAt.get(lang).to_string(), dur(done)));
+        rows.push((
+            S::Duration.get(lang).to_string(),
+            dur(done.saturating_sub(stat.triggered_at)),
+        ));
+    }
+    let acked: Vec<String> = stat
+        .acks
+        .iter()
+        .map(|(i, at)| format!("{} {}", task(*i), dur(*at)))
+        .collect();
+    rows.push((
+        S::AckedBy.f(lang, &[&stat.acks.len(), &job.tasks.len()]),
+        if acked.is_empty() {
+            S::NoneAtAll.get(lang).to_string()
+        } else {
+            acked.join(", ")
+        },
+    ));
+    if stat.outcome != CheckpointOutcome::Completed {
+        let waiting: Vec<String> = (0..job.tasks.len())
+            .filter_map(|i| u8::try_from(i).ok())
+            .filter(|i| !stat.acks.iter().any(|(t, _)| t == i))
+            .map(task)
+            .collect();
+        if !waiting.is_empty() {
+            rows.push((S::NotAckedBy.get(lang).to_string(), waiting.join(", ")));
+        }
+    }
+    rows.push((
+        S::LongestAlignment.get(lang).to_string(),
+        dur(stat.alignment),
+    ));
+    if stat.unaligned_tasks > 0 {
+        rows.push((
+            S::UnalignedTasks.get(lang).to_string(),
+            stat.unaligned_tasks.to_string(),
+        ));
+        rows.push((
+            S::ChannelStateRecords.get(lang).to_string(),
+            stat.channel_state_records.to_string(),
+        ));
+    }
+    // The snapshots themselves, while the coordinator holds them: a completed checkpoint
+    // it keeps for a restore, or a pending one's acknowledgements so far.
+    let snapshots: Vec<&TaskSnapshot> = match job.coordinator.completed.iter().find(|c| c.id == id)
+    {
+        Some(c) => c.snapshots.values().collect(),
+        None => job
+            .coordinator
+            .pending
+            .get(&id)
+            .map(|p| p.acks.values().collect())
+            .unwrap_or_default(),
+    };
+    for s in &snapshots {
+        rows.push((S::SnapshotOf.f(lang, &[&task(s.task)]), holds(sim, s, lang)));
+    }
+    let mut notes = vec![why.get(lang).to_string()];
+    if snapshots.is_empty() && stat.outcome == CheckpointOutcome::Completed {
+        notes.push(S::SnapshotsDropped.get(lang).to_string());
+    }
+    InspectorVm {
+        kind: "cp",
+        title: format!("{title} · {}", outcome.get(lang)),
+        rows,
+        notes,
+        message: None,
+    }
+}
+
+/// What one subtask's snapshot holds, in one line.
+fn holds(sim: &Simulation, s: &TaskSnapshot, lang: Lang) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !s.positions.is_empty() {
+        let at: Vec<String> = s
+            .positions
+            .iter()
+            .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+            .collect();
+        parts.push(S::SnapOffsets.f(lang, &[&at.join(", ")]));
+    }
+    if !s.counts.is_empty() {
+        let counts: Vec<String> = s
+            .counts
+            .iter()
+            .map(|(k, n)| {
+                let key = sim.names.key(Some(*k)).unwrap_or_else(|| k.to_string());
+                format!("{key}={n}")
+            })
+            .collect();
+        parts.push(S::SnapState.f(lang, &[&counts.join(", ")]));
+    }
+    for c in &s.pending {
+        parts.push(S::SnapTxn.f(
+            lang,
+            &[
+                &c.transactional_id,
+                &c.producer_id,
+                &c.epoch,
+                &c.records.len(),
+            ],
+        ));
+    }
+    let in_flight = s.channel_records();
+    if in_flight > 0 {
+        parts.push(S::SnapChannelState.f(lang, &[&in_flight]));
+    }
+    if s.alignment > 0 {
+        parts.push(S::SnapAligned.f(lang, &[&duration(s.alignment, lang)]));
+    }
+    if parts.is_empty() {
+        S::SnapEmpty.get(lang).to_string()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::{builtin, RunLimit};
+
+    fn run(name: &str) -> Simulation {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        sim
+    }
+
+    fn value<'a>(vm: &'a InspectorVm, label: &str) -> &'a str {
+        vm.rows
+            .iter()
+            .find(|(k, _)| k == label)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn a_completed_checkpoint_shows_its_acks_and_what_each_snapshot_holds() {
+        let sim = run("flink-2pc-crash-recovery");
+        let job = sim.flink.as_ref().expect("a job");
+        let last = job
+            .coordinator
+            .completed
+            .last()
+            .expect("a completed checkpoint");
+        let vm = inspect(&sim, last.id, Lang::En);
+        assert_eq!(vm.title, format!("checkpoint {} · completed", last.id));
+        let total = job.tasks.len();
+        let acked = format!("acknowledged by {total} of {total}");
+        assert!(!value(&vm, &acked).is_empty(), "{:?}", vm.rows);
+        // Each subtask's snapshot is a row: the source's offsets, the sink's transaction.
+        let snaps: Vec<&str> = vm
+            .rows
+            .iter()
+            .filter(|(k, _)| k.starts_with("snapshot of "))
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(snaps.len(), total, "{:?}", vm.rows);
+        assert!(snaps.iter().any(|s| s.contains("offsets ")), "{snaps:?}");
+        assert!(
+            snaps.iter().any(|s| s.contains("state alice=")),
+            "{snaps:?}"
+        );
+        // A checkpoint whose barrier found records in the sink's transaction holds it.
+        let with_txn = job.coordinator.completed.iter().any(|c| {
+            inspect(&sim, c.id, Lang::En)
+                .rows
+                .iter()
+                .any(|(k, v)| k.starts_with("snapshot of ") && v.contains("pre-committed"))
+        });
+        assert!(with_txn, "some checkpoint pre-committed a sink transaction");
+    }
+
+    #[test]
+    fn an_expired_checkpoint_names_who_did_not_acknowledge_it() {
+        let sim = run("flink-backpressure-aligned");
+        let job = sim.flink.as_ref().expect("a job");
+        let expired = job
+            .coordinator
+            .history
+            .iter()
+            .find(|s| s.outcome == CheckpointOutcome::Expired)
+            .expect("an expired checkpoint");
+        let vm = inspect(&sim, expired.id, Lang::Ru);
+        assert!(vm.title.ends_with("истёк"), "{}", vm.title);
+        assert!(
+            vm.rows.iter().any(|(k, _)| k == "не подтвердили"),
+            "{:?}",
+            vm.rows
+        );
+        assert!(inspect(&sim, 9_999, Lang::En).rows.is_empty());
+    }
+}
