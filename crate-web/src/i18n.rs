@@ -501,7 +501,12 @@ strings! {
     TaskCrashed => "crashed", "упала";
     TaskFinished => "finished", "завершена";
     InspectCheckpoint => "Inspect checkpoint {0}", "Открыть чекпоинт {0}";
-    NoCheckpoint => "No such checkpoint in this run.", "В этом прогоне нет такого чекпоинта.";
+    NoCheckpointYet => "No such checkpoint at this step: it may be triggered later in the run.", "На этом шаге такого чекпоинта нет: он может появиться позже.";
+    BarrierSpread => "from the first barrier to the last (no blocking)", "от первого барьера до последнего (без блокировки)";
+    SnapSpread => "barriers over {0}", "барьеры за {0}";
+    CpCommits => "The two-phase-commit sink now commits the transactions this checkpoint's barrier pre-committed.",
+        "Приёмник с двухфазной фиксацией теперь фиксирует транзакции, предварительно зафиксированные по барьеру этого чекпоинта.";
+    SnapshotsDiscarded => "The snapshots its subtasks took were discarded with it.", "Снимки, сделанные подзадачами, отброшены вместе с ним.";
     Outcome => "outcome", "исход";
     TriggeredAt => "triggered at", "запущен в";
     FinishedAt => "finished at", "закончен в";
@@ -521,8 +526,8 @@ strings! {
     SnapAligned => "aligned {0}", "выравнивание {0}";
     SnapEmpty => "nothing to keep", "хранить нечего";
     CpPendingWhy => "Running: the coordinator waits for every subtask to acknowledge it.", "Идёт: координатор ждёт подтверждения от каждой подзадачи.";
-    CpCompletedWhy => "Every subtask acknowledged it: the job can restore from it, and a two-phase-commit sink commits the transactions it pre-committed.",
-        "Все подзадачи подтвердили его: задание может из него восстановиться, а приёмник с двухфазной фиксацией фиксирует предварительно зафиксированные транзакции.";
+    CpCompletedWhy => "Every subtask acknowledged it: a restart can restore the job from it.",
+        "Все подзадачи подтвердили его: при перезапуске задание может из него восстановиться.";
     CpExpiredWhy => "It timed out before every subtask acknowledged it, and was discarded: a restart cannot use it.",
         "Истёк таймаут раньше, чем все подзадачи его подтвердили, и он отброшен: при перезапуске его не использовать.";
     CpAbortedWhy => "A failover abandoned it, or a later checkpoint subsumed it, before it completed.", "До завершения его прервал перезапуск задания или заменил более поздний чекпоинт.";

@@ -150,7 +150,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         <g class="lane-label" tabindex="0" role="button"
                             aria-label={i18n.f(S::Inspect, &[&l.label])} onclick={click} onkeydown={key}>
                             <rect class="lane-hit" x="0" y={f(l.y - gap / 2.0 + 2.0)} width={f(pane)} height={f(gap - 4.0)} />
-                            <text x="8" y={f(l.y + 5.0)}>{ &l.label }</text>
+                            // The role is left out on a phone (style.css): the name is what tells lanes apart.
+                            <text x="8" y={f(l.y + 5.0)}>
+                                if !l.role.is_empty() { <tspan class="role">{ l.role }{" "}</tspan> }
+                                { l.label.strip_prefix(l.role).map_or(l.label.as_str(), str::trim_start) }
+                            </text>
                         </g>
                     }
                 }) }

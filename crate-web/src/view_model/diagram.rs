@@ -38,7 +38,10 @@ pub const NOW_LABEL_ROOM: f64 = 140.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneVm {
     pub node: NodeId,
+    /// "consumer auditor": the role, then the name.
     pub label: String,
+    /// The role alone ("consumer"), which a phone leaves out of the lane's name.
+    pub role: &'static str,
     pub y: f64,
 }
 
@@ -127,6 +130,7 @@ pub fn lanes(sim: &Simulation, lang: Lang) -> Vec<LaneVm> {
             let name = super::node_name(sim, node, lang);
             LaneVm {
                 node,
+                role,
                 label: if role.is_empty() {
                     name
                 } else {
