@@ -172,7 +172,7 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
                 continue;
             };
             let accepted = sim.ledger.get(RecordId(id)).and_then(|e| e.accepted_at);
-            let output = RecordId(p.settings.output_base.saturating_add(id));
+            let output = p.settings.output_of(RecordId(id));
             let Some(entry) = sim.ledger.get(output) else {
                 continue;
             };

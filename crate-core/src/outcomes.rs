@@ -64,9 +64,7 @@ pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
                         p.settings.inputs.contains(tp)
                             && p.positions.get(tp).is_some_and(|pos| offset < pos)
                     })
-                    && !copies.contains_key(&crate::ids::RecordId(
-                        p.settings.output_base.saturating_add(id.0),
-                    ))
+                    && !copies.contains_key(&p.settings.output_of(**id))
             })
             .count() as u64
     };

@@ -160,7 +160,7 @@ pub(crate) fn processing(
     let mut ledger = BTreeMap::new();
     let (mut visible, mut duplicates, mut lost) = (0u64, 0u64, 0u64);
     for id in &inputs {
-        let out = crate::ids::RecordId(p.settings.output_base.saturating_add(id.0));
+        let out = p.settings.output_of(*id);
         let n = copies.get(&out).map_or(0, |c| c.len()) as u32;
         visible += u64::from(n);
         duplicates += u64::from(n.saturating_sub(1));

@@ -183,20 +183,8 @@ fn holds(sim: &Simulation, s: &TaskSnapshot, lang: Lang, tracked: bool) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eos_core::{builtin, RunLimit};
-
-    fn run(name: &str) -> Simulation {
-        let mut sim = builtin::get(name).expect("built-in").simulation(None);
-        sim.run(RunLimit::Completion);
-        sim
-    }
-
-    fn value<'a>(vm: &'a InspectorVm, label: &str) -> &'a str {
-        vm.rows
-            .iter()
-            .find(|(k, _)| k == label)
-            .map_or("", |(_, v)| v.as_str())
-    }
+    use crate::view_model::inspector::tests::value;
+    use crate::view_model::tests::finished as run;
 
     #[test]
     fn a_completed_checkpoint_shows_its_acks_and_what_each_snapshot_holds() {

@@ -758,12 +758,13 @@ pub fn clock(sim: &Simulation, lang: Lang) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use eos_core::sim::Note;
     use eos_core::{builtin, RunLimit};
 
-    fn finished(name: &str) -> Simulation {
+    /// A built-in run to its end (shared with other modules' tests).
+    pub(crate) fn finished(name: &str) -> Simulation {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
         sim.run(RunLimit::Completion);
         sim

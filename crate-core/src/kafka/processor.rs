@@ -78,6 +78,13 @@ pub struct ProcessorSettings {
     pub output_base: u32,
 }
 
+impl ProcessorSettings {
+    /// The output record of input record `input` (`output_base` + its id).
+    pub fn output_of(&self, input: RecordId) -> RecordId {
+        RecordId(self.output_base.saturating_add(input.0))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
@@ -487,7 +494,7 @@ impl Processor {
         self.batch
             .iter()
             .map(|r| Unconfirmed {
-                record: RecordId(self.settings.output_base.saturating_add(r.value.0)),
+                record: self.settings.output_of(r.value),
                 key: r.key,
                 tp: Tp {
                     topic: self.settings.output_topic,

@@ -475,7 +475,7 @@ fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) ->
     let Some(p) = sim.processors.first() else {
         return missing("record", title(input.to_string()), S::NoProcessor.get(lang));
     };
-    let output = RecordId(p.settings.output_base.saturating_add(input.0));
+    let output = p.settings.output_of(input);
     let copies = anomalies::readable_copies(sim);
     let visible = copies.get(&output).map(Vec::as_slice).unwrap_or_default();
     let open = |&(tp, offset): &(Tp, u64)| {
@@ -832,7 +832,7 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use eos_core::{builtin, RunLimit};
 
@@ -842,7 +842,9 @@ mod tests {
         sim
     }
 
-    fn value<'a>(vm: &'a InspectorVm, label: &str) -> &'a str {
+    /// The value of the row labelled `label` (a failed test if there is none), shared with
+    /// other inspectors' tests.
+    pub(crate) fn value<'a>(vm: &'a InspectorVm, label: &str) -> &'a str {
         vm.rows
             .iter()
             .find(|(l, _)| l == label)
