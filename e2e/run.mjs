@@ -876,15 +876,38 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   assert((await page.locator('#back-to-lesson').innerText()).includes('Back to the lesson'), 'English again');
 }, { lesson: true });
 
-test('Russian lessons that cannot load say so, and English still works', async (page) => {
+test('Russian that cannot load says so in both languages, and the page stays English', async (page) => {
   await page.route('**/eos-lessons-ru*', (route) => route.abort());
+  const before = await page.locator('#lesson-title').innerText();
   await page.click('#lang-ru');
   const notice = page.locator('.error[role=alert]');
   await notice.waitFor({ timeout: 20000 });
-  assert((await notice.innerText()).includes('Русский текст уроков не загрузился'), `the notice: ${await notice.innerText()}`);
-  await page.click('#lang-en');
-  await page.locator('#lesson-title', { hasText: 'The idempotent producer and the frozen broker' }).waitFor({ timeout: 5000 });
+  const text = await notice.innerText();
+  assert(text.includes('Русский текст не загрузился') && text.includes('The Russian texts did not load'), `the notice: ${text}`);
+  // Nothing the reader had is lost: the chrome and the lesson stay English, and nothing is remembered.
+  assert((await page.locator('#lesson-title').innerText()) === before, 'the lesson stays as it was');
+  assert((await page.locator('#reset').innerText()).includes('Reset'), 'the controls stay English');
+  assert((await page.locator('html').getAttribute('lang')) === 'en', 'html lang stays en');
+  assert((await page.evaluate(() => localStorage.getItem('eos.lang'))) !== 'ru', 'Russian is not remembered');
 }, { lesson: true, blocked: /eos-lessons-ru/ });
+
+test('a page that opens in Russian draws in Russian from its first frame', async (page) => {
+  // The chrome's Russian arrives from a worker; the page waits for it before it draws, so
+  // the first thing drawn is Russian (no flash of English).
+  await page.evaluate(() => localStorage.setItem('eos.lang', 'ru'));
+  await page.addInitScript(() => {
+    window.__firstResetText = null;
+    new MutationObserver(() => {
+      const r = document.querySelector('#reset');
+      if (r && window.__firstResetText === null) window.__firstResetText = r.innerText;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.reload();
+  await page.waitForSelector('#lesson-title');
+  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замёрзший брокер' }).waitFor({ timeout: 10000 });
+  const first = await page.evaluate(() => window.__firstResetText);
+  assert(first && first.includes('Сброс'), `the first Reset drawn: ${first}`);
+}, { lesson: true });
 
 test('lesson mode at 1280×720, in the light theme and narrow', async (page) => {
   await page.setViewportSize({ width: 1280, height: 720 });

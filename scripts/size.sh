@@ -5,7 +5,8 @@
 # The page (wasm + JS + CSS loaded on open) has one budget. The import worker (eos-codec*:
 # the TOML parser and JSON writer, loaded only when someone imports, exports or opens a link
 # to an imported scenario) is measured apart, with its own budget, and so is the worker with
-# the built-in lessons' Russian texts (eos-lessons-ru*, loaded only by a page read in Russian).
+# the page's Russian (eos-lessons-ru*: the chrome's strings and the built-in lessons' texts,
+# loaded only by a page read in Russian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # 600 KB until the snippets the page preloads (share.js, placement.js: 2.4 KB minified) were
@@ -15,10 +16,11 @@ cd "$(dirname "$0")/.."
 # (585.7 KB); 580 KB since the built-in lessons' Russian texts ship in a worker of their own
 # that only a page read in Russian loads (the page 588.9 → 578.1 KB; the worker 21.5 KB);
 # 582 KB since a checkpoint opens in the inspector (581.9 KB with the reviews' fixes), which the playground issue
-# asks for by name.
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-582000}
+# asks for by name; 580 KB since the chrome's Russian strings ship in that worker too (the
+# page 581.9 → 576.1 KB; the worker 21.5 → 29.0 KB, so its budget 24 → 30 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-580000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-24000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-30000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.
@@ -35,7 +37,7 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/snippets/**/*.js; do
 done
 printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "page total" "$total_raw" "$total_gz" "$BUDGET_GZ_BYTES"
 printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "import worker (on demand)" "$worker_raw" "$worker_gz" "$WORKER_BUDGET_GZ_BYTES"
-printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "lessons in Russian (on demand)" "$ru_raw" "$ru_gz" "$RUSSIAN_BUDGET_GZ_BYTES"
+printf '%-40s %9d bytes  %9d gzipped (budget %d)\n' "Russian (on demand)" "$ru_raw" "$ru_gz" "$RUSSIAN_BUDGET_GZ_BYTES"
 # The page resolves built-ins from their pre-parsed form; a reference to eos-core's TOML texts
 # (every scenario's and lesson's source, ~13 KB gzipped) would ship them unused.
 for f in dist/eos-web*.wasm; do
@@ -44,4 +46,4 @@ done
 [ "$total_gz" -le "$BUDGET_GZ_BYTES" ] || { echo "the page is over its size budget"; exit 1; }
 [ "$worker_gz" -le "$WORKER_BUDGET_GZ_BYTES" ] || { echo "the import worker is over its size budget"; exit 1; }
 [ "$ru_gz" -gt 0 ] || { echo "no eos-lessons-ru worker in dist/"; exit 1; }
-[ "$ru_gz" -le "$RUSSIAN_BUDGET_GZ_BYTES" ] || { echo "the Russian lessons' worker is over its size budget"; exit 1; }
+[ "$ru_gz" -le "$RUSSIAN_BUDGET_GZ_BYTES" ] || { echo "the Russian worker is over its size budget"; exit 1; }

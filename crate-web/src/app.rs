@@ -22,7 +22,10 @@ pub fn app() -> Html {
     // Where the reader is in the lessons (told by lesson mode), for the page's link.
     let place = use_state_eq(|| None::<crate::permalink::LessonPlace>);
     // The language of the chrome and the lessons (i18n.rs), shared by context.
-    let i18n = crate::i18n_hook::use_i18n();
+    let i18n = crate::i18n_hook::use_i18n({
+        let d = state.dispatcher();
+        Callback::from(move |()| d.dispatch(Action::Notice(crate::russian::FAILED.to_string())))
+    });
     let lang = i18n.lang;
     // Permalinks, import/export and embed mode (see share.rs).
     let sharing = crate::share::use_sharing(&state, (*place).clone(), lang);

@@ -1,5 +1,6 @@
-//! Every string of the page's chrome, in English and Russian, in one table. Lessons and
-//! scenario titles carry their own two languages; the simulation's narration (the event
+//! Every string of the page's chrome, in English and Russian, in one list. The page carries
+//! the English; the Russian ships in the worker `eos-lessons-ru` (see `russian.rs`). Lessons
+//! and scenario titles carry their own two languages; the simulation's narration (the event
 //! log's sentences, the core's notes in the inspector, the fault schedule) stays English.
 //!
 //! A string with `{0}`, `{1}`, ... is a template: `S::f` fills it in, and each language may
@@ -14,6 +15,9 @@ use yew::Callback;
 #[derive(Clone, PartialEq)]
 pub struct I18n {
     pub lang: Lang,
+    /// Whether the Russian texts are here (`russian.rs`): the page draws again when they
+    /// arrive.
+    pub russian: bool,
     pub set: Callback<Lang>,
 }
 
@@ -21,6 +25,7 @@ impl Default for I18n {
     fn default() -> Self {
         I18n {
             lang: Lang::En,
+            russian: false,
             set: Callback::noop(),
         }
     }
@@ -135,21 +140,31 @@ macro_rules! strings {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum S { $($key),* }
 
+        /// The chrome in English, a table, not a `match`: the match compiled to 11 KB of
+        /// code that loads each string's address; the table is two words per string.
+        const ENGLISH: &[&str] = &[$($en),*];
+
+        /// The chrome in Russian, in the order of `S`. Only the worker `eos-lessons-ru`
+        /// refers to it, so only it carries it (`russian.rs`): a page read in English does
+        /// not load these bytes.
+        pub static RUSSIAN: &[&str] = &[$($ru),*];
+
         impl S {
             pub const ALL: &'static [S] = &[$(S::$key),*];
-
-            /// A table, not a `match`: the match compiled to 11 KB of code that loads
-            /// each string's address; the table is two words per string.
-            pub fn get(self, lang: Lang) -> &'static str {
-                const TABLE: &[[&str; 2]] = &[$([$en, $ru]),*];
-                let row = TABLE.get(self as usize).copied().unwrap_or(["", ""]);
-                match lang {
-                    Lang::En => row[0],
-                    Lang::Ru => row[1],
-                }
-            }
         }
     };
+}
+
+impl S {
+    /// The string in `lang`. Russian is the worker's (`russian.rs`): until it is here, the
+    /// English one.
+    pub fn get(self, lang: Lang) -> &'static str {
+        let en = ENGLISH.get(self as usize).copied().unwrap_or("");
+        match lang {
+            Lang::En => en,
+            Lang::Ru => crate::russian::chrome(self as usize).unwrap_or(en),
+        }
+    }
 }
 
 strings! {
@@ -446,8 +461,6 @@ strings! {
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
     Frozen => "frozen", "заморожен";
     LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
-    RussianLessonsFailed => "The lessons' Russian texts did not load: switch to EN, or reload the page to try again.",
-        "Русский текст уроков не загрузился: переключитесь на EN или обновите страницу, чтобы попробовать снова.";
     OpeningLink => "Opening the linked scenario…", "Открываем сценарий из ссылки…";
     InLane => "{0} lane · {1}", "дорожка {0} · {1}";
     HwTip => "High watermark: what every in-sync replica holds; consumers read below it", "High watermark: то, что есть у всех синхронных реплик; потребители читают ниже";

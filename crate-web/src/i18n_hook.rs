@@ -1,17 +1,27 @@
 //! The page's language as a hook: read from `localStorage` or the browser once, remembered
-//! when changed, and set on `<html lang>` for screen readers and hyphenation.
+//! when changed, and set on `<html lang>` for screen readers and hyphenation. Russian's texts
+//! come from a worker (`russian.rs`), loaded the first time the page is read in Russian.
 
 use crate::i18n::{code, initial, I18n, Lang, LANG_KEY};
 use yew::prelude::*;
 
+/// `failed` hears the worker's failure (the page shows `russian::FAILED`).
 #[hook]
-pub fn use_i18n() -> I18n {
+pub fn use_i18n(failed: Callback<()>) -> I18n {
     let lang = use_state(|| {
         initial(
             crate::storage::get(LANG_KEY).as_deref(),
             crate::storage::browser_language().as_deref(),
         )
     });
+    let russian = use_state_eq(crate::russian::loaded);
+    // The latest `failed`, read when the worker answers: a new callback at every render must
+    // not make the context new at every render.
+    let failed = {
+        let latest = use_mut_ref(|| failed.clone());
+        *latest.borrow_mut() = failed;
+        latest
+    };
     use_effect_with(*lang, |lang| {
         if let Some(root) = web_sys::window()
             .and_then(|w| w.document())
@@ -20,12 +30,53 @@ pub fn use_i18n() -> I18n {
             let _ = root.set_attribute("lang", code(*lang));
         }
     });
+    // A page that opened in Russian without its texts (the worker was slow) asks again.
+    {
+        let (russian, failed) = (russian.clone(), failed.clone());
+        use_effect_with((*lang, *russian), move |(lang, loaded)| {
+            if *lang == Lang::Ru && !*loaded {
+                load(russian.setter(), None, failed);
+            }
+        });
+    }
     // Built once: the context compares equal from one render of the page to the next, so
     // the components reading it (every log cell, every arrow) are not all drawn again at
-    // every step.
-    let set = use_callback(lang.setter(), |l: Lang, setter| {
-        crate::storage::set(LANG_KEY, code(l));
-        setter.set(l);
-    });
-    I18n { lang: *lang, set }
+    // every step. Russian is switched to when its texts are here: until then, and if they
+    // do not come, the page stays as it was.
+    let set = use_callback(
+        (lang.setter(), russian.setter()),
+        move |l: Lang, (setter, russian)| {
+            if l == Lang::Ru && !crate::russian::loaded() {
+                load(russian.clone(), Some(setter.clone()), failed.clone());
+            } else {
+                crate::storage::set(LANG_KEY, code(l));
+                setter.set(l);
+            }
+        },
+    );
+    I18n {
+        lang: *lang,
+        russian: *russian,
+        set,
+    }
+}
+
+/// Loads the Russian texts; then marks them loaded and, with `switch`, turns to Russian (and
+/// remembers it), or tells `failed`.
+fn load(
+    russian: UseStateSetter<bool>,
+    switch: Option<UseStateSetter<Lang>>,
+    failed: std::rc::Rc<std::cell::RefCell<Callback<()>>>,
+) {
+    crate::russian::load(Box::new(move |ok| {
+        if ok {
+            russian.set(true);
+            if let Some(s) = switch {
+                crate::storage::set(LANG_KEY, code(Lang::Ru));
+                s.set(Lang::Ru);
+            }
+        } else {
+            failed.borrow().emit(());
+        }
+    }));
 }

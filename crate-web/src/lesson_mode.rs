@@ -136,31 +136,11 @@ fn spotlight(selector: Option<String>) {
 pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let serial = props.imported.as_ref().map_or(0, |i| i.serial);
-    // The built-ins' Russian texts come from their own small worker, when the page is read
-    // in Russian; until then a built-in lesson reads in English.
-    let russian = use_state(crate::lessons::russian_loaded);
-    {
-        let (russian, pg) = (russian.clone(), props.playground.clone());
-        use_effect_with((i18n.lang, *russian), move |(lang, loaded)| {
-            if *lang == crate::i18n::Lang::Ru && !*loaded {
-                crate::lessons::load_russian(Box::new(move |ok| {
-                    if ok {
-                        russian.set(true);
-                    } else {
-                        // The texts say "loading": say why they stay so, and what to do.
-                        pg.dispatch(Action::Notice(
-                            crate::i18n::S::RussianLessonsFailed
-                                .get(crate::i18n::Lang::Ru)
-                                .to_string(),
-                        ));
-                    }
-                }));
-            }
-        });
-    }
     let lessons = {
         let imported = props.imported.clone();
-        use_memo((serial, *russian), move |_| {
+        // The built-ins' Russian texts come from a worker (`russian.rs`): until they are
+        // here, each says it is loading.
+        use_memo((serial, i18n.russian), move |_| {
             let mut all: Vec<Lesson> = imported.iter().map(|i| (*i.lesson).clone()).collect();
             all.extend(crate::lessons::all());
             all
@@ -173,7 +153,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let progress =
         use_state(|| Progress::parse(&crate::storage::get(PROGRESS_KEY).unwrap_or_default()));
     let index = ui.lesson.min(lessons.len().saturating_sub(1));
-    let resolved: Rc<Vec<ResolvedStep>> = use_memo((index, serial, *russian), |(i, _, _)| {
+    let resolved: Rc<Vec<ResolvedStep>> = use_memo((index, serial, i18n.russian), |(i, _, _)| {
         lessons
             .get(*i)
             .and_then(|l| l.build().ok())

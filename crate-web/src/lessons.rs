@@ -3,7 +3,7 @@
 //! `eos_core::lesson::builtin_lessons` parses from TOML, without a TOML parser.
 //!
 //! Their Russian texts ship apart, in the small worker `eos-lessons-ru`, which a page read in
-//! Russian loads (`load_russian`). Until they are here, each Russian text says it is loading.
+//! Russian loads (`crate::russian`). Until they are here, each Russian text says it is loading.
 
 use eos_core::lesson::schema::{LessonFile, ScenarioSource};
 use eos_core::Lesson;
@@ -22,12 +22,8 @@ pub static RUSSIAN_BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/less
 /// Per lesson, its Russian texts in the order of `LessonFile::texts_mut`.
 pub type Russian = Vec<Vec<Option<String>>>;
 
-/// The worker's loader, as Trunk writes it next to `index.html`.
-const RUSSIAN_WORKER_URL: &str = "./eos-lessons-ru_loader.js";
-
 thread_local! {
     static RUSSIAN: RefCell<Option<Rc<Russian>>> = const { RefCell::new(None) };
-    static ASKED: RefCell<bool> = const { RefCell::new(false) };
 }
 
 /// Every built-in lesson, in course order (the first is the one the page opens on), with its
@@ -63,11 +59,6 @@ pub fn all_with(russian: Option<&Russian>) -> Vec<Lesson> {
         .collect()
 }
 
-/// Whether the Russian texts are here.
-pub fn russian_loaded() -> bool {
-    RUSSIAN.with(|r| r.borrow().is_some())
-}
-
 /// Reads the worker's bytes and keeps them: false if they are not the texts.
 pub fn take_russian(bytes: &[u8]) -> bool {
     let Ok(texts) = crate::wire::from_bytes::<Russian>(bytes) else {
@@ -78,25 +69,6 @@ pub fn take_russian(bytes: &[u8]) -> bool {
     }
     RUSSIAN.with(|r| *r.borrow_mut() = Some(Rc::new(texts)));
     true
-}
-
-/// Loads the Russian texts once (later calls while they load do nothing), then `done(true)`;
-/// `done(false)` if the worker fails, after which a later call tries again.
-pub fn load_russian(done: Box<dyn FnOnce(bool)>) {
-    if russian_loaded() {
-        return done(true);
-    }
-    if ASKED.with(|a| a.replace(true)) {
-        return;
-    }
-    crate::share::worker_bytes(
-        RUSSIAN_WORKER_URL,
-        Box::new(move |bytes: Option<Vec<u8>>| {
-            let ok = bytes.is_some_and(|b| take_russian(&b));
-            ASKED.with(|a| *a.borrow_mut() = false);
-            done(ok)
-        }),
-    );
 }
 
 /// The built-in scenario a lesson runs (build.rs accepts no other kind).
