@@ -405,6 +405,22 @@ test('the inspector opens away from what was clicked', async (page) => {
   await page.keyboard.press('Escape');
   await page.locator('article.producer').first().click();
   await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock === 'right');
+  // Folded to its title, it leaves what was under it to be seen and clicked; something new
+  // opens unfolded.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.locator('#controls').scrollIntoViewIfNeeded();
+  const tall = (await inspector.boundingBox()).height;
+  await page.click('#inspector-fold');
+  assert((await page.locator('#inspector-fold').getAttribute('aria-expanded')) === 'false', 'the fold button says folded');
+  const folded = await inspector.boundingBox();
+  assert(folded.height < 80 && folded.height < tall, `folded to its title: ${folded.height} px (was ${tall})`);
+  assert((await inspector.locator('dl.rows').isHidden()), 'its rows are hidden');
+  await page.screenshot({ path: join(artifacts, '12b-inspector-folded.png'), fullPage: false });
+  await page.click('#inspector-fold');
+  assert((await inspector.boundingBox()).height === tall, 'unfolded to its full height');
+  await page.click('#inspector-fold');
+  await page.locator('#space-time g.arrow:not(.wire)').last().click();
+  await page.waitForFunction(() => !document.querySelector('#inspector')?.classList.contains('folded'));
 });
 
 test('clicking a record cell shows its ledger entry', async (page) => {

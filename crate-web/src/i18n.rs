@@ -285,6 +285,8 @@ strings! {
     CutLinkTip => "Cut the link both ways until healed", "Разорвать связь в обе стороны до восстановления";
     Close => "Close (Esc)", "Закрыть (Esc)";
     CloseInspector => "Close the inspector (Esc)", "Закрыть инспектор (Esc)";
+    FoldInspector => "Fold the inspector to its title, to see what is under it", "Свернуть инспектор до заголовка, чтобы видеть то, что под ним";
+    UnfoldInspector => "Unfold the inspector", "Развернуть инспектор";
     DelayOutOfRange => "A delay of {0} ms is out of range: choose {1} to {2} ms.",
         "Задержка {0} мс вне диапазона: выберите от {1} до {2} мс.";
     DelayNotNumber => "\"{0}\" is not a delay: type a whole number of milliseconds, {1} to {2}.",

@@ -20,13 +20,16 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let vm = &props.vm;
     let panel = use_node_ref();
     let delay_text = use_state(|| "500".to_string());
+    // Folded to its title, to see what is under it; something new opens unfolded.
+    let folded = use_state_eq(|| false);
     // When the panel opens on something new it docks away from it (so it never hides what
     // was clicked) and takes the focus, so Tab reaches its buttons.
     // What had the focus when it opened gets it back when it closes.
     let opener = use_mut_ref(|| None::<web_sys::HtmlElement>);
     {
-        let (panel, opener) = (panel.clone(), opener.clone());
+        let (panel, opener, folded) = (panel.clone(), opener.clone(), folded.clone());
         use_effect_with(vm.title.clone(), move |_| {
+            folded.set(false);
             if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
                 let active = web_sys::window()
                     .and_then(|w| w.document())
@@ -67,6 +70,15 @@ pub fn inspector(props: &InspectorProps) -> Html {
         let cb = props.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    let fold = {
+        let folded = folded.clone();
+        Callback::from(move |_: MouseEvent| folded.set(!*folded))
+    };
+    let fold_label = t(if *folded {
+        S::UnfoldInspector
+    } else {
+        S::FoldInspector
+    });
     let delay = parse_delay_ms(&delay_text, i18n.lang);
     let faults = vm.message.as_ref().map(|m| {
         let button = |id: &'static str, label: String, fault: MessageFault, enabled: bool, tip: &'static str| {
@@ -115,10 +127,12 @@ pub fn inspector(props: &InspectorProps) -> Html {
         }
     });
     html! {
-        <aside id="inspector" class={classes!("inspector", vm.kind)} ref={panel} tabindex="-1"
+        <aside id="inspector" class={classes!("inspector", vm.kind, folded.then_some("folded"))} ref={panel} tabindex="-1"
             role="dialog" aria-modal="false" aria-labelledby="inspector-title">
             <div class="inspector-head">
                 <h2 id="inspector-title">{ &vm.title }</h2>
+                <button id="inspector-fold" class="ctl close" onclick={fold} title={fold_label} aria-label={fold_label}
+                    aria-expanded={(!*folded).to_string()}>{ if *folded { "▴" } else { "▾" } }</button>
                 <button id="inspector-close" class="ctl close" onclick={close} title={t(S::Close)} aria-label={t(S::CloseInspector)}>{"✕"}</button>
             </div>
             if !vm.rows.is_empty() {
