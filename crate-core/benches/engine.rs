@@ -1,5 +1,7 @@
 //! Simulated events per second: one idempotent Java producer sending N keyed records across
-//! 3 partitions with 1% of append acknowledgements lost, and how the time grows with N.
+//! 3 partitions with 1% of append acknowledgements lost, and how the time grows with N. And
+//! the copy of a finished 12,000-record run that the playground keeps to step back
+//! (`Simulation::clone_without_trace`, every 64 to 512 steps while it plays).
 //! Run: `cargo bench -p eos-core --bench engine` (results and profile in BENCHMARKS.md).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -61,5 +63,17 @@ fn engine(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+fn snapshot(c: &mut Criterion) {
+    let mut sim = scenario(12_000).simulation_without_trace(None);
+    sim.run(RunLimit::Completion);
+    assert!(sim.is_finished(), "the run completes");
+    let mut group = c.benchmark_group("snapshot");
+    group.sample_size(30);
+    group.bench_function("copy of a finished 12,000-record run", |b| {
+        b.iter(|| sim.clone_without_trace())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, engine, snapshot);
 criterion_main!(benches);

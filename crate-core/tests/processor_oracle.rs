@@ -137,7 +137,12 @@ fn a_second_copy_of_one_send_in_one_session_is_a_duplicate() {
     let mut sim = finished();
     let id = v4_output(&sim);
     // Pretend the copy at offset 7 came from the first send (a retry appended twice).
-    if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
+    if let Some(e) = sim
+        .ledger
+        .records
+        .get_mut(id.0 as usize)
+        .map(std::sync::Arc::make_mut)
+    {
         for c in &mut e.appends {
             c.hand_over = 1;
         }
@@ -153,7 +158,12 @@ fn a_copy_stored_ahead_of_its_send_order_breaks_send_order() {
     let mut sim = finished();
     let id = v4_output(&sim);
     // The second send of v4's output handed over after everything else of its transaction.
-    if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
+    if let Some(e) = sim
+        .ledger
+        .records
+        .get_mut(id.0 as usize)
+        .map(std::sync::Arc::make_mut)
+    {
         for c in e.appends.iter_mut().filter(|c| c.hand_over == 2) {
             c.send_order = Some(u64::MAX - 1);
         }
@@ -168,7 +178,12 @@ fn a_copy_stored_ahead_of_its_send_order_breaks_send_order() {
 fn an_acknowledgement_naming_another_offset_breaks_acked_offset_is_original() {
     let mut sim = finished();
     let id = v4_output(&sim);
-    if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
+    if let Some(e) = sim
+        .ledger
+        .records
+        .get_mut(id.0 as usize)
+        .map(std::sync::Arc::make_mut)
+    {
         assert_eq!(e.acked_offset, Some(7));
         e.acked_offset = Some(8);
     }
@@ -184,7 +199,12 @@ fn a_processor_reading_an_aborted_record_breaks_read_committed() {
     let id = v4_output(&sim);
     // As if the exactly-once processor had read the aborted copy at offset 0 of out-0.
     let step = sim.steps();
-    if let Some(e) = sim.ledger.records.get_mut(id.0 as usize) {
+    if let Some(e) = sim
+        .ledger
+        .records
+        .get_mut(id.0 as usize)
+        .map(std::sync::Arc::make_mut)
+    {
         e.processor_reads.push(ProcessorRead {
             processor: 0,
             tp: OUT0,
@@ -204,7 +224,7 @@ fn a_processor_reading_an_aborted_record_breaks_read_committed() {
 fn a_processor_read_the_leader_no_longer_holds_breaks_reads_stay_readable() {
     let mut sim = finished();
     let step = sim.steps();
-    if let Some(e) = sim.ledger.records.get_mut(3) {
+    if let Some(e) = sim.ledger.records.get_mut(3).map(std::sync::Arc::make_mut) {
         let at = e.processor_reads[0];
         e.processor_reads.push(ProcessorRead {
             offset: at.offset + 1,

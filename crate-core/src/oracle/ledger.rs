@@ -9,6 +9,7 @@ use crate::sim::FlinkNote;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Evidence kept per record is capped so that a pathological run stays small.
 const EVIDENCE_MAX: usize = 24;
@@ -213,7 +214,10 @@ impl RecordEntry {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ledger {
-    pub records: Vec<RecordEntry>,
+    /// Shared between copies of a run (the playground keeps one every 64 to 512 steps to
+    /// step back): a copy shares every entry, and an entry is copied when it next changes,
+    /// so a copy costs a pointer per record, not every entry's lists.
+    pub records: Vec<Arc<RecordEntry>>,
     /// (partition, base offset) → the records of the batch appended there, so that a lost
     /// acknowledgement can be tied to what it acknowledged.
     #[serde(with = "crate::serde_pairs")]
@@ -246,7 +250,7 @@ impl Ledger {
 
     pub fn new(records: u32) -> Self {
         Ledger {
-            records: (0..records).map(|_| RecordEntry::new()).collect(),
+            records: (0..records).map(|_| Arc::new(RecordEntry::new())).collect(),
             batches_at: BTreeMap::new(),
             accepted: 0,
             handed: 0,
@@ -261,7 +265,7 @@ impl Ledger {
     }
 
     pub fn get(&self, id: RecordId) -> Option<&RecordEntry> {
-        self.records.get(id.0 as usize)
+        self.records.get(id.0 as usize).map(|e| &**e)
     }
 
     /// The copy of `id` appended last at `offset` of `tp`.
@@ -274,7 +278,7 @@ impl Ledger {
     }
 
     fn entry(&mut self, id: RecordId) -> Option<&mut RecordEntry> {
-        self.records.get_mut(id.0 as usize)
+        self.records.get_mut(id.0 as usize).map(Arc::make_mut)
     }
 
     fn each(&mut self, ids: &[RecordId], mut f: impl FnMut(usize, &mut RecordEntry)) {
@@ -433,7 +437,7 @@ impl Ledger {
     ) -> Option<&mut RecordEntry> {
         let order = self.accepted;
         let handed = self.handed;
-        let e = self.records.get_mut(record.0 as usize)?;
+        let e = self.records.get_mut(record.0 as usize).map(Arc::make_mut)?;
         e.hand_over_order = Some(handed);
         self.handed += 1;
         if e.accept_order.is_none() {
