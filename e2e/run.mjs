@@ -457,6 +457,10 @@ test('dropping a message on the wire by click changes the run and joins the sche
   assert((await page.locator('#event-log').innerText()) === before, 'the past is unchanged');
   const schedule = await page.locator('#fault-schedule').innerText();
   assert(/drop the first 1 produce from app to broker 0/.test(schedule), `schedule: ${schedule}`);
+  // The panel says so, and the same drop is not offered twice for this moment.
+  assert(await page.locator('#msg-drop').isDisabled(), 'Drop it is not offered again');
+  assert(/Added to the fault schedule/.test(await inspector.innerText()), 'the panel says the drop was added');
+  assert(!(await page.locator('#msg-delay').isDisabled()), 'a delay is still offered');
   await page.click('#step');
   assert(/The network drops app → broker 0 "produce/.test(await page.locator('#event-log').innerText()), 'the drop is narrated');
   await page.click('#run-to-end');

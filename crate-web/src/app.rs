@@ -306,7 +306,8 @@ pub fn app() -> Html {
                 <Live<DiagramPart> sim={live.clone()} part={DiagramPart { selected, on_select: on_pick.clone() }} />
             </Held>
             if let Some(vm) = inspected {
-                <Inspector vm={vm} on_close={on_close} on_inject={on_inject} />
+                <Inspector vm={vm} on_close={on_close} on_inject={on_inject}
+                    scheduled={state.added.clone()} next_ms={eos_core::time::to_ms(now) + 1} />
             }
             if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">

@@ -26,10 +26,13 @@ pub struct LineChart {
     pub mark_label: Option<String>,
 }
 
-pub const WIDTH: u32 = 520;
+/// Small, with large text: a chart is drawn scaled to its column (about 400 px at 1280 px
+/// wide, 330 px on a phone), and its text must stay readable at projector distance
+/// (plotters writes a font's size at 0.8 of what it is given: 18 is 14.5 px).
+pub const WIDTH: u32 = 400;
 /// Series with more points than this are drawn without a dot per point.
 pub const DOTS_UP_TO: usize = 24;
-pub const HEIGHT: u32 = 320;
+pub const HEIGHT: u32 = 290;
 
 /// Placeholder colours: the axes and labels, the rings of marked points, then one per
 /// series (at most 8).
@@ -65,9 +68,19 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     // the rings).
     let marks = chart.series.iter().any(|s| !s.marked.is_empty());
     let headroom = if marks { 1.85 } else { 1.6 };
-    let y_top = if y_max > 0.0 { y_max * headroom } else { 1.0 };
+    // Counts (every value whole) get whole ticks: "1, 2", not "0.5, 1.5" of a duplicate.
+    let counts = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().chain(&s.marked))
+        .all(|p| p.1.fract() == 0.0);
+    let y_top = match (counts, y_max > 0.0) {
+        (true, _) => (y_max * headroom).ceil().max(4.0),
+        (false, true) => y_max * headroom,
+        (false, false) => 1.0,
+    };
     // Whole numbers once the axis runs past 10: "4000", not "4000.0" crowding its title.
-    let whole = y_top >= 10.0;
+    let whole = counts || y_top >= 10.0;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
@@ -82,10 +95,10 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .to_string()
         };
         let mut c = ChartBuilder::on(&root)
-            .caption(&chart.title, ("sans-serif", 17).into_font().color(&INK))
+            .caption(&chart.title, ("sans-serif", 20).into_font().color(&INK))
             .margin(12)
-            .margin_right(28)
-            .x_label_area_size(42)
+            .margin_right(20)
+            .x_label_area_size(46)
             .y_label_area_size(62)
             .build_cartesian_2d(x_min..x_max, 0f64..y_top)
             .map_err(e)?;
@@ -95,11 +108,11 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .axis_style(INK)
             .light_line_style(INK.mix(0.08))
             .bold_line_style(INK.mix(0.16))
-            .label_style(("sans-serif", 13).into_font().color(&INK))
-            .axis_desc_style(("sans-serif", 14).into_font().color(&INK))
-            .x_labels(6)
+            .label_style(("sans-serif", 18).into_font().color(&INK))
+            .axis_desc_style(("sans-serif", 17).into_font().color(&INK))
+            .x_labels(5)
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_labels(6)
+            .y_labels(5)
             .y_label_formatter(&|v| {
                 if whole {
                     format!("{v:.0}")
@@ -158,7 +171,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .position(SeriesLabelPosition::UpperLeft)
             .background_style(INK.mix(0.0))
             .border_style(INK.mix(0.0))
-            .label_font(("sans-serif", 14).into_font().color(&INK))
+            .label_font(("sans-serif", 17).into_font().color(&INK))
             .draw()
             .map_err(e)?;
         root.present().map_err(e)?;
@@ -231,6 +244,28 @@ mod tests {
         assert!(svg.contains("ringed: duplicates"));
         assert!(!svg.contains("#01020"), "no placeholder colour left");
         assert!(svg.contains("<polyline") || svg.contains("<path"));
+    }
+
+    #[test]
+    fn counts_get_whole_ticks() {
+        let one_duplicate = LineChart {
+            series: vec![Series {
+                label: "duplicates".into(),
+                colour: "--dup",
+                points: vec![(0.0, 0.0), (10.0, 1.0), (20.0, 1.0)],
+                marked: Vec::new(),
+            }],
+            mark_label: None,
+            ..chart()
+        };
+        let svg = svg(&one_duplicate).expect("draws");
+        assert!(
+            !svg.contains(">\n0.5\n<") && !svg.contains(">\n1.5\n<"),
+            "{svg}"
+        );
+        for tick in [">\n1\n<", ">\n2\n<", ">\n3\n<"] {
+            assert!(svg.contains(tick), "{tick}: {svg}");
+        }
     }
 
     #[test]

@@ -198,7 +198,7 @@ strings! {
     Lesson => "Lesson", "Урок";
     StepOf => "Step", "Шаг";
     Of => "of", "из";
-    PreviousStep => "Previous", "Назад";
+    PreviousStep => "Previous", "Предыдущий";
     NextStep => "Next", "Далее";
     Predict => "Predict, then reveal", "Предскажите, затем проверьте";
     YourAnswer => "Your answer", "Ваш ответ";
@@ -265,6 +265,7 @@ strings! {
         "«{0}» — не число секунд: введите целое число от 1 до {1}.";
     // Inspector.
     ThisMessage => "This message", "Это сообщение";
+    FaultScheduled => "Added to the fault schedule: it acts at the next step (→).", "Добавлено в расписание сбоев: сработает на следующем шаге (→).";
     DropIt => "Drop it", "Отбросить";
     DropItTip => "Lose this message on the wire (the first of its kind on this link)",
         "Потерять это сообщение в пути (первое такого типа на этой связи)";

@@ -25,7 +25,7 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     html! {
         <section class="cost panel checkpoints-chart" aria-label={if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" }}>
             <h2>{ if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" } }
-                <span class="muted">{ format!(" · {name}, {}", if ru { "два прогона без браузера" } else { "two headless runs" }) }</span></h2>
+                <span class="muted">{ format!(" · {name}, {}", if ru { "два фоновых прогона" } else { "two headless runs" }) }</span></h2>
             if runs.iter().any(|r| r.at_least_once) {
                 <p class="muted" id="ckpt-one-run">{ if ru {
                     "Одна линия: при AT_LEAST_ONCE барьеры только отслеживаются, каналы не блокируются, а невыровненные чекпоинты бывают лишь при EXACTLY_ONCE."
@@ -40,6 +40,9 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
                     { figure("ckpt-channel-state", &charts.channel_state, &name, &status) }
                 }
             </div>
+            if let Some(note) = &charts.final_note {
+                <p class="muted" id="ckpt-final">{ note }</p>
+            }
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
             }

@@ -50,7 +50,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
     html! {
         <section class="cost panel" aria-label={if ru { "Стоимость гарантий" } else { "What each guarantee costs" }}>
             <h2>{ if ru { "Стоимость каждой гарантии" } else { "What each guarantee costs" } }
-                <span class="muted">{ format!(" · {name}, {}", if ru { "прогон без браузера" } else { "headless runs" }) }</span></h2>
+                <span class="muted">{ format!(" · {name}, {}", if ru { "фоновые прогоны" } else { "headless runs" }) }</span></h2>
             <div class="chart-row">
                 { figure("cost-latency", &latency, &name, &status) }
                 { figure("cost-messages", &messages, &name, &status) }

@@ -27,7 +27,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 <h2>{ tr(S::FlinkJob) }</h2>
                 {{
                     let (click, key) = activate(&props.on_select, Selection::Node(NodeId::JobManager));
-                    html! { <button class="jm" data-spot="jobmanager" onclick={click} onkeydown={key} title={tr(S::InspectJobManager)}>{"JobManager"}</button> }
+                    html! { <button class="ctl jm" data-spot="jobmanager" onclick={click} onkeydown={key} title={tr(S::InspectJobManager)}>{"JobManager"}</button> }
                 }}
                 <span class="flink-mode">{ &j.mode }</span>
                 <span class={classes!("flink-phase", j.phase)}>{ phase_word(j.phase, lang) }</span>

@@ -57,7 +57,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
     };
     html! {
         <section class="fork card" aria-label={tr("Fork", "Развилка")}>
-            <h2>{ tr("Fork: change one thing, see both futures", "Развилка: измените одно и сравните оба будущих") }</h2>
+            <h2>{ tr("Fork: change one thing, see both futures", "Развилка: измените одно и сравните два варианта будущего") }</h2>
             <div class="fork-controls">
                 <label>{ tr("Change", "Изменить") }
                     <select id="fork-change" onchange={on_choose}>
@@ -194,13 +194,18 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
     html! {
         <div class="fork-result" role="status">
             <p class="fork-parted">{ parted }</p>
-            <p class="quiet">{ format!("{} {}.", tr("Each side lists what happens after step", "Каждая сторона перечисляет, что происходит после шага"), f.events_after) }</p>
+            if f.as_is.events.is_empty() && f.changed.events.is_empty() && f.as_is.more == 0 && f.changed.more == 0 {
+                <p class="quiet">{ format!("{} {}: {}", tr("Nothing notable happens on either side after step", "Ни с одной стороны после шага"), f.events_after,
+                    tr("the counts are each run's whole outcome.", "ничего заметного не происходит: счётчики — итог каждого прогона целиком.")) }</p>
+            } else {
+                <p class="quiet">{ format!("{} {}.", tr("Each side lists what happens after step", "Каждая сторона перечисляет, что происходит после шага"), f.events_after) }</p>
+            }
             <div class="fork-sides">
                 { side(tr("As is", "Как есть"), &f.as_is, "as-is", names, lang) }
                 { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", names, lang) }
             </div>
             if f.fates.is_empty() {
-                <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих будущих.") }</p>
+                <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих вариантах будущего.") }</p>
             } else {
                 <div class="table-scroll">
                 <table class="fork-fates">

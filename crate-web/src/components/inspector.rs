@@ -9,6 +9,10 @@ pub struct InspectorProps {
     pub vm: InspectorVm,
     pub on_close: Callback<()>,
     pub on_inject: Callback<FaultSpec>,
+    /// The faults added by click, and the time (ms) a fault added now would act at: a fault
+    /// already added for this moment is not offered twice.
+    pub scheduled: std::rc::Rc<Vec<FaultSpec>>,
+    pub next_ms: u64,
 }
 
 /// The full state of what was clicked. For a message, the faults a click can put on it:
@@ -80,15 +84,32 @@ pub fn inspector(props: &InspectorProps) -> Html {
         S::FoldInspector
     });
     let delay = parse_delay_ms(&delay_text, i18n.lang);
+    let added = |m, fault| {
+        let at = FaultSpec {
+            at_ms: props.next_ms,
+            ..message_fault(m, fault)
+        };
+        props.scheduled.contains(&at)
+    };
     let faults = vm.message.as_ref().map(|m| {
         let button = |id: &'static str, label: String, fault: MessageFault, enabled: bool, tip: &'static str| {
             let cb = props.on_inject.clone();
             let spec = message_fault(m, fault);
+            let enabled = enabled && !added(m, fault);
             html! {
                 <button id={id} class="ctl fault" disabled={!enabled} title={tip}
                     onclick={Callback::from(move |_| cb.emit(spec.clone()))}>{ label }</button>
             }
         };
+        let any_added = [
+            MessageFault::Drop,
+            MessageFault::Delay(delay.clone().unwrap_or(0)),
+            MessageFault::LoseAck,
+            MessageFault::DropNext,
+            MessageFault::CutLink,
+        ]
+        .into_iter()
+        .any(|f| added(m, f));
         let on_delay = {
             let delay_text = delay_text.clone();
             Callback::from(move |e: InputEvent| {
@@ -123,6 +144,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                         t(S::DropNextTip)) }
                     { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
                 </div>
+                if any_added { <p class="fault-added" role="status">{ t(S::FaultScheduled) }</p> }
             </div>
         }
     });

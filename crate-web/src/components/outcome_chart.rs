@@ -46,7 +46,7 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
         <section class="outcomes panel" aria-label={title}>
             <h2>{ title }
                 <span class="muted">{ format!(" · {name}, {}", if ru {
-                    "те же сбои при каждой гарантии, прогон без браузера"
+                    "те же сбои при каждой гарантии, фоновый прогон"
                 } else {
                     "the same faults under each guarantee, headless runs"
                 }) }</span></h2>

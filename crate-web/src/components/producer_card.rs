@@ -50,7 +50,7 @@ fn timer_ring(t: &TimerVm) -> Html {
                     stroke-dasharray={format!("{} {}", filled.round() as i64, RING.ceil() as i64)} />
             </svg>
             <span class="label">{ &t.label }</span>
-            <span class="left">{ &t.left }</span>
+            <span class="left">{ "· " }{ &t.left }</span>
         </li>
     }
 }

@@ -6,6 +6,8 @@ use yew::prelude::*;
 
 /// Where the lanes begin: the width of the pinned label column.
 const CUT: f64 = crate::view_model::diagram::LABEL_WIDTH - 6.0;
+/// A tick closer than this to the diagram's left edge has its label start at its line.
+const EDGE_TICK: f64 = 48.0;
 use crate::view_model::diagram::NOW_LABEL_ROOM;
 
 #[derive(Properties, PartialEq)]
@@ -86,11 +88,17 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         <text class="earlier-note" x={f(CUT + 6.0)} y={f(d.height - 8.0)}>{ tr(S::EarlierHidden) }</text>
                     }
                     <text class="zone-label" x={f(d.width - 8.0)} y={f(d.height - 8.0)} text-anchor="end">{ tr(S::WireZone) }</text>
-                    { for d.ticks.iter().map(|t| html! {
-                        <g class="tick">
-                            <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
-                            <text x={f(t.x)} y="18" text-anchor="middle">{ &t.label }</text>
-                        </g>
+                    // A tick near the left edge starts at its line: centred, its first
+                    // characters went under the pinned lane labels ("ms" for "0 ms").
+                    { for d.ticks.iter().map(|t| {
+                        let edge = t.x - CUT < EDGE_TICK;
+                        html! {
+                            <g class="tick">
+                                <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
+                                <text x={f(if edge { t.x - 3.0 } else { t.x })} y="18"
+                                    text-anchor={if edge { "start" } else { "middle" }}>{ &t.label }</text>
+                            </g>
+                        }
                     }) }
                     // The labels are drawn here for the exported picture; on screen the
                     // column pinned over them (below) is the one to read and click.

@@ -66,6 +66,9 @@ pub struct Charts {
     pub alignment: LineChart,
     /// In-flight records stored with the snapshot: an unaligned checkpoint's cost.
     pub channel_state: LineChart,
+    /// Which checkpoint of each run is a stop's final one (its duration spikes: it waits for
+    /// the sources to drain), said under the charts: in a legend it ran past a phone's chart.
+    pub final_note: Option<String>,
 }
 
 /// The charts: completed checkpoints by id; a run's label says how many expired or were
@@ -88,13 +91,9 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         let name = match (failed, lang) {
             (0, _) => name.to_string(),
             (n, Lang::En) => format!("{name} ({n} expired or aborted)"),
-            (n, Lang::Ru) => format!("{name} ({n} истекли или прерваны)"),
+            (n, Lang::Ru) => format!("{name} (неудачных: {n})"),
         };
-        match (r.final_checkpoint, lang) {
-            (None, _) => name,
-            (Some(id), Lang::En) => format!("{name} · cp {id} is the final one, after the drain"),
-            (Some(id), Lang::Ru) => format!("{name} · чекпоинт {id} — финальный, после слива"),
-        }
+        name
     };
     // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
     // duration chart); none elsewhere.
@@ -145,7 +144,36 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             series: series(y, false),
             mark_label: None,
         };
+    let finals: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let id = r.final_checkpoint?;
+            let run = match (r.at_least_once, r.unaligned, lang) {
+                (true, _, _) => "AT_LEAST_ONCE",
+                (false, false, Lang::En) => "aligned",
+                (false, true, Lang::En) => "unaligned",
+                (false, false, Lang::Ru) => "выровненные",
+                (false, true, Lang::Ru) => "невыровненные",
+            };
+            Some(match lang {
+                Lang::En => format!("{run} cp {id}"),
+                Lang::Ru => format!("{run} — чекпоинт {id}"),
+            })
+        })
+        .collect();
+    let final_note = (!finals.is_empty()).then(|| {
+        let lead = match lang {
+            Lang::En => {
+                "The final checkpoint, taken after the sources drain (its duration spikes):"
+            }
+            Lang::Ru => {
+                "Финальный чекпоинт, после того как источники иссякли (его длительность выше):"
+            }
+        };
+        format!("{lead} {}.", finals.join(" · "))
+    });
     Charts {
+        final_note,
         duration: LineChart {
             series: series(&|c| c.duration_ms, true),
             mark_label: Some(
@@ -186,6 +214,7 @@ mod tests {
             "{runs:?}"
         );
         let Charts {
+            final_note,
             duration,
             alignment,
             channel_state,
@@ -195,16 +224,15 @@ mod tests {
         let stored = |i: usize| -> f64 { channel_state.series[i].points.iter().map(|p| p.1).sum() };
         assert_eq!(stored(0), 0.0);
         assert!(stored(1) > 0.0, "{:?}", channel_state.series[1]);
-        // The stop's final checkpoint waits for the drain (its duration spikes): the label
-        // names it.
+        // The stop's final checkpoint waits for the drain (its duration spikes): the note
+        // under the charts names it.
         let unaligned = duration.series.last().expect("an unaligned line");
         let last = runs[1]
             .final_checkpoint
             .expect("a stop with a final checkpoint");
-        assert_eq!(
-            unaligned.label,
-            format!("unaligned · cp {last} is the final one, after the drain")
-        );
+        assert_eq!(unaligned.label, "unaligned");
+        let note = final_note.expect("a note on the final checkpoints");
+        assert!(note.contains(&format!("unaligned cp {last}")), "{note}");
         assert!(unaligned.points.iter().any(|p| p.0 == last as f64));
         assert!(alignment
             .series

@@ -271,6 +271,14 @@ pub const QUIET_WIRE: usize = 8;
 /// How far right of its moment a lost message's stub reaches, in pixels.
 const LOST_STUB_X: f64 = 20.0;
 
+/// How far a lost message's stub reaches toward its receiver's lane (`dy` away): half way,
+/// or, when a third process's lane lies half way, to the middle of the gap before it, so its
+/// cross never sits on a process that had nothing to do with it.
+fn stub_depth(dy: f64) -> f64 {
+    let gaps = (dy.abs() / LANE_GAP).round().max(1.0);
+    dy.signum() * LANE_GAP * (((gaps - 1.0) / 2.0).floor() + 0.5)
+}
+
 /// How far apart copies of one arrow (same processes, same moments) are drawn, in pixels.
 pub const FAN_OUT: f64 = 7.0;
 
@@ -512,7 +520,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
                 let stub = toward
                     .and_then(&y_of)
                     .filter(|to_y| (to_y - y).abs() > 1.0)
-                    .map(|to_y| (x + LOST_STUB_X, y + (to_y - y) / 2.0));
+                    .map(|to_y| (x + LOST_STUB_X, y + stub_depth(to_y - y)));
                 marks.push(MarkVm {
                     kind,
                     x,
@@ -897,6 +905,22 @@ mod tests {
             (y2 - (broker + producer) / 2.0).abs() < 0.5,
             "half way toward the producer: {y2} between {broker} and {producer}"
         );
+    }
+
+    #[test]
+    fn a_lost_message_s_cross_sits_between_lanes_never_on_a_third_process() {
+        for gaps in 1..=6 {
+            for sign in [1.0, -1.0] {
+                let depth = stub_depth(sign * LANE_GAP * f64::from(gaps));
+                let in_gaps = depth.abs() / LANE_GAP;
+                assert!(
+                    (in_gaps.fract() - 0.5).abs() < 1e-9,
+                    "{gaps} gaps: {in_gaps}"
+                );
+                assert!(in_gaps < f64::from(gaps) && depth.signum() == sign);
+            }
+        }
+        assert_eq!(stub_depth(LANE_GAP), LANE_GAP / 2.0, "next lanes: half way");
     }
 
     #[test]
