@@ -1,6 +1,6 @@
 //! The page's Russian: the chrome's strings (`i18n::RUSSIAN`) and the built-in lessons'
 //! texts (`lessons::RUSSIAN_BYTES`). Both ship in the small worker `eos-lessons-ru`, which
-//! only a page read in Russian loads: they are about a tenth of the page's bytes. Until they
+//! only a page read in Russian loads (29 KB gzipped, against the page's 578 KB). Until they
 //! are here the chrome reads in English and each lesson text says it is loading; a page that
 //! opens in Russian waits for them a moment before it draws (`crate::start`).
 //!
