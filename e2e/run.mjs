@@ -514,6 +514,16 @@ test('looks right at 1280×720, narrow, and in the light theme', async (page) =>
     return { by: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 5).map((e) => `${e.tagName}.${e.className}#${e.id}`) };
   });
   assert(overflow.by <= 0, `no horizontal page scroll at 560 px (${JSON.stringify(overflow)})`);
+  // A phone: the diagram takes the card's whole width, names over its lanes; a name still
+  // opens its process.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#diagram').scrollIntoViewIfNeeded();
+  const [card, scroller] = await page.evaluate(() => [document.querySelector('#diagram'), document.querySelector('.space-time-scroll')]
+    .map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, width: r.width })));
+  assert(scroller.width > card.width * 0.8, `the diagram spans its card on a phone: ${JSON.stringify({ card, scroller })}`);
+  await page.locator('.lane-labels .lane-label text').first().click();
+  await page.locator('#inspector').waitFor();
+  await page.keyboard.press('Escape');
 });
 
 test('three guarantees side by side: the ledger agrees with eos-sim compare', async (page) => {
@@ -531,6 +541,11 @@ test('three guarantees side by side: the ledger agrees with eos-sim compare', as
   assert(eos.every((t) => t === '1'), `exactly-once column is all 1: ${eos}`);
   await table.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '10-three-guarantees.png'), fullPage: true });
+  // On a phone the three lanes fit: exactly-once needs no sideways scroll.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const eosHead = await table.locator('thead th.exactly-once').boundingBox();
+  assert(eosHead && eosHead.x + eosHead.width <= 390, `exactly-once in view on a phone: ${JSON.stringify(eosHead)}`);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.selectOption('#scenario-picker', 'seed-frozen-broker');
   assert((await page.locator('#compare-table').count()) === 0, 'no ledger without a processor');
 });
