@@ -208,7 +208,9 @@ fn arrow(props: &ArrowProps) -> Html {
                 // Above a line that goes down, below one that goes up: a request and its
                 // answer between the same two lanes cross, and their words would overlap.
                 <text class="arrow-label" x={f(mx)} y={f(if a.y2 >= a.y1 { my - 6.0 } else { my + 17.0 })}
-                    text-anchor="middle">{ &a.kind }</text>
+                    text-anchor="middle">{ &a.kind }
+                    if a.also > 0 { { format!(" ×{}", a.also + 1) } }
+                </text>
             }
         </g>
     }

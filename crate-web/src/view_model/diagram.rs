@@ -59,6 +59,9 @@ pub struct ArrowVm {
     pub current: bool,
     /// Its kind is written over it: when it is current, or on a quiet wire.
     pub labelled: bool,
+    /// How many more arrows like it (copies of one kind between the same lanes at the same
+    /// moments, fanned out) its label speaks for: they carry none of their own.
+    pub also: usize,
     /// Its start lies left of the window (the line is clipped to the window's edge).
     pub clipped: bool,
     pub title: String,
@@ -271,6 +274,18 @@ pub const QUIET_WIRE: usize = 8;
 /// How far right of its moment a lost message's stub reaches, in pixels.
 const LOST_STUB_X: f64 = 20.0;
 
+/// Two arrows whose labels would lie over each other: one kind between the same lanes, both
+/// on the wire (their tips share its zone), or delivered at moments within a fan's width of
+/// each other.
+fn alike(a: &ArrowVm, b: &ArrowVm) -> bool {
+    let near = |p: f64, q: f64| (p - q).abs() <= FAN_OUT * 6.0;
+    a.kind == b.kind
+        && a.in_flight == b.in_flight
+        && a.y1 == b.y1
+        && a.y2 == b.y2
+        && (a.in_flight || (near(a.x1, b.x1) && near(a.x2, b.x2)))
+}
+
 /// How far a lost message's stub reaches toward its receiver's lane (`dy` away): half way,
 /// or, when a third process's lane lies half way, to the middle of the gap before it, so its
 /// cross never sits on a process that had nothing to do with it.
@@ -349,6 +364,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             in_flight: false,
             current: false,
             labelled: false,
+            also: 0,
             clipped,
             title: S::ArrowTip.f(
                 lang,
@@ -405,6 +421,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             in_flight: true,
             current: false,
             labelled: false,
+            also: 0,
             clipped,
             title: S::WireArrowTip.f(
                 lang,
@@ -441,6 +458,22 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let quiet_wire = arrows.iter().filter(|a| a.in_flight).count() <= QUIET_WIRE;
     for a in &mut arrows {
         a.labelled = a.current || (a.in_flight && quiet_wire);
+    }
+    // Arrows alike (one kind, the same lanes, the same moments: fanned out) carry one label
+    // between them, with their number: three "produce response" labels at once piled up
+    // over the arrows and the now line.
+    for i in 0..arrows.len() {
+        if !arrows[i].labelled {
+            continue;
+        }
+        let mut also = 0;
+        for j in i + 1..arrows.len() {
+            if arrows[j].labelled && alike(&arrows[i], &arrows[j]) {
+                arrows[j].labelled = false;
+                also += 1;
+            }
+        }
+        arrows[i].also = also;
     }
 
     let mut marks = Vec::new();
@@ -904,6 +937,38 @@ mod tests {
         assert!(
             (y2 - (broker + producer) / 2.0).abs() < 0.5,
             "half way toward the producer: {y2} between {broker} and {producer}"
+        );
+    }
+
+    #[test]
+    fn arrows_alike_carry_one_label_with_their_number() {
+        let mut sim = builtin::get("seed-frozen-broker")
+            .expect("built-in")
+            .simulation(None);
+        let mut grouped = 0;
+        while !sim.is_finished() && sim.steps() < 400 {
+            sim.step();
+            let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+            let labelled: Vec<&ArrowVm> = d.arrows.iter().filter(|a| a.labelled).collect();
+            for (i, a) in labelled.iter().enumerate() {
+                assert!(
+                    labelled[i + 1..].iter().all(|b| !alike(a, b)),
+                    "step {}: two labels for arrows alike ({})",
+                    sim.steps(),
+                    a.kind
+                );
+            }
+            let spoken_for: usize = labelled.iter().map(|a| a.also).sum();
+            let unlabelled_current = d.arrows.iter().filter(|a| a.current && !a.labelled).count();
+            assert!(
+                unlabelled_current <= spoken_for,
+                "every current arrow is named"
+            );
+            grouped += spoken_for;
+        }
+        assert!(
+            grouped > 0,
+            "the frozen broker answers three produces at once"
         );
     }
 
