@@ -924,6 +924,13 @@ test('Russian that cannot load says so in both languages, and the page stays Eng
   assert((await page.locator('#reset').innerText()).includes('Reset'), 'the controls stay English');
   assert((await page.locator('html').getAttribute('lang')) === 'en', 'html lang stays en');
   assert((await page.evaluate(() => localStorage.getItem('eos.lang'))) !== 'ru', 'Russian is not remembered');
+  // A reader who chose Russian before: the page opens in English, whole, and says why.
+  await page.evaluate(() => localStorage.setItem('eos.lang', 'ru'));
+  await page.reload();
+  await page.locator('.error[role=alert]', { hasText: 'The Russian texts did not load' }).waitFor({ timeout: 20000 });
+  assert((await page.locator('html').getAttribute('lang')) === 'en', 'html lang is en');
+  assert((await page.locator('#reset').innerText()).includes('Reset'), 'the controls are English');
+  assert((await page.locator('#lesson-title').innerText()) === before, `the lesson is English: ${await page.locator('#lesson-title').innerText()}`);
 }, { lesson: true, blocked: /eos-lessons-ru/ });
 
 test('a page that opens in Russian draws in Russian from its first frame', async (page) => {

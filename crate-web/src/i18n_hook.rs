@@ -8,11 +8,17 @@ use yew::prelude::*;
 /// `failed` hears the worker's failure (the page shows `russian::FAILED`).
 #[hook]
 pub fn use_i18n(failed: Callback<()>) -> I18n {
-    let lang = use_state(|| {
+    let wanted = use_state(|| {
         initial(
             crate::storage::get(LANG_KEY).as_deref(),
             crate::storage::browser_language().as_deref(),
         )
+    });
+    // Russian whose texts could not be loaded (`crate::start` asked before drawing) opens
+    // in English, and says why.
+    let lang = use_state(|| match *wanted {
+        Lang::Ru if crate::russian::failed() => Lang::En,
+        l => l,
     });
     let russian = use_state_eq(crate::russian::loaded);
     // The latest `failed`, read when the worker answers: a new callback at every render must
@@ -30,12 +36,22 @@ pub fn use_i18n(failed: Callback<()>) -> I18n {
             let _ = root.set_attribute("lang", code(*lang));
         }
     });
-    // A page that opened in Russian without its texts (the worker was slow) asks again.
     {
-        let (russian, failed) = (russian.clone(), failed.clone());
+        let failed = failed.clone();
+        let fell_back = *wanted != *lang;
+        use_effect_with((), move |_| {
+            if fell_back {
+                failed.borrow().emit(());
+            }
+        });
+    }
+    // A page that opened in Russian without its texts (the worker was slow) asks again, and
+    // turns to English if they do not come.
+    {
+        let (russian, failed, setter) = (russian.clone(), failed.clone(), lang.setter());
         use_effect_with((*lang, *russian), move |(lang, loaded)| {
             if *lang == Lang::Ru && !*loaded {
-                load(russian.setter(), None, failed);
+                load(russian.setter(), None, failed, Some(setter));
             }
         });
     }
@@ -47,7 +63,7 @@ pub fn use_i18n(failed: Callback<()>) -> I18n {
         (lang.setter(), russian.setter()),
         move |l: Lang, (setter, russian)| {
             if l == Lang::Ru && !crate::russian::loaded() {
-                load(russian.clone(), Some(setter.clone()), failed.clone());
+                load(russian.clone(), Some(setter.clone()), failed.clone(), None);
             } else {
                 crate::storage::set(LANG_KEY, code(l));
                 setter.set(l);
@@ -62,11 +78,13 @@ pub fn use_i18n(failed: Callback<()>) -> I18n {
 }
 
 /// Loads the Russian texts; then marks them loaded and, with `switch`, turns to Russian (and
-/// remembers it), or tells `failed`.
+/// remembers it); or tells `failed` and, with `fall_back`, turns to English (not remembered:
+/// a reload tries Russian again).
 fn load(
     russian: UseStateSetter<bool>,
     switch: Option<UseStateSetter<Lang>>,
     failed: std::rc::Rc<std::cell::RefCell<Callback<()>>>,
+    fall_back: Option<UseStateSetter<Lang>>,
 ) {
     crate::russian::load(Box::new(move |ok| {
         if ok {
@@ -77,6 +95,9 @@ fn load(
             }
         } else {
             failed.borrow().emit(());
+            if let Some(s) = fall_back {
+                s.set(Lang::En);
+            }
         }
     }));
 }

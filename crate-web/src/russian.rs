@@ -14,14 +14,16 @@ const WORKER_URL: &str = "./eos-lessons-ru_loader.js";
 
 /// What the page says when the worker fails: in both languages, as the Russian chrome is
 /// what did not arrive.
-pub const FAILED: &str = "Русский текст не загрузился: переключитесь на EN или обновите \
-     страницу, чтобы попробовать снова. The Russian texts did not load: switch to EN, or reload \
-     the page to try again.";
+pub const FAILED: &str = "Русский текст не загрузился, поэтому страница остаётся на английском: \
+     обновите её, чтобы попробовать снова. The Russian texts did not load, so the page stays \
+     in English: reload it to try again.";
 
 /// Told whether the texts came.
 type Waiter = Box<dyn FnOnce(bool)>;
 
 thread_local! {
+    /// The worker's last answer was not the texts (cleared when they come).
+    static FAILED_LAST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static CHROME: RefCell<Option<Vec<&'static str>>> = const { RefCell::new(None) };
     /// Who waits for the worker's answer: empty when no one asked, or it answered.
     static WAITING: RefCell<Vec<Waiter>> = const { RefCell::new(Vec::new()) };
@@ -85,6 +87,12 @@ pub fn chrome(index: usize) -> Option<&'static str> {
     CHROME.with(|c| c.borrow().as_ref().and_then(|t| t.get(index).copied()))
 }
 
+/// Whether the worker's last answer was not the texts: a page that opens after that
+/// opens in English.
+pub fn failed() -> bool {
+    FAILED_LAST.with(|f| f.get()) && !loaded()
+}
+
 /// Whether the Russian texts are here.
 pub fn loaded() -> bool {
     CHROME.with(|c| c.borrow().is_some())
@@ -108,6 +116,7 @@ pub fn load(done: Waiter) {
         WORKER_URL,
         Box::new(|bytes: Option<Vec<u8>>| {
             let ok = bytes.is_some_and(|b| take(&b));
+            FAILED_LAST.with(|f| f.set(!ok));
             for done in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
                 done(ok);
             }
