@@ -463,6 +463,16 @@ test('dropping a message on the wire by click changes the run and joins the sche
   assert(!(await page.locator('#msg-delay').isDisabled()), 'a delay is still offered');
   await page.click('#step');
   assert(/The network drops app → broker 0 "produce/.test(await page.locator('#event-log').innerText()), 'the drop is narrated');
+  // Its cross sits at the moment of the loss, on the now line, not right of it as if to
+  // come; a click on it names the message and how it was lost.
+  const lost = page.locator('#space-time g.mark.lost[data-msg]').last();
+  const cross = await lost.locator('path').boundingBox();
+  const now = await page.locator('#space-time line.now').boundingBox();
+  assert(cross && now && cross.x + cross.width / 2 <= now.x + now.width / 2 + 1, `the cross (${cross?.x}) is not right of now (${now?.x})`);
+  await page.screenshot({ path: join(artifacts, '13b-message-dropped.png'), fullPage: false });
+  await lost.click();
+  const gone = await inspector.innerText();
+  assert(/lost: it never arrives/.test(gone) && /step 7/.test(gone) && /scheduled fault/.test(gone), `the lost message: ${gone}`);
   await page.click('#run-to-end');
   const report = cli(['run', 'seed-frozen-broker', '--json']);
   const steps = await stepNumber(page);

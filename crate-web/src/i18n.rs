@@ -652,6 +652,7 @@ strings! {
     Timers => "Timers", "Таймеры";
     AckFor => "ack for {0}", "подтверждение для {0}";
     LostOnTheWire => "lost", "потеряно";
+    LostNeverArrives => "lost: it never arrives", "потеряно: не прибудет никогда";
     DedupFlash => "duplicate recognised: seq {0}–{1} is already at offset {2}", "дубликат распознан: seq {0}–{1} уже на смещении {2}";
     DedupFlashOne => "duplicate recognised: seq {0} is already at offset {1}", "дубликат распознан: seq {0} уже на смещении {1}";
 }

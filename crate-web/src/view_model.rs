@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod effects;
 pub mod inspector;
 pub mod lesson;
+mod lost_message;
 pub mod outcomes;
 pub mod timers;
 

@@ -173,6 +173,8 @@ impl Network {
                 producer: env.to,
                 tp: *tp,
                 base_offset: *base_offset,
+                msg: env.id,
+                sent_at: env.sent_at,
                 behind: true,
             },
             _ => Note::MessageDropped {
@@ -181,6 +183,8 @@ impl Network {
                 kind: env.msg.kind(),
                 label: env.msg.label(),
                 why: DropReason::StalledConnection,
+                msg: env.id,
+                sent_at: env.sent_at,
             },
         }
     }
@@ -221,6 +225,8 @@ impl Network {
             kind: env.msg.kind(),
             label: env.msg.label(),
             why,
+            msg: env.id,
+            sent_at: env.sent_at,
         };
         if self.is_cut(env.from, env.to) {
             notes.push(dropped(DropReason::Partitioned));
@@ -272,6 +278,8 @@ impl Network {
                             producer: env.to,
                             tp: *tp,
                             base_offset: *base_offset,
+                            msg: env.id,
+                            sent_at: env.sent_at,
                             behind: false,
                         });
                         Some(true)
@@ -309,6 +317,8 @@ impl Network {
                         producer: env.to,
                         tp: *tp,
                         base_offset: *base_offset,
+                        msg: env.id,
+                        sent_at: env.sent_at,
                         behind: false,
                     });
                     self.stall_behind(env);

@@ -773,6 +773,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp: t,
             base_offset,
             behind: false,
+            ..
         } => format!(
             "The network loses {}'s acknowledgement to {}: the record IS at offset {base_offset} of {}, but the producer will never hear so. The connection is stuck: TCP delivers in order, so nothing after it arrives either.",
             n(broker),
@@ -785,6 +786,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp: t,
             base_offset,
             behind: true,
+            ..
         } => format!(
             "{}'s acknowledgement to {} is stuck behind the lost one on the same connection: the record IS at offset {base_offset} of {}, but the producer will not hear so.",
             n(broker),

@@ -309,12 +309,22 @@ pub enum Note {
         kind: MessageKind,
         label: String,
         why: DropReason,
+        /// The message's id and when it was sent, for a view that names it.
+        #[serde(default)]
+        msg: u64,
+        #[serde(default)]
+        sent_at: SimTime,
     },
     AckLost {
         broker: NodeId,
         producer: NodeId,
         tp: Tp,
         base_offset: u64,
+        /// The acknowledgement's message id and when it was sent.
+        #[serde(default)]
+        msg: u64,
+        #[serde(default)]
+        sent_at: SimTime,
         /// Stuck behind an earlier message lost on the same connection (TCP keeps order),
         /// rather than lost itself.
         #[serde(default)]

@@ -831,6 +831,8 @@ impl Simulation {
                         kind: env.msg.kind(),
                         label: env.msg.label(),
                         why: super::note::DropReason::Fault,
+                        msg: env.id,
+                        sent_at: env.sent_at,
                     });
                     self.network.stall_behind(env);
                 }

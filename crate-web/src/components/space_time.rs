@@ -1,7 +1,7 @@
 use super::activate;
 use crate::i18n::{I18n, S};
 use crate::state::Selection;
-use crate::view_model::diagram::{ArrowVm, DiagramVm};
+use crate::view_model::diagram::{ArrowVm, DiagramVm, MarkVm};
 use yew::prelude::*;
 
 /// Where the lanes begin: the width of the pinned label column.
@@ -128,19 +128,10 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         <Arrow key={a.msg_id} arrow={a.clone()} on_select={props.on_select.clone()}
                             selected={props.selected == Some(Selection::Message(a.msg_id))} />
                     }) }</>
-                    { for d.marks.iter().map(|m| html! {
-                        <g class={classes!("mark", m.kind)}>
-                            <title>{ &m.title }</title>
-                            if m.kind == "restart" {
-                                <circle cx={f(m.x)} cy={f(m.y)} r="8" />
-                            } else if let Some((x2, y2)) = m.stub {
-                                <line class="stub" x1={f(m.x)} y1={f(m.y)} x2={f(x2)} y2={f(y2)} />
-                                <path d={format!("M{} {} l12 12 m0 -12 l-12 12", f(x2 - 6.0), f(y2 - 6.0))} />
-                            } else {
-                                <path d={format!("M{} {} l12 12 m0 -12 l-12 12", f(m.x - 6.0), f(m.y - 6.0))} />
-                            }
-                        </g>
-                    }) }
+                    { for d.marks.iter().map(|m| mark(m, &props.on_select, props.selected, &i18n)) }
+                    <g class="arrow-labels">{ for d.arrows.iter()
+                        .filter(|a| a.labelled || props.selected == Some(Selection::Message(a.msg_id)))
+                        .map(|a| arrow_label(a, &props.on_select)) }</g>
                 </svg>
             </div></div>
             if *away {
@@ -194,7 +185,6 @@ fn arrow(props: &ArrowProps) -> Html {
         a.current.then_some("current"),
         a.in_flight.then_some("wire")
     );
-    let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
     html! {
         <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
             tabindex="0" role="button" data-msg={a.msg_id.to_string()}
@@ -204,14 +194,63 @@ fn arrow(props: &ArrowProps) -> Html {
             <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
             <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
             <path class={head} d={head_path(a.x1, a.y1, a.x2, a.y2)} />
-            if a.labelled || selected {
-                // Above a line that goes down, below one that goes up: a request and its
-                // answer between the same two lanes cross, and their words would overlap.
-                <text class="arrow-label" x={f(mx)} y={f(if a.y2 >= a.y1 { my - 6.0 } else { my + 17.0 })}
-                    text-anchor="middle">{ &a.kind }
-                    if a.also > 0 { { format!(" ×{}", a.also + 1) } }
-                </text>
-            }
+        </g>
+    }
+}
+
+/// An arrow's kind written over it, drawn after every arrow and mark so none crosses it;
+/// a click on it selects its arrow.
+fn arrow_label(a: &ArrowVm, on_select: &Callback<Selection>) -> Html {
+    let f = |v: f64| (v.round() as i64).to_string();
+    let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
+    let (click, _) = activate(on_select, Selection::Message(a.msg_id));
+    let class = classes!(
+        "arrow-label",
+        a.in_flight.then_some("wire"),
+        a.current.then_some("current")
+    );
+    // Above a line that goes down, below one that goes up: a request and its answer
+    // between the same two lanes cross, and their words would overlap.
+    html! {
+        <text key={a.msg_id} class={class} x={f(mx)} y={f(if a.y2 >= a.y1 { my - 6.0 } else { my + 17.0 })}
+            text-anchor="middle" aria-hidden="true" onclick={click}>{ &a.kind }
+            if a.also > 0 { { format!(" ×{}", a.also + 1) } }
+        </text>
+    }
+}
+
+/// A crash's cross, a restart's ring, or a lost message's stub ending in a cross, which a
+/// click (or Enter) opens in the inspector.
+fn mark(
+    m: &MarkVm,
+    on_select: &Callback<Selection>,
+    selected: Option<Selection>,
+    i18n: &I18n,
+) -> Html {
+    let f = |v: f64| (v.round() as i64).to_string();
+    let cross = |x: f64, y: f64| format!("M{} {} l12 12 m0 -12 l-12 12", f(x - 6.0), f(y - 6.0));
+    let body = if m.kind == "restart" {
+        html! { <circle cx={f(m.x)} cy={f(m.y)} r="8" /> }
+    } else if let Some((x2, y2)) = m.stub {
+        html! { <>
+            <line class="hit" x1={f(m.x)} y1={f(m.y)} x2={f(x2)} y2={f(y2)} />
+            <line class="stub" x1={f(m.x)} y1={f(m.y)} x2={f(x2)} y2={f(y2)} />
+            <path d={cross(x2, y2)} />
+        </> }
+    } else {
+        html! { <path d={cross(m.x, m.y)} /> }
+    };
+    let Some(id) = m.msg else {
+        return html! { <g class={classes!("mark", m.kind)}><title>{ &m.title }</title>{ body }</g> };
+    };
+    let (click, key) = activate(on_select, Selection::Message(id));
+    let chosen = selected == Some(Selection::Message(id));
+    html! {
+        <g class={classes!("mark", m.kind, chosen.then_some("selected"))} tabindex="0" role="button"
+            data-msg={id.to_string()} aria-label={i18n.f(S::InspectMessage, &[&id, &m.title])}
+            onclick={click} onkeydown={key}>
+            <title>{ &m.title }</title>
+            { body }
         </g>
     }
 }

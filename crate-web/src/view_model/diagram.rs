@@ -73,9 +73,12 @@ pub struct MarkVm {
     pub kind: &'static str,
     pub x: f64,
     pub y: f64,
-    /// For a lost message: where its stub ends, half way from its sender's lane toward its
-    /// receiver's, with the cross there (so a lost answer does not read as a lost request).
+    /// For a lost message: where its stub ends (see `lost_stub`), half way from its sender's
+    /// lane toward its receiver's, with the cross there (so a lost answer does not read as a
+    /// lost request).
     pub stub: Option<(f64, f64)>,
+    /// The lost message, which a click on its cross opens.
+    pub msg: Option<u64>,
     pub title: String,
 }
 
@@ -284,6 +287,28 @@ fn alike(a: &ArrowVm, b: &ArrowVm) -> bool {
         && a.y1 == b.y1
         && a.y2 == b.y2
         && (a.in_flight || (near(a.x1, b.x1) && near(a.x2, b.x2)))
+}
+
+/// A lost message's stub, from where it starts on its sender's lane (`y`) to where its
+/// cross sits, toward its receiver's lane (`to_y`): from its sending to its loss when it
+/// was lost on the way, its cross at the moment it was lost (`at`); a short slant ending at
+/// that moment when it was lost as it was sent, so a loss at the current step never reads
+/// as one to come, right of the now line.
+fn lost_stub(
+    scale: &TimeScale,
+    sent_at: SimTime,
+    at: f64,
+    now_x: f64,
+    y: f64,
+    to_y: f64,
+) -> (f64, (f64, f64)) {
+    let end_y = y + stub_depth(to_y - y);
+    let sent = scale.x(sent_at).unwrap_or_else(|| scale.left());
+    if at - sent >= LOST_STUB_X / 2.0 {
+        return (sent, (at, end_y));
+    }
+    let end = (at + LOST_STUB_X).min(now_x);
+    (end - LOST_STUB_X, (end, end_y))
 }
 
 /// How far a lost message's stub reaches toward its receiver's lane (`dy` away): half way,
@@ -510,6 +535,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
                                 x,
                                 y,
                                 stub: None,
+                                msg: None,
                                 title: format!("{} — {}", dur(rec.time), narrate(&sim.names, note)),
                             });
                         }
@@ -523,10 +549,20 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             let (kind, node, toward) = match note {
                 Note::Crashed { node } => ("crash", *node, None),
                 Note::Restarted { node } => ("restart", *node, None),
-                Note::MessageDropped { from, to, .. } => ("lost", *from, Some(*to)),
+                Note::MessageDropped {
+                    from,
+                    to,
+                    msg,
+                    sent_at,
+                    ..
+                } => ("lost", *from, Some((*to, *msg, *sent_at))),
                 Note::AckLost {
-                    broker, producer, ..
-                } => ("lost", *broker, Some(*producer)),
+                    broker,
+                    producer,
+                    msg,
+                    sent_at,
+                    ..
+                } => ("lost", *broker, Some((*producer, *msg, *sent_at))),
                 Note::Frozen { node, duration } => {
                     open_freezes.push((*node, rec.time, *duration));
                     continue;
@@ -548,17 +584,22 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
                 }
                 _ => continue,
             };
-            if let (Some(x), Some(y)) = (scale.x(rec.time), y_of(node)) {
+            if let (Some(at), Some(y)) = (scale.x(rec.time), y_of(node)) {
                 let text = narrate(&sim.names, note);
-                let stub = toward
-                    .and_then(&y_of)
-                    .filter(|to_y| (to_y - y).abs() > 1.0)
-                    .map(|to_y| (x + LOST_STUB_X, y + stub_depth(to_y - y)));
+                let stub = toward.and_then(|(to, _, sent_at)| {
+                    let to_y = y_of(to).filter(|to_y| (to_y - y).abs() > 1.0)?;
+                    Some(lost_stub(&scale, sent_at, at, now_x, y, to_y))
+                });
+                let (x, stub) = match stub {
+                    Some((x, end)) => (x, Some(end)),
+                    None => (at, None),
+                };
                 marks.push(MarkVm {
                     kind,
                     x,
                     y,
                     stub,
+                    msg: toward.map(|(_, msg, _)| msg),
                     title: format!("{} — {text}", dur(rec.time)),
                 });
             }
@@ -937,6 +978,94 @@ mod tests {
         assert!(
             (y2 - (broker + producer) / 2.0).abs() < 0.5,
             "half way toward the producer: {y2} between {broker} and {producer}"
+        );
+    }
+
+    /// Runs `sim` to its end and checks every loss at the step it happens (the step a fault
+    /// added by click acts): its cross is never right of the now line, its stub runs from
+    /// the sending to the loss, and the mark names the message a click opens. Counts the
+    /// losses of messages sent before that step, and of messages lost as they were sent.
+    fn check_losses(name: &str, mut sim: Simulation, seen: &mut (usize, usize)) {
+        while !sim.is_finished() && sim.steps() < 3_000 {
+            sim.step();
+            let Some(rec) = sim.trace().last() else {
+                continue;
+            };
+            let lost: Vec<(u64, SimTime)> = rec
+                .notes
+                .iter()
+                .filter_map(|n| match n {
+                    Note::MessageDropped { msg, sent_at, .. }
+                    | Note::AckLost { msg, sent_at, .. } => Some((*msg, *sent_at)),
+                    _ => None,
+                })
+                .collect();
+            if lost.is_empty() {
+                continue;
+            }
+            let now = rec.time;
+            let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+            for (msg, sent_at) in lost {
+                let m = d
+                    .marks
+                    .iter()
+                    .find(|m| m.msg == Some(msg))
+                    .unwrap_or_else(|| panic!("{name}: message {msg} lost, not marked"));
+                // Between two processes on one lane (a coordinator's marker to its own
+                // broker): a cross at the moment, no stub.
+                let Some((x2, _)) = m.stub else {
+                    assert!(m.x <= d.now_x + 0.5, "{name}: cross past now");
+                    continue;
+                };
+                assert!(
+                    x2 <= d.now_x + 0.5,
+                    "{name}: cross at {x2}, now at {}",
+                    d.now_x
+                );
+                assert!(m.x < x2, "{name}: the stub runs left to right");
+                if sent_at < now {
+                    seen.0 += 1;
+                    assert!(
+                        m.x <= x2 - COLUMN_WIDTH + 0.5,
+                        "{name}: it starts at its sending, a column before its loss"
+                    );
+                } else {
+                    seen.1 += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_lost_message_is_drawn_from_its_sending_to_its_loss_never_past_now() {
+        let mut seen = (0, 0);
+        for name in builtin::names() {
+            let sim = builtin::get(&name).expect("built-in").simulation(None);
+            check_losses(&name, sim, &mut seen);
+        }
+        assert!(
+            seen.1 > 0,
+            "built-ins lose messages as they are sent: {seen:?}"
+        );
+        // "Drop it" in the inspector: the produce sent at 5 ms, dropped on the wire at 6 ms.
+        let dropped = builtin::get("seed-frozen-broker")
+            .and_then(|s| {
+                s.with_fault(eos_core::scenario::schema::FaultSpec {
+                    at_ms: 6,
+                    action: "drop_on_wire".into(),
+                    from: Some("app".into()),
+                    to: Some("broker-0".into()),
+                    message: Some("produce".into()),
+                    count: 1,
+                    ..Default::default()
+                })
+            })
+            .expect("a valid fault");
+        let before = seen.0;
+        check_losses("dropped on the wire", dropped.simulation(None), &mut seen);
+        assert!(
+            seen.0 > before,
+            "a message on the wire was dropped: {seen:?}"
         );
     }
 

@@ -158,7 +158,7 @@ pub fn injection_time(sim: &Simulation) -> SimTime {
 }
 
 /// A labelled row: the label in the page's language.
-fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, String) {
+pub(super) fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, String) {
     (label.get(lang).to_string(), value.into())
 }
 
@@ -265,6 +265,9 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         _ => None,
     });
     let Some((rec, from, kind, sent_at)) = delivered else {
+        if let Some(vm) = super::lost_message::inspect(sim, id, lang) {
+            return vm;
+        }
         return missing(
             "message",
             S::MessageN.f(lang, &[&id]),
@@ -840,6 +843,43 @@ pub(crate) mod tests {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
         sim.run(RunLimit::Steps(steps));
         sim
+    }
+
+    #[test]
+    fn a_lost_message_is_named_with_when_and_how_it_was_lost() {
+        let mut sim = builtin::get("lost-ack-idempotence-off")
+            .expect("built-in")
+            .simulation(None);
+        let lost = loop {
+            assert!(!sim.is_finished(), "the scenario loses an acknowledgement");
+            sim.step();
+            let found = sim.trace().last().and_then(|r| {
+                r.notes.iter().find_map(|n| match n {
+                    eos_core::sim::note::Note::AckLost { msg, .. } => Some(*msg),
+                    _ => None,
+                })
+            });
+            if let Some(msg) = found {
+                break msg;
+            }
+        };
+        let step = sim.steps();
+        sim.run(RunLimit::Steps(5));
+        for lang in [Lang::En, Lang::Ru] {
+            let vm = inspect(&sim, &Selection::Message(lost), lang);
+            assert!(vm.message.is_none(), "no fault offered on a lost message");
+            let label = S::LostOnTheWire.get(lang);
+            assert!(
+                value(&vm, label).contains(&format!("{step}")),
+                "{:?}",
+                vm.rows
+            );
+            assert_eq!(
+                value(&vm, S::Status.get(lang)),
+                S::LostNeverArrives.get(lang)
+            );
+            assert!(vm.notes[0].contains("loses"), "{:?}", vm.notes);
+        }
     }
 
     /// The value of the row labelled `label` (a failed test if there is none), shared with
