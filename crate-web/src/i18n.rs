@@ -434,6 +434,14 @@ strings! {
     NothingRead => "nothing read yet", "пока ничего не прочитано";
     ReadN => "{0} read: {1}", "прочитано {0}: {1}";
     PhaseN => "phase: {0}", "фаза: {0}";
+    PhaseIdle => "idle", "простаивает";
+    PhaseResuming => "reading its group's committed offsets", "читает зафиксированные смещения группы";
+    PhasePolling => "polling its input", "опрашивает вход";
+    PhaseCommittingFirst => "committing offsets before its outputs", "фиксирует смещения до записи результатов";
+    PhaseProducing => "waiting for its outputs to be acknowledged", "ждёт подтверждения своих результатов";
+    PhaseCommittingAfter => "committing offsets after its outputs", "фиксирует смещения после записи результатов";
+    PhaseTransacting => "in a transaction: outputs and offsets commit together", "в транзакции: результаты и смещения фиксируются вместе";
+    PhaseStopped => "stopped", "остановлен";
     ProcessedInput => "{0} processed · input {1}", "обработано {0} · вход {1}";
     ProcessedAgainInput => "{0} processed, {1} of them again · input {2}", "обработано {0}, из них повторно {1} · вход {2}";
     NotStarted => "not started", "не начат";

@@ -518,7 +518,7 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                 phase: if crashed {
                     S::Crashed.get(lang).to_string()
                 } else {
-                    p.phase.name().to_string()
+                    phase_words(&p.phase, lang).to_string()
                 },
                 processed: {
                     let input = if positions.is_empty() {
@@ -758,6 +758,22 @@ pub fn clock(sim: &Simulation, lang: Lang) -> String {
     format!("{at}{end}")
 }
 
+/// A read-process-write processor's phase in words, in `lang`.
+pub fn phase_words(phase: &eos_core::kafka::processor::Phase, lang: Lang) -> &'static str {
+    use eos_core::kafka::processor::Phase;
+    match phase {
+        Phase::Idle => S::PhaseIdle,
+        Phase::Resuming { .. } => S::PhaseResuming,
+        Phase::Polling => S::PhasePolling,
+        Phase::CommittingFirst { .. } => S::PhaseCommittingFirst,
+        Phase::Producing => S::PhaseProducing,
+        Phase::CommittingAfter { .. } => S::PhaseCommittingAfter,
+        Phase::Transacting => S::PhaseTransacting,
+        Phase::Stopped => S::PhaseStopped,
+    }
+    .get(lang)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -940,6 +956,9 @@ pub(crate) mod tests {
             Some((12, 12))
         );
         assert!(p.client.starts_with("output client: pid"));
+        // Its phase in words, not the state machine's code name ("Stopped").
+        assert_eq!(p.phase, "stopped");
+        assert_eq!(processors(&sim, Lang::Ru)[0].phase, "остановлен");
         // While it is down its card says so, not the phase it had in memory.
         let mut sim = builtin::get("rpw-crash-exactly-once")
             .expect("built-in")

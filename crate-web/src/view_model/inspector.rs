@@ -774,7 +774,7 @@ fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         rows: vec![
             row(S::Status, lang, status_of(sim, node, lang)),
             row(S::Guarantee, lang, p.settings.guarantee.name()),
-            row(S::Phase, lang, p.phase.name()),
+            row(S::Phase, lang, super::phase_words(&p.phase, lang)),
             row(S::Processed, lang, p.processed.len().to_string()),
             row(
                 S::InputPositions,
