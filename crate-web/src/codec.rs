@@ -114,7 +114,14 @@ pub fn trace_json(link: &Link) -> Result<String, Vec<String>> {
     let scenario = scenario_of(link)?;
     let mut sim = scenario.simulation(None);
     sim.run(RunLimit::Steps(link.step));
-    let report = eos_core::report::Report::of(scenario.name(), &sim);
+    let mut report = eos_core::report::Report::of(scenario.name(), &sim);
+    // A run stopped at its last step may still hold events that do nothing (a timer the
+    // run no longer needs): it is complete when one more step finds nothing to do, as the
+    // page saw when it said "finished".
+    if !report.completed {
+        let mut probe = sim.clone_without_trace();
+        report.completed = matches!(probe.step(), eos_core::StepOutcome::Finished);
+    }
     let value = serde_json::json!({
         "scenario": scenario.name(),
         "seed": sim.seed,
@@ -368,6 +375,21 @@ mod tests {
         assert!(handle("unpack-lesson\nAAAA").starts_with("err\n"));
         assert!(crate::share::lesson_from_worker("lesson\nA\n\n!!!").is_err());
         assert!(crate::share::lesson_from_worker("lesson\nA").is_err());
+    }
+
+    #[test]
+    fn a_trace_exported_at_a_finished_run_s_last_step_says_it_completed() {
+        let mut sim = eos_core::builtin::get("seed-frozen-broker")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let mut link = Link::builtin("seed-frozen-broker");
+        for (step, completed) in [(sim.steps(), true), (sim.steps() - 1, false), (12, false)] {
+            link.step = step;
+            let json = trace_json(&link).expect("exports");
+            let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+            assert_eq!(value["report"]["completed"], completed, "at step {step}");
+        }
     }
 
     #[test]
