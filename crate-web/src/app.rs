@@ -319,6 +319,15 @@ pub fn app() -> Html {
                 <crate::components::cost_chart::CostChart scenario={crate::components::SharedScenario(state.scenario.clone())}
                     intervals={vec![10, 25, 50, 100, 200]} />
             }
+            if compare.is_none() && !state.scenario.file.processors.is_empty() {
+                <section class="card compare-skipped" id="compare-skipped">
+                    <h2>{ i18n.t(crate::i18n::S::CompareHeading) }</h2>
+                    <p>{ i18n.f(crate::i18n::S::CompareTooBig, &[
+                        &state.scenario.records_sent(),
+                        &crate::state::PAGE_MAX_COMPARED_RECORDS,
+                    ]) }</p>
+                </section>
+            }
             if state.scenario.file.flink.is_some() {
                 <crate::components::checkpoint_chart::CheckpointChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
             }

@@ -660,7 +660,10 @@ strings! {
     Timers => "Timers", "Таймеры";
     AckFor => "ack for {0}", "подтверждение для {0}";
     LostOnTheWire => "lost", "потеряно";
+    CompareTooBig => "This scenario sends {0} records: the page compares the three guarantees, and charts their outcomes and costs, for up to {1} (they run it a dozen times over). Run them on the file with eos-sim compare, eos-sim outcomes and eos-sim cost.",
+        "Этот сценарий отправляет записей: {0}. Страница сравнивает три гарантии и строит графики их исходов и стоимости не более чем для {1} (для этого сценарий прогоняется десяток раз). Для файла запустите eos-sim compare, eos-sim outcomes и eos-sim cost.";
     LostNeverArrives => "lost: it never arrives", "потеряно: не прибудет никогда";
+    LostReceiverDown => "lost: its receiver was down", "потеряно: получатель был недоступен";
     DedupFlash => "duplicate recognised: seq {0}–{1} is already at offset {2}", "дубликат распознан: seq {0}–{1} уже на смещении {2}";
     DedupFlashOne => "duplicate recognised: seq {0} is already at offset {1}", "дубликат распознан: seq {0} уже на смещении {1}";
 }

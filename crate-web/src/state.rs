@@ -17,6 +17,11 @@ pub const SNAPSHOT_EVERY: u64 = 64;
 /// The longest run the page plays (it keeps snapshots to step back through); `eos-sim`
 /// runs longer ones.
 pub const PAGE_MAX_STEPS: u64 = 250_000;
+/// The most records a scenario may send for the page to compare the three guarantees and
+/// chart their outcomes and costs: those run the scenario a dozen times over, at once, and
+/// a larger one would hold the page for seconds to minutes. `eos-sim compare`, `outcomes`
+/// and `cost` run any size.
+pub const PAGE_MAX_COMPARED_RECORDS: u64 = 5_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -226,8 +231,11 @@ impl Playground {
                 .cut
                 .then_some(Notice::StepLimit(timeline.total_steps))
         });
-        let comparison =
-            Rc::new(eos_core::compare::compare_counts(&scenario, None).unwrap_or_default());
+        let comparison = if scenario.records_sent() > PAGE_MAX_COMPARED_RECORDS {
+            Rc::new(Vec::new())
+        } else {
+            Rc::new(eos_core::compare::compare_counts(&scenario, None).unwrap_or_default())
+        };
         Playground {
             timeline,
             comparison,
@@ -764,6 +772,33 @@ mod tests {
             .error_text(Lang::En)
             .unwrap_or_default()
             .contains("no-such-scenario"));
+    }
+
+    #[test]
+    fn a_scenario_too_large_to_compare_is_not_compared_and_the_built_ins_are() {
+        for name in crate::builtins::NAMES {
+            let scenario = crate::builtins::get(name).expect("built-in");
+            assert!(
+                scenario.records_sent() <= PAGE_MAX_COMPARED_RECORDS,
+                "{name}"
+            );
+        }
+        let mut file = crate::builtins::get("rpw-crash-at-least-once")
+            .expect("built-in")
+            .file;
+        let small = Playground::with_scenario(
+            "small",
+            Scenario::from_file(file.clone()).expect("valid"),
+            None,
+        );
+        assert_eq!(small.comparison.len(), 3, "three lanes");
+        let sends = &mut file.producers[0].sends[0];
+        sends.count = u32::try_from(PAGE_MAX_COMPARED_RECORDS).expect("fits") + 1;
+        let scenario = Scenario::from_file(file).expect("valid");
+        assert_eq!(scenario.records_sent(), PAGE_MAX_COMPARED_RECORDS + 1);
+        let big = Playground::with_scenario("big", scenario, None);
+        assert!(big.comparison.is_empty(), "not compared");
+        assert_eq!(big.sim.borrow().steps(), 0, "but playable");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What is drawn, computed from simulation state by pure functions: no Yew, no DOM, so it
 //! is tested natively.
 
+pub mod arrow_labels;
 pub mod checkpoints;
 pub mod cost;
 pub mod diagram;

@@ -98,6 +98,21 @@ impl Scenario {
         Scenario::from_file(file)
     }
 
+    /// How many records the scenario's producers send in all: their sends and their
+    /// transactions' sends.
+    pub fn records_sent(&self) -> u64 {
+        self.file
+            .producers
+            .iter()
+            .flat_map(|p| {
+                p.sends
+                    .iter()
+                    .chain(p.transactions.iter().flat_map(|t| t.sends.iter()))
+            })
+            .map(|s| u64::from(s.count))
+            .sum()
+    }
+
     /// Every process a fault can target, by the name a scenario uses for it.
     pub fn process_names(&self) -> Vec<String> {
         process_names_of(&self.file)

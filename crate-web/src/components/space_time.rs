@@ -186,35 +186,37 @@ fn arrow(props: &ArrowProps) -> Html {
         a.in_flight.then_some("wire")
     );
     html! {
-        <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), selected.then_some("selected"))}
+        <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), a.lost.then_some("lost"), selected.then_some("selected"))}
             tabindex="0" role="button" data-msg={a.msg_id.to_string()}
             aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
             onclick={click} onkeydown={key}>
             <title>{ &a.title }</title>
             <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
             <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
-            <path class={head} d={head_path(a.x1, a.y1, a.x2, a.y2)} />
+            if a.lost {
+                // Lost at a crashed receiver: a cross where it arrived, no head.
+                <path class="cross" d={format!("M{} {} l12 12 m0 -12 l-12 12", f(a.x2 - 6.0), f(a.y2 - 6.0))} />
+            } else {
+                <path class={head} d={head_path(a.x1, a.y1, a.x2, a.y2)} />
+            }
         </g>
     }
 }
 
-/// An arrow's kind written over it, drawn after every arrow and mark so none crosses it;
-/// a click on it selects its arrow.
+/// An arrow's kind written over it where `arrow_labels` placed it, drawn after every arrow
+/// and mark so none crosses it; a click on it selects its arrow.
 fn arrow_label(a: &ArrowVm, on_select: &Callback<Selection>) -> Html {
     let f = |v: f64| (v.round() as i64).to_string();
-    let (mx, my) = ((a.x1 + a.x2) / 2.0, (a.y1 + a.y2) / 2.0);
     let (click, _) = activate(on_select, Selection::Message(a.msg_id));
     let class = classes!(
         "arrow-label",
         a.in_flight.then_some("wire"),
         a.current.then_some("current")
     );
-    // Above a line that goes down, below one that goes up: a request and its answer
-    // between the same two lanes cross, and their words would overlap.
     html! {
-        <text key={a.msg_id} class={class} x={f(mx)} y={f(if a.y2 >= a.y1 { my - 6.0 } else { my + 17.0 })}
-            text-anchor="middle" aria-hidden="true" onclick={click}>{ &a.kind }
-            if a.also > 0 { { format!(" ×{}", a.also + 1) } }
+        <text key={a.msg_id} class={class} x={f(a.label_x)} y={f(a.label_y)}
+            text-anchor="middle" aria-hidden="true" onclick={click}>
+            { crate::view_model::arrow_labels::text(a) }
         </text>
     }
 }

@@ -57,6 +57,8 @@ pub struct ArrowVm {
     pub in_flight: bool,
     /// Delivered by the current step.
     pub current: bool,
+    /// It reached a crashed process, which lost it: drawn ending in a cross, not a head.
+    pub lost: bool,
     /// Its kind is written over it: when it is current, or on a quiet wire.
     pub labelled: bool,
     /// How many more arrows like it (copies of one kind between the same lanes at the same
@@ -64,6 +66,9 @@ pub struct ArrowVm {
     pub also: usize,
     /// Its start lies left of the window (the line is clipped to the window's edge).
     pub clipped: bool,
+    /// Where its label is written (its centre and baseline; see `arrow_labels`).
+    pub label_x: f64,
+    pub label_y: f64,
     pub title: String,
 }
 
@@ -388,9 +393,15 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             y2,
             in_flight: false,
             current: false,
+            lost: rec
+                .notes
+                .iter()
+                .any(|n| matches!(n, Note::LostAtCrashedNode { .. })),
             labelled: false,
             also: 0,
             clipped,
+            label_x: 0.0,
+            label_y: 0.0,
             title: S::ArrowTip.f(
                 lang,
                 &[
@@ -445,9 +456,12 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
             y2,
             in_flight: true,
             current: false,
+            lost: false,
             labelled: false,
             also: 0,
             clipped,
+            label_x: 0.0,
+            label_y: 0.0,
             title: S::WireArrowTip.f(
                 lang,
                 &[
@@ -500,6 +514,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         }
         arrows[i].also = also;
     }
+    super::arrow_labels::place(&mut arrows, LABEL_WIDTH, width - 4.0, now_x);
 
     let mut marks = Vec::new();
     let mut bands = Vec::new();
@@ -1067,6 +1082,87 @@ mod tests {
             seen.0 > before,
             "a message on the wire was dropped: {seen:?}"
         );
+    }
+
+    #[test]
+    fn a_message_that_reaches_a_crashed_process_is_drawn_lost_not_delivered() {
+        let mut sim = builtin::get("acks1-leader-crash-loss")
+            .expect("built-in")
+            .simulation(None);
+        let msg = loop {
+            assert!(!sim.is_finished(), "a message reaches the crashed leader");
+            sim.step();
+            let Some(rec) = sim.trace().last() else {
+                continue;
+            };
+            if let (StepKind::Deliver { msg_id, .. }, true) = (
+                &rec.what,
+                rec.notes
+                    .iter()
+                    .any(|n| matches!(n, Note::LostAtCrashedNode { .. })),
+            ) {
+                break *msg_id;
+            }
+        };
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let a = d.arrows.iter().find(|a| a.msg_id == msg).expect("drawn");
+        assert!(a.lost && a.current);
+        assert_eq!(d.arrows.iter().filter(|a| a.lost).count(), 1);
+        let vm = super::super::inspector::inspect(
+            &sim,
+            &crate::state::Selection::Message(msg),
+            Lang::En,
+        );
+        assert!(
+            vm.rows
+                .iter()
+                .any(|(k, v)| k == "status" && v == "lost: its receiver was down"),
+            "{:?}",
+            vm.rows
+        );
+    }
+
+    /// At every step of every built-in: no two labels overlap, each lies inside the drawing,
+    /// and the first current arrow is named.
+    #[test]
+    fn labels_never_overlap_and_stay_inside_the_drawing() {
+        use super::super::arrow_labels::LabelBox;
+        let mut labels = 0;
+        for name in builtin::names() {
+            let mut sim = builtin::get(&name).expect("built-in").simulation(None);
+            while !sim.is_finished() && sim.steps() < 400 {
+                sim.step();
+                let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+                let boxes: Vec<LabelBox> = d
+                    .arrows
+                    .iter()
+                    .filter(|a| a.labelled)
+                    .map(|a| LabelBox::of(a, a.label_x, a.label_y))
+                    .collect();
+                labels += boxes.len();
+                for (i, b) in boxes.iter().enumerate() {
+                    assert!(
+                        b.x0 >= LABEL_WIDTH && b.x1 <= d.width,
+                        "{name} step {}: a label outside the drawing: {b:?}",
+                        sim.steps()
+                    );
+                    assert!(
+                        boxes[i + 1..].iter().all(|o| !o.overlaps(b)),
+                        "{name} step {}: labels overlap",
+                        sim.steps()
+                    );
+                }
+                if let Some(first) = d.arrows.iter().find(|a| a.current) {
+                    assert!(
+                        d.arrows.iter().any(|a| a.current && a.labelled),
+                        "{name} step {}: no current arrow named ({})",
+                        sim.steps(),
+                        first.kind
+                    );
+                }
+            }
+        }
+        assert!(labels > 1_000, "labels were drawn: {labels}");
     }
 
     #[test]

@@ -288,7 +288,19 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
                 lang,
                 S::AtStep.f(lang, &[&dur(rec.time), &rec.step]),
             ),
-            row(S::Status, lang, S::Delivered.get(lang)),
+            row(
+                S::Status,
+                lang,
+                if rec
+                    .notes
+                    .iter()
+                    .any(|x| matches!(x, eos_core::sim::note::Note::LostAtCrashedNode { .. }))
+                {
+                    S::LostReceiverDown.get(lang)
+                } else {
+                    S::Delivered.get(lang)
+                },
+            ),
         ],
         notes: rec.notes.iter().map(|x| narrate(&sim.names, x)).collect(),
         message: Some(MessageRef {
