@@ -756,7 +756,9 @@ async function walkLesson(page, answers, shots) {
     }
     if (i + 1 < total) await page.click('#lesson-next');
   }
-  assert(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
+  // The last step's Next leads on to the next lesson (or there is none after the last).
+  const last = page.locator('#lesson-next');
+  assert((await last.isDisabled()) || /Next lesson|Следующий урок/.test(await last.innerText()), `the last step's Next: ${await last.innerText()}`);
 }
 
 test('the page opens on the first lesson, spotlighting what the narration names', async (page) => {
@@ -879,7 +881,8 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   assert((await page.locator('footer').innerText()).includes('Клавиши'), 'footer in Russian');
   for (let i = 0; i < 3; i++) await page.click('#lesson-next');
   await page.fill('#answer-number', '2');
-  await page.click('#reveal');
+  // Enter answers, as in any form.
+  await page.press('#answer-number', 'Enter');
   assert(/Не совсем/.test(await page.locator('#feedback').innerText()), 'feedback in Russian');
   await page.screenshot({ path: join(artifacts, '27-russian.png'), fullPage: false });
   await page.click('#leave-lesson');
@@ -994,6 +997,15 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
 }, { lesson: true });
 
+test('a lesson\'s last step leads on to the next lesson, by click or PageDown', async (page) => {
+  await page.goto(url + '?lesson=idempotent-producer&ls=5', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  await answer(page, 1);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => /lesson=delivery-guarantees/.test(location.search), null, { timeout: 10000 });
+  assert((await lessonStep(page)).startsWith('Step 1 of'), `the next lesson's first step: ${await lessonStep(page)}`);
+}, { lesson: true });
+
 test('an author\'s lesson file opens in lesson mode, and its link carries it whole', async (page) => {
   // A course author's own lesson, on an inline scenario with its own seed.
   await page.locator('#import-file').setInputFiles(join(root, 'docs', 'examples', 'my-lost-ack.toml'));
@@ -1072,6 +1084,9 @@ test('a lesson link opens that lesson step; a reload, a try-it and embed mode ke
   // A try-it run travels in the link too, with its step.
   await page.goto(url + '?lesson=idempotent-producer&ls=5', { waitUntil: 'load' });
   await answer(page, 1);
+  // At the last step, Next leads on to the next lesson (a clicker's PageDown too).
+  const onward = page.locator('#lesson-next');
+  assert(!(await onward.isDisabled()) && /Next lesson/.test(await onward.innerText()), `the last step's Next: ${await onward.innerText()}`);
   await page.click('#try-it-0');
   await page.locator('#trying').waitFor();
   for (let i = 0; i < 4; i++) await page.click('#step');

@@ -443,3 +443,22 @@ fn a_lesson_may_name_its_scenario_file_beside_it() {
     assert_clean_failure(&o, "\"gone.toml\": cannot read");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The report format's example is "the real output": its hash is what the CLI prints now
+/// (a change of behaviour must update the documentation with it).
+#[test]
+fn the_documented_example_report_has_the_current_trace_hash() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/report-format.md"
+    ))
+    .expect("the report format's documentation");
+    let documented = doc
+        .split("\"trace_hash\": \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("an example with a trace hash");
+    let o = eos_sim(&["run", "lost-ack-idempotence-off", "--json"]);
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["trace_hash"], documented, "docs/report-format.md");
+}

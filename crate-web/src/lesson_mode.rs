@@ -370,14 +370,21 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     };
     let is_asking = asking(&lesson, ui.step, ui.revealed.is_some());
     let last = lesson.steps.len().saturating_sub(1);
+    // Past a lesson's last step, Next (and a clicker's PageDown) opens the next lesson.
+    let next_lesson = (index + 1 < lessons.len()).then_some(index + 1);
+    let offer_next_lesson = ui.step >= last && !is_asking && next_lesson.is_some();
     let next = {
         let (show, reveal, choice, step) = (show.clone(), reveal.clone(), ui.choice, ui.step);
+        let ui = ui.clone();
         Callback::from(move |_: ()| {
             if is_asking {
                 reveal.emit(choice);
                 crate::components::focus_soon("feedback");
             } else if step < last {
                 show.emit(step + 1);
+            } else if let Some(i) = next_lesson {
+                ui.dispatch(LessonAction::Open(i));
+                crate::components::focus_soon("lesson-title");
             }
         })
     };
@@ -571,6 +578,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     share={props.share.clone()} />
             }
             <LessonPanel vm={step_vm} choice={ui.choice} on_prev={prev} on_next={next}
+                next_lesson={offer_next_lesson}
                 on_choose={on_choose} on_reveal={on_reveal} on_show={on_show}
                 on_try_again={on_try_again} on_try_it={on_try_it} />
         </div>

@@ -13,6 +13,9 @@ pub struct LessonPanelProps {
     pub on_next: Callback<()>,
     pub on_choose: Callback<Option<Answer>>,
     pub on_reveal: Callback<()>,
+    /// At the last step, with a lesson after this one: Next opens it.
+    #[prop_or_default]
+    pub next_lesson: bool,
     pub on_show: Callback<()>,
     pub on_try_again: Callback<()>,
     pub on_try_it: Callback<usize>,
@@ -38,6 +41,22 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let question = vm.question.as_ref().map(|q| {
         let answer_input = if q.choices.is_empty() {
             let cb = props.on_choose.clone();
+            // Enter answers, as in any form: the number typed is the prediction.
+            let on_enter = {
+                let reveal = props.on_reveal.clone();
+                Callback::from(move |e: KeyboardEvent| {
+                    if e.key() != "Enter" {
+                        return;
+                    }
+                    e.prevent_default();
+                    let typed = e
+                        .target_dyn_into::<HtmlInputElement>()
+                        .and_then(|i| crate::lesson_state::parse_number(&i.value()));
+                    if typed.is_some() {
+                        reveal.emit(());
+                    }
+                })
+            };
             let value = match props.choice {
                 Some(Answer::Number(n)) => n.to_string(),
                 _ => String::new(),
@@ -46,7 +65,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <label class="number-answer">
                     <span class="label">{ i18n.t(S::YourAnswer) }</span>
                     <input id="answer-number" type="number" inputmode="numeric" value={value}
-                        disabled={!q.asking}
+                        disabled={!q.asking} onkeydown={on_enter}
                         oninput={Callback::from(move |e: InputEvent| {
                             if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
                                 let n = crate::lesson_state::parse_number(&i.value());
@@ -124,9 +143,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         aria-keyshortcuts="PageUp" title={format!("{} (PageUp)", i18n.t(S::PreviousStep))}>
                         {"◀ "}{ i18n.t(S::PreviousStep) }
                     </button>
-                    <button id="lesson-next" class="primary" disabled={!vm.can_next} onclick={emit(&props.on_next)}
-                        aria-keyshortcuts="PageDown" title={format!("{} (PageDown)", i18n.t(S::NextStep))}>
-                        { i18n.t(S::NextStep) }{" ▶"}
+                    <button id="lesson-next" class="primary" disabled={!vm.can_next && !props.next_lesson}
+                        onclick={emit(&props.on_next)} aria-keyshortcuts="PageDown"
+                        title={format!("{} (PageDown)", i18n.t(if props.next_lesson { S::NextLesson } else { S::NextStep }))}>
+                        { i18n.t(if props.next_lesson { S::NextLesson } else { S::NextStep }) }{" ▶"}
                     </button>
                 </nav>
             </div>

@@ -84,6 +84,16 @@ pub fn share_menu(props: &ShareMenuProps) -> Html {
             }
         }
     });
+    // A file chosen: the menu closes (it covered the import's result or its errors).
+    let on_import = {
+        let forward = props.on_import.clone();
+        Callback::from(move |e: Event| {
+            if let Some(details) = menu() {
+                close(&details, true);
+            }
+            forward.emit(e);
+        })
+    };
     html! {
         <details class="share" id="share-menu" onkeydown={on_key} onfocusout={on_focusout}>
             <summary class="ctl" aria-label={t(S::ShareTip)}>{ t(S::Share) }</summary>
@@ -103,7 +113,7 @@ pub fn share_menu(props: &ShareMenuProps) -> Html {
                 { item("share-trace", S::DownloadTrace, ShareAction::DownloadTrace) }
                 // The input first, so that its focus ring can show on the label after it.
                 <input id="import-file" class="visually-hidden" type="file" accept=".toml,.json,text/plain,application/json"
-                    onchange={props.on_import.clone()} />
+                    onchange={on_import} />
                 <label class="ctl share-item import" for="import-file">
                     { t(S::ImportScenario) }
                 </label>
