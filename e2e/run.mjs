@@ -473,6 +473,17 @@ test('dropping a message on the wire by click changes the run and joins the sche
   await lost.click();
   const gone = await inspector.innerText();
   assert(/lost: it never arrives/.test(gone) && /step 7/.test(gone) && /scheduled fault/.test(gone), `the lost message: ${gone}`);
+  // By keyboard: Enter on the cross opens it, Escape closes it and gives the focus back.
+  await page.keyboard.press('Escape');
+  await inspector.waitFor({ state: 'detached' });
+  const msg = await lost.getAttribute('data-msg');
+  await lost.focus();
+  await page.keyboard.press('Enter');
+  await inspector.waitFor();
+  await page.keyboard.press('Escape');
+  await inspector.waitFor({ state: 'detached' });
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-msg'));
+  assert(focused === msg, `Escape gives the focus back to the cross (${focused}, not ${msg})`);
   await page.click('#run-to-end');
   const report = cli(['run', 'seed-frozen-broker', '--json']);
   const steps = await stepNumber(page);

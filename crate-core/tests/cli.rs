@@ -331,6 +331,30 @@ fn check_passes_every_lesson_file_and_fails_a_wrong_answer() {
     let o = eos_sim(&["check", &file.0.to_string_lossy()]);
     assert_clean_failure(&o, "steps[3].question.answer: the lesson says 4");
     assert!(stdout(&o).contains("0 passed, 1 failed"), "{}", stdout(&o));
+
+    // An author's copy under the built-in's id checks, with a warning that the playground
+    // will not import it; the built-in file itself gets none.
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-same-id.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, format!("# my copy\n{text}")).unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["check", &file.0.to_string_lossy()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: ")
+            && stderr(&o).contains("\"idempotent-producer\" is a built-in lesson's id"),
+        "{}",
+        stderr(&o)
+    );
+    let own = format!("{LESSONS}/idempotent-producer.toml");
+    let o = eos_sim(&["check", &own]);
+    assert!(
+        o.status.success() && !stderr(&o).contains("warning"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `eos-sim lessons | head -1`: the reader goes away after one line; eos-sim stops quietly.

@@ -304,6 +304,14 @@ fn names_probes_and_actions_are_checked_with_their_paths() {
         "probe = \"duplicates\"\nconsumer = \"reader\"",
     ));
     assert_eq!(fields(&errors), vec!["steps[1].question.consumer"]);
+    // A probe the scenario cannot answer is refused: a processor's, or a Flink job's.
+    for probe in ["visible_outputs", "checkpoints_completed"] {
+        let errors = invalid(&BASE.replace(
+            "probe = \"records_read\"\nconsumer = \"reader\"",
+            &format!("probe = \"{probe}\""),
+        ));
+        assert_eq!(fields(&errors), vec!["steps[1].question.probe"], "{probe}");
+    }
     let with_try = |action: &str| {
         format!(
             "{BASE}[[steps.try_it]]\n{action}\ntext = {{ en = \"Try.\", ru = \"Попробуйте.\" }}\n"

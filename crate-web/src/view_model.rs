@@ -518,23 +518,41 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                 // A crashed processor's phase is what it had in memory: it is down.
                 phase: if crashed {
                     S::Crashed.get(lang).to_string()
+                } else if matches!(p.phase, eos_core::kafka::processor::Phase::Transacting)
+                    && p.producer.producer_id < 0
+                {
+                    // Restarted under exactly-once: no transaction until initTransactions
+                    // has its producer id.
+                    S::PhaseAwaitingPid.get(lang).to_string()
                 } else {
                     phase_words(&p.phase, lang).to_string()
                 },
                 processed: {
-                    let input = if positions.is_empty() {
+                    // Its positions were only in memory: down, it has none.
+                    let input = if crashed {
+                        S::ResumesFromCommitted.get(lang).to_string()
+                    } else if positions.is_empty() {
                         S::NotStarted.get(lang).to_string()
                     } else {
                         positions.join(", ")
                     };
-                    // Distinct records, as the ledger counts them; a record handled again
-                    // after a restart is said so.
-                    let distinct = eos_core::order::set_of(p.processed.iter().copied()).len();
-                    let again = p.processed.len() - distinct;
+                    // Distinct records, as the ledger counts them; the inputs handled again
+                    // after a restart are said so, and how many times when some were
+                    // handled more than twice.
+                    let mut times: std::collections::BTreeMap<_, usize> = Default::default();
+                    for r in &p.processed {
+                        *times.entry(*r).or_default() += 1;
+                    }
+                    let distinct = times.len();
+                    let again = times.values().filter(|n| **n > 1).count();
+                    let repeats = p.processed.len() - distinct;
                     if again == 0 {
                         S::ProcessedInput.f(lang, &[&distinct, &input])
-                    } else {
+                    } else if repeats == again {
                         S::ProcessedAgainInput.f(lang, &[&distinct, &again, &input])
+                    } else {
+                        S::ProcessedAgainRepeatsInput
+                            .f(lang, &[&distinct, &again, &repeats, &input])
                     }
                 },
                 client: if p.producer.producer_id < 0 {
@@ -977,6 +995,27 @@ pub(crate) mod tests {
         }
         let p = &processors(&sim, Lang::En)[0];
         assert_eq!((p.phase.as_str(), p.status), ("crashed", "crashed"));
+        assert!(
+            p.processed
+                .ends_with("input resumes from the group's committed offsets"),
+            "{}",
+            p.processed
+        );
+        // Back up under exactly-once, it has no transaction until it has a producer id.
+        let mut awaiting = false;
+        while sim.step() == eos_core::StepOutcome::Stepped && !awaiting {
+            let p = &processors(&sim, Lang::En)[0];
+            awaiting = p.phase.starts_with("getting a producer id");
+            if awaiting {
+                assert_eq!(p.client, S::OutputNoPid.get(Lang::En));
+            }
+            assert!(
+                !(p.phase.starts_with("in a transaction")
+                    && p.client == S::OutputNoPid.get(Lang::En)),
+                "in a transaction without a producer id"
+            );
+        }
+        assert!(awaiting, "the restart waits for its producer id");
     }
 
     #[test]

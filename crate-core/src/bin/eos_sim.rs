@@ -165,9 +165,17 @@ fn load_checkable(arg: &str) -> Result<Checkable, String> {
                 }
                 load(&file.to_string_lossy())
             };
-            return Lesson::parse_with(&text, &scenario)
-                .map(|l| Checkable::Lesson(Box::new(l)))
-                .map_err(|e| e.to_string());
+            let l = Lesson::parse_with(&text, &scenario).map_err(|e| e.to_string())?;
+            // The playground refuses an author's lesson under a built-in's id (progress and
+            // links would mix): warn here, where the author checks it (a changed copy of a
+            // built-in still checks; the built-in files themselves say nothing).
+            if lesson::builtin::text(l.id()).is_some_and(|own| own != text) {
+                eprintln!(
+                    "warning: {arg}: id: \"{}\" is a built-in lesson's id: the playground will not import this file; give your lesson its own id, so that its progress and links stay apart",
+                    l.id()
+                );
+            }
+            return Ok(Checkable::Lesson(Box::new(l)));
         }
     }
     if builtin::text(arg).is_none() && lesson::builtin::text(arg).is_some() {

@@ -497,7 +497,7 @@ impl Lesson {
             });
         }
         toml::from_str(text).map_err(|e| LessonError::Parse {
-            message: e.to_string(),
+            message: crate::scenario::error::plain_types(&e.to_string()),
         })
     }
 

@@ -293,6 +293,15 @@ impl Probe {
                 ),
             ));
         }
+        if flink_probe(q.probe.as_str()) && sim.flink.is_none() {
+            return Err(err(
+                "probe",
+                format!(
+                    "\"{}\" reads a Flink job ([flink]), and the scenario has none",
+                    q.probe
+                ),
+            ));
+        }
         Ok(Probe {
             name: q.probe.clone(),
             subject,

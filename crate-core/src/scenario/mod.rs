@@ -73,7 +73,7 @@ impl Scenario {
             });
         }
         let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Parse {
-            message: not_a_scenario(text).unwrap_or_else(|| e.to_string()),
+            message: not_a_scenario(text).unwrap_or_else(|| error::plain_types(&e.to_string())),
         })?;
         Scenario::from_file(file)
     }

@@ -29,7 +29,8 @@ pub fn inspector(props: &InspectorProps) -> Html {
     // When the panel opens on something new it docks away from it (so it never hides what
     // was clicked) and takes the focus, so Tab reaches its buttons.
     // What had the focus when it opened gets it back when it closes.
-    let opener = use_mut_ref(|| None::<web_sys::HtmlElement>);
+    // (An element of the page or of a diagram: an SVG element is not an HtmlElement.)
+    let opener = use_mut_ref(|| None::<web_sys::Element>);
     {
         let (panel, opener, folded) = (panel.clone(), opener.clone(), folded.clone());
         use_effect_with(vm.title.clone(), move |_| {
@@ -37,8 +38,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
             if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
                 let active = web_sys::window()
                     .and_then(|w| w.document())
-                    .and_then(|d| d.active_element())
-                    .and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(a).ok());
+                    .and_then(|d| d.active_element());
                 if let Some(a) = active.filter(|a| !el.contains(Some(a))) {
                     *opener.borrow_mut() = Some(a);
                 }
@@ -66,7 +66,12 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 .as_ref()
                 .filter(|el| lost && el.is_connected())
             {
-                let _ = el.focus();
+                use wasm_bindgen::JsCast;
+                if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+                    let _ = h.focus();
+                } else if let Some(svg) = el.dyn_ref::<web_sys::SvgElement>() {
+                    let _ = svg.focus();
+                }
             }
         }
     });
