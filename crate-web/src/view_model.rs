@@ -539,13 +539,7 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                     // Distinct records, as the ledger counts them; the inputs handled again
                     // after a restart are said so, and how many times when some were
                     // handled more than twice.
-                    let mut times: std::collections::BTreeMap<_, usize> = Default::default();
-                    for r in &p.processed {
-                        *times.entry(*r).or_default() += 1;
-                    }
-                    let distinct = times.len();
-                    let again = times.values().filter(|n| **n > 1).count();
-                    let repeats = p.processed.len() - distinct;
+                    let (distinct, again, repeats) = processed_counts(&p.processed);
                     if again == 0 {
                         S::ProcessedInput.f(lang, &[&distinct, &input])
                     } else if repeats == again {
@@ -775,6 +769,21 @@ pub fn clock(sim: &Simulation, lang: Lang) -> String {
     };
     let at = S::ClockStep.f(lang, &[&sim.steps(), &duration(sim.last_step_at(), lang)]);
     format!("{at}{end}")
+}
+
+/// Of a processor's processings: how many inputs, how many of them more than once, and how
+/// many processings beyond each input's first.
+fn processed_counts<T: Ord + Clone>(processed: &[T]) -> (usize, usize, usize) {
+    let mut all = processed.to_vec();
+    eos_core::order::sort(&mut all);
+    let distinct = (0..all.len())
+        .filter(|&i| i == 0 || all[i - 1] != all[i])
+        .count();
+    // The second of each run of one input.
+    let again = (1..all.len())
+        .filter(|&i| all[i - 1] == all[i] && (i == 1 || all[i - 2] != all[i]))
+        .count();
+    (distinct, again, all.len() - distinct)
 }
 
 /// A read-process-write processor's phase in words, in `lang`.
@@ -1016,6 +1025,15 @@ pub(crate) mod tests {
             );
         }
         assert!(awaiting, "the restart waits for its producer id");
+    }
+
+    #[test]
+    fn processings_count_inputs_repeated_inputs_and_repeats() {
+        assert_eq!(processed_counts::<u32>(&[]), (0, 0, 0));
+        assert_eq!(processed_counts(&[3, 1, 2]), (3, 0, 0));
+        assert_eq!(processed_counts(&[1, 2, 1]), (2, 1, 1));
+        // Two inputs, each handled four times: both again, 6 repeats.
+        assert_eq!(processed_counts(&[5, 5, 7, 5, 7, 5, 7, 7]), (2, 2, 6));
     }
 
     #[test]

@@ -64,7 +64,9 @@ pub fn place(arrows: &mut [ArrowVm], left: f64, right: f64, now_x: f64) {
         (a.label_x, a.label_y) = spot(a, 0.5, false);
     }
     let mut order: Vec<usize> = (0..arrows.len()).filter(|&i| arrows[i].labelled).collect();
-    order.sort_by_key(|&i| (!arrows[i].current, !arrows[i].in_flight, i));
+    eos_core::order::sort_by_key(&mut order, |&i| {
+        (!arrows[i].current, !arrows[i].in_flight, i)
+    });
     let mut placed: Vec<LabelBox> = Vec::new();
     for i in order {
         let a = &arrows[i];
