@@ -1,4 +1,5 @@
-// Trunk post-build hook (Trunk.toml): minifies the page's JavaScript glue in release builds.
+// Trunk post-build hook (Trunk.toml): minifies the page's JavaScript glue in release builds,
+// and has the workers' loaders call wasm-bindgen's init the way it asks (see the end).
 // Trunk's own minifier gives up on wasm-bindgen's `export default` and leaves the file as it
 // is (43 KB); terser (installed by scripts/setup.sh from package-lock.json) takes it to
 // ~19 KB. The snippets the page preloads (share.js, placement.js) are minified too. Each
@@ -41,3 +42,14 @@ for (const name of [...glue, ...snippets].map((n) => n.split(sep).join('/'))) {
   if (page === before && /integrity=/.test(before.match(tag)?.[0] ?? '')) throw new Error(`minify-js: could not update the integrity of ${name}`);
 }
 await writeFile(html, page);
+
+// The workers' loaders (Trunk's data-loader-shim) call wasm-bindgen's init with a bare path,
+// which it answers with a "deprecated parameters" warning in the console on every load: they
+// pass the object it asks for instead.
+for (const name of (await readdir(stage)).filter((n) => n.endsWith('_loader.js'))) {
+  const file = join(stage, name);
+  const text = await readFile(file, 'utf8');
+  const fixed = text.replace(/wasm_bindgen\(("[^"]+_bg\.wasm")\)/, 'wasm_bindgen({ module_or_path: $1 })');
+  if (fixed === text) throw new Error(`minify-js: the loader ${name} is not the expected shim: ${text}`);
+  await writeFile(file, fixed);
+}

@@ -244,6 +244,10 @@ pub struct Fork {
     /// The sides list their notable events after this step: the fork step, or the step
     /// before the futures part if that is later.
     pub events_after: u64,
+    /// The changed side lists its events after this step of its own run: `events_after`,
+    /// unless the change acted before the fork step (idempotence off from the start) and
+    /// moved the changed run's steps in time; then the step before the same moment.
+    pub changed_after: u64,
     /// The run's names (keys, nodes, records), to show what the reports hold.
     pub names: crate::sim::names::Names,
 }
@@ -398,7 +402,22 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
         });
     // The events listed start where the futures part: before that they are the same.
     let from = at.max(diverged_at.map_or(at, |d| d.saturating_sub(1)));
-    let (as_is, changed) = (side(s, seed, &a, from), side(&other, seed, &b, from));
+    // Parted at or before the fork step: the two runs' step numbers no longer name the
+    // same moments, so the changed side starts where the as-is side's list starts in time.
+    let changed_from = if diverged_at.is_some_and(|d| d <= at) {
+        let start = usize::try_from(from).unwrap_or(usize::MAX);
+        let moment = match a.trace().get(start) {
+            Some(first) => first.time,
+            None => a.trace().last().map_or(0, |r| r.time + 1),
+        };
+        b.trace().partition_point(|r| r.time < moment) as u64
+    } else {
+        from
+    };
+    let (as_is, changed) = (
+        side(s, seed, &a, from),
+        side(&other, seed, &b, changed_from),
+    );
     let fates = fates(&a, &as_is.report, &changed.report);
     Ok(Fork {
         at,
@@ -407,6 +426,7 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
         changed,
         fates,
         events_after: from,
+        changed_after: changed_from,
         names: a.names.clone(),
     })
 }
@@ -517,6 +537,38 @@ mod tests {
                     "read_committed: read 12"
                 ]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_change_that_acts_before_the_fork_lists_the_changed_future_from_the_same_moment() {
+        // Idempotence off: no producer id is asked for, so the changed run's steps are
+        // other moments than the as-is run's from the start.
+        let s = crate::builtin::get("seed-frozen-broker").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Idempotence), 6).expect("applies");
+        assert!(f.diverged_at.is_some_and(|d| d <= 6), "{:?}", f.diverged_at);
+        assert_eq!(f.events_after, 6);
+        let (a, b) = (
+            run(&s, None),
+            run(
+                &try_it(&TryAction::Flip(Flip::Idempotence))
+                    .apply(&s)
+                    .expect("applies"),
+                None,
+            ),
+        );
+        let time = |sim: &Simulation, step: u64| {
+            sim.trace()[usize::try_from(step).expect("fits") - 1].time
+        };
+        let first = |side: &ForkSide| side.events.first().map(|e| e.0).expect("events");
+        // Both lists start at the as-is side's next moment, whatever its step number there.
+        let moment = time(&a, f.events_after + 1);
+        assert_eq!(time(&b, first(&f.changed)), time(&b, f.changed_after + 1));
+        assert!(time(&b, f.changed_after + 1) >= moment);
+        assert!(f.changed_after == 0 || time(&b, f.changed_after) < moment);
+        assert_ne!(
+            f.changed_after, f.events_after,
+            "the step numbers differ here"
         );
     }
 

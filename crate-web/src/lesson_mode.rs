@@ -336,6 +336,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         .get(ui.step)
         .and_then(|s| s.spotlight.clone())
         .filter(|_| ui.mode == Mode::Lesson);
+    let has_spot = step_spot.is_some();
     // Lit again after every change (the lit elements may have been redrawn); with nothing
     // to light and nothing lit, no search of the page at every step.
     let lit = use_mut_ref(|| false);
@@ -578,7 +579,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     share={props.share.clone()} />
             }
             <LessonPanel vm={step_vm} choice={ui.choice} on_prev={prev} on_next={next}
-                next_lesson={offer_next_lesson}
+                next_lesson={offer_next_lesson} spotlight={has_spot}
                 on_choose={on_choose} on_reveal={on_reveal} on_show={on_show}
                 on_try_again={on_try_again} on_try_it={on_try_it} />
         </div>

@@ -22,7 +22,6 @@ pub struct ForkPanelProps {
 #[function_component(ForkPanel)]
 pub fn fork_panel(props: &ForkPanelProps) -> Html {
     let lang = use_context::<I18n>().unwrap_or_default().lang;
-    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let options = use_memo(props.scenario.clone(), |s| changes(s));
     let choice = use_state(|| 0usize);
     let result = use_state(|| None::<Rc<Result<Fork, String>>>);
@@ -56,22 +55,20 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         })
     };
     html! {
-        <section class="fork card" aria-label={tr("Fork", "Развилка")}>
-            <h2>{ tr("Fork: change one thing, see both futures", "Развилка: измените одно и сравните два варианта будущего") }</h2>
+        <section class="fork card" aria-label={S::ForkFork.get(lang)}>
+            <h2>{ S::ForkForkChangeOneThing.get(lang) }</h2>
             <div class="fork-controls">
-                <label>{ tr("Change", "Изменить") }
+                <label>{ S::ForkChange.get(lang) }
                     <select id="fork-change" onchange={on_choose}>
                         { for options.iter().enumerate().map(|(i, c)| html! {
                             <option value={i.to_string()} selected={i == *choice}>{ change_in(lang, &props.scenario, c) }</option>
                         }) }
                     </select>
                 </label>
-                <button id="fork-here" onclick={on_fork}>{ format!("{} {}", tr("Fork at step", "Развилка на шаге"), props.step) }</button>
+                <button id="fork-here" onclick={on_fork}>{ format!("{} {}", S::ForkForkAtStep.get(lang), props.step) }</button>
             </div>
             { match result.as_deref() {
-                None => html! { <p class="quiet">{ tr(
-                    "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.",
-                    "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.") }</p> },
+                None => html! { <p class="quiet">{ S::ForkTheChangedScenarioRuns.get(lang) }</p> },
                 Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
                 Some(Ok(f)) => view_fork(f, &change_in(lang, &props.scenario, &options[(*choice).min(options.len() - 1)]), &f.names, lang),
             } }
@@ -164,53 +161,48 @@ fn fate_in(lang: Lang, f: &Fate) -> String {
 }
 
 fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
-    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let parted = match f.diverged_at {
-        None => tr(
-            "This change makes no difference to this run.",
-            "В этом прогоне изменение ничего не меняет.",
-        )
-        .to_string(),
+        None => S::ForkThisChangeMakesNo.get(lang).to_string(),
         Some(d) if d <= f.at => format!(
             "{} {d}, {} {}: {}",
-            tr("The runs part at step", "Прогоны расходятся на шаге"),
-            tr("before the fork at step", "раньше развилки на шаге"),
+            S::ForkTheRunsPartAt.get(lang),
+            S::ForkBeforeTheForkAt.get(lang),
             f.at,
-            tr(
-                "a client or job takes this setting when it starts, so the changed run has it from its start.",
-                "клиент или задание получает эту настройку при запуске, поэтому в изменённом прогоне она действует с самого начала."
-            )
+            S::ForkAClientOrJob.get(lang)
         ),
         Some(d) => format!(
             "{} {}; {} {d}.",
-            tr(
-                "The runs are the same up to step",
-                "Прогоны совпадают до шага"
-            ),
+            S::ForkTheRunsAreThe.get(lang),
             d.saturating_sub(1),
-            tr("they part at step", "расходятся на шаге"),
+            S::ForkTheyPartAtStep.get(lang),
         ),
     };
     html! {
         <div class="fork-result" role="status">
             <p class="fork-parted">{ parted }</p>
             if f.as_is.events.is_empty() && f.changed.events.is_empty() && f.as_is.more == 0 && f.changed.more == 0 {
-                <p class="quiet">{ format!("{} {}: {}", tr("Nothing notable happens on either side after step", "Ни с одной стороны после шага"), f.events_after,
-                    tr("the counts are each run's whole outcome.", "ничего заметного не происходит: счётчики — итог каждого прогона целиком.")) }</p>
+                <p class="quiet">{ format!("{} {}: {}", S::ForkNothingNotableHappensOn.get(lang), f.events_after,
+                    S::ForkTheCountsAreEach.get(lang)) }</p>
+            } else if f.changed_after != f.events_after {
+                // The change acted before the fork step: the same moment is another step.
+                <p class="quiet">{ format!("{} {}; {} {} {}",
+                    S::ForkAsIsListsWhat.get(lang), f.events_after,
+                    S::ForkTheChangedSideFrom.get(lang), f.changed_after,
+                    S::ForkTheChangeMovedIts.get(lang)) }</p>
             } else {
-                <p class="quiet">{ format!("{} {}.", tr("Each side lists what happens after step", "Каждая сторона перечисляет, что происходит после шага"), f.events_after) }</p>
+                <p class="quiet">{ format!("{} {}.", S::ForkEachSideListsWhat.get(lang), f.events_after) }</p>
             }
             <div class="fork-sides">
-                { side(tr("As is", "Как есть"), &f.as_is, "as-is", names, lang) }
-                { side(&format!("{} {change}", tr("Changed:", "С изменением:")), &f.changed, "changed", names, lang) }
+                { side(S::ForkAsIs.get(lang), &f.as_is, "as-is", names, lang) }
+                { side(&format!("{} {change}", S::ForkChanged.get(lang)), &f.changed, "changed", names, lang) }
             </div>
             if f.fates.is_empty() {
-                <p class="quiet">{ tr("Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих вариантах будущего.") }</p>
+                <p class="quiet">{ S::ForkEveryRecordEndsThe.get(lang) }</p>
             } else {
                 <div class="table-scroll">
                 <table class="fork-fates">
                     <thead><tr>
-                        <th>{ tr("record or key", "запись или ключ") }</th><th>{ tr("as is", "как есть") }</th><th>{ tr("changed", "с изменением") }</th>
+                        <th>{ S::ForkRecordOrKey.get(lang) }</th><th>{ S::ForkAsIs2.get(lang) }</th><th>{ S::ForkChanged2.get(lang) }</th>
                     </tr></thead>
                     <tbody>
                         { for f.fates.iter().map(|d| html! {
@@ -225,21 +217,20 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
 }
 
 fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lang) -> Html {
-    let tr = |en: &'static str, ru_text: &'static str| if lang == Lang::Ru { ru_text } else { en };
     let o = &s.report.outcome;
     html! {
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>
             <p class="fork-counts">
-                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", tr("duplicates", "дубликаты"), o.duplicates) }</span>
-                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{}: {}", tr("lost", "потеряно"), o.lost) }</span>
-                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", tr("aborted reads", "прочитано откаченных"), o.aborted_reads) }</span>
-                <span>{ format!("{}: {}", tr("steps", "шагов"), s.report.steps) }</span>
+                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkDuplicates.get(lang), o.duplicates) }</span>
+                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkLost.get(lang), o.lost) }</span>
+                <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkAbortedReads.get(lang), o.aborted_reads) }</span>
+                <span>{ format!("{}: {}", S::ForkSteps.get(lang), s.report.steps) }</span>
             </p>
             if let Some(f) = &s.report.flink {
                 <p class="fork-flink">
-                    <span>{ format!("{}: {} {} · {} {}", tr("checkpoints", "чекпоинты"), f.completed, tr("completed", "завершено"), f.expired, tr("expired", "просрочено")) }</span>
-                    <span class={classes!((f.failovers > 0).then_some("bad"))}>{ format!("{}: {}", tr("failovers", "перезапуски"), f.failovers) }</span>
+                    <span>{ format!("{}: {} {} · {} {}", S::ForkCheckpoints.get(lang), f.completed, S::ForkCompleted.get(lang), f.expired, S::ForkExpired.get(lang)) }</span>
+                    <span class={classes!((f.failovers > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkFailovers.get(lang), f.failovers) }</span>
                     if let Some((text, same)) = f.versus_failure_free.as_ref().map(|d| describe_diff(d, names, lang)) {
                         <span class={classes!("fork-versus", (!same).then_some("bad"))}>{ text }</span>
                     }
@@ -250,7 +241,7 @@ fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lan
                     <li><span class="step">{ format!("#{step}") }</span>{ text }</li>
                 }) }
                 if s.more > 0 {
-                    <li class="quiet">{ format!("… {} {}", s.more, tr("more notable events", "заметных событий ещё")) }</li>
+                    <li class="quiet">{ format!("… {} {}", s.more, S::ForkMoreNotableEvents.get(lang)) }</li>
                 }
             </ol>
         </article>

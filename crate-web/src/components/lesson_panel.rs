@@ -16,6 +16,9 @@ pub struct LessonPanelProps {
     /// At the last step, with a lesson after this one: Next opens it.
     #[prop_or_default]
     pub next_lesson: bool,
+    /// The step lights an element of the page: a link under the text scrolls to it.
+    #[prop_or_default]
+    pub spotlight: bool,
     pub on_show: Callback<()>,
     pub on_try_again: Callback<()>,
     pub on_try_it: Callback<usize>,
@@ -154,7 +157,23 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
             }
             <div class="lesson-body">
-                <div id="lesson-text" class="narration">{ markdown::render(&vm.text) }</div>
+                <div id="lesson-text" class="narration">
+                    if props.spotlight {
+                        // What the text names may be far down the page (on a phone, a
+                        // screen or two): one click brings it into view, below the sticky bar.
+                        // Floated right at the text's top: no line of its own, so the stage
+                        // stays in the top half at 720 px.
+                        <button id="show-spotlight" onclick={Callback::from(|_: MouseEvent| {
+                            let lit = web_sys::window()
+                                .and_then(|w| w.document())
+                                .and_then(|d| d.query_selector(".spotlight").ok().flatten());
+                            if let Some(el) = lit {
+                                el.scroll_into_view();
+                            }
+                        })}>{ i18n.t(S::ShowSpotlight) }{" ↓"}</button>
+                    }
+                    { markdown::render(&vm.text) }
+                </div>
                 { question.unwrap_or_default() }
             </div>
             if let (Some(chart), Some(scenario)) = (&vm.chart, &*chart_scenario) {
