@@ -115,13 +115,8 @@ pub fn trace_json(link: &Link) -> Result<String, Vec<String>> {
     let mut sim = scenario.simulation(None);
     sim.run(RunLimit::Steps(link.step));
     let mut report = eos_core::report::Report::of(scenario.name(), &sim);
-    // A run stopped at its last step may still hold events that do nothing (a timer the
-    // run no longer needs): it is complete when one more step finds nothing to do, as the
-    // page saw when it said "finished".
-    if !report.completed {
-        let mut probe = sim.clone_without_trace();
-        report.completed = matches!(probe.step(), eos_core::StepOutcome::Finished);
-    }
+    // Stopped at its last step, as the page said "finished": complete.
+    report.completed = sim.nothing_left();
     let value = serde_json::json!({
         "scenario": scenario.name(),
         "seed": sim.seed,

@@ -331,6 +331,13 @@ impl Simulation {
         self.queue.is_empty()
     }
 
+    /// Whether the run has ended, though events may still be queued: `is_finished` holds
+    /// only once a step has found the queue empty, and a run stopped at its last step may
+    /// still hold events that do nothing (a timer no longer needed). Tried on a copy.
+    pub fn nothing_left(&mut self) -> bool {
+        self.is_finished() || matches!(self.clone_without_trace().step(), StepOutcome::Finished)
+    }
+
     /// When the next event will happen, if any.
     pub fn next_event_time(&self) -> Option<SimTime> {
         self.queue.peek().map(|s| s.time)

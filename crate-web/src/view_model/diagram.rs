@@ -732,6 +732,7 @@ fn push_span(
 
 #[cfg(test)]
 mod tests {
+    use super::super::inspector::tests::step_until;
     use super::*;
     use eos_core::{builtin, RunLimit};
 
@@ -970,13 +971,12 @@ mod tests {
         let mut sim = builtin::get("lost-ack-idempotence-off")
             .expect("built-in")
             .simulation(None);
-        while !sim
-            .trace()
-            .last()
-            .is_some_and(|r| r.notes.iter().any(|n| matches!(n, Note::AckLost { .. })))
-        {
-            sim.step();
-        }
+        step_until(&mut sim, "an acknowledgement is lost", |r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::AckLost { .. }))
+                .then_some(())
+        });
         let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
         let lane = |name: &str| {
             d.lanes
@@ -1089,21 +1089,21 @@ mod tests {
         let mut sim = builtin::get("acks1-leader-crash-loss")
             .expect("built-in")
             .simulation(None);
-        let msg = loop {
-            assert!(!sim.is_finished(), "a message reaches the crashed leader");
-            sim.step();
-            let Some(rec) = sim.trace().last() else {
-                continue;
-            };
-            if let (StepKind::Deliver { msg_id, .. }, true) = (
-                &rec.what,
-                rec.notes
-                    .iter()
-                    .any(|n| matches!(n, Note::LostAtCrashedNode { .. })),
-            ) {
-                break *msg_id;
-            }
-        };
+        let msg = step_until(
+            &mut sim,
+            "a message reaches the crashed leader",
+            |rec| match &rec.what {
+                StepKind::Deliver { msg_id, .. }
+                    if rec
+                        .notes
+                        .iter()
+                        .any(|n| matches!(n, Note::LostAtCrashedNode { .. })) =>
+                {
+                    Some(*msg_id)
+                }
+                _ => None,
+            },
+        );
         let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
         let a = d.arrows.iter().find(|a| a.msg_id == msg).expect("drawn");
         assert!(a.lost && a.current);

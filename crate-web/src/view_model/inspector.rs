@@ -857,24 +857,33 @@ pub(crate) mod tests {
         sim
     }
 
+    /// Steps `sim` until a step's record gives `find` something, and returns it (a failed
+    /// test, saying `what` was expected, if the run ends first); shared with other tests.
+    pub(crate) fn step_until<T>(
+        sim: &mut Simulation,
+        what: &str,
+        find: impl Fn(&eos_core::sim::simulation::StepRecord) -> Option<T>,
+    ) -> T {
+        loop {
+            assert!(!sim.is_finished(), "the run ends before {what}");
+            sim.step();
+            if let Some(found) = sim.trace().last().and_then(&find) {
+                return found;
+            }
+        }
+    }
+
     #[test]
     fn a_lost_message_is_named_with_when_and_how_it_was_lost() {
         let mut sim = builtin::get("lost-ack-idempotence-off")
             .expect("built-in")
             .simulation(None);
-        let lost = loop {
-            assert!(!sim.is_finished(), "the scenario loses an acknowledgement");
-            sim.step();
-            let found = sim.trace().last().and_then(|r| {
-                r.notes.iter().find_map(|n| match n {
-                    eos_core::sim::note::Note::AckLost { msg, .. } => Some(*msg),
-                    _ => None,
-                })
-            });
-            if let Some(msg) = found {
-                break msg;
-            }
-        };
+        let lost = step_until(&mut sim, "an acknowledgement is lost", |r| {
+            r.notes.iter().find_map(|n| match n {
+                eos_core::sim::note::Note::AckLost { msg, .. } => Some(*msg),
+                _ => None,
+            })
+        });
         let step = sim.steps();
         sim.run(RunLimit::Steps(5));
         for lang in [Lang::En, Lang::Ru] {
