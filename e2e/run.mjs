@@ -136,7 +136,7 @@ test('the finished run agrees with the CLI report', async (page) => {
   assert((await stepNumber(page)) === report.steps, `steps: UI ${await stepNumber(page)} vs CLI ${report.steps}`);
   assert((await cells(page, 'events-0').count()) === d.copies.length, 'copies in the log');
   const cell = await cells(page, 'events-0').first().innerText();
-  assert(cell.includes('v0') && cell.includes('order-42') && cell.includes('pid 0 · seq 0'), `cell: ${cell}`);
+  assert(cell.includes('v0') && cell.includes('order-42') && cell.includes('pid 0 · e0 · seq 0'), `cell: ${cell}`);
   assert((await page.locator('.brokers li.cell.dup').count()) === report.outcome.duplicates, 'duplicates match');
   await page.screenshot({ path: join(artifacts, '04-finished.png'), fullPage: true });
 });

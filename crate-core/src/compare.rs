@@ -27,6 +27,11 @@ pub fn with_guarantee(s: &Scenario, g: Guarantee) -> Result<Scenario, ScenarioEr
     let mut file = s.file.clone();
     for p in &mut file.processors {
         p.guarantee = g.name().to_string();
+        // The output's idempotence is the author's choice only under at-least-once: the
+        // other two fix it (off without retries, on with transactions).
+        if g != Guarantee::AtLeastOnce {
+            p.enable_idempotence = None;
+        }
     }
     Scenario::from_file(file)
 }

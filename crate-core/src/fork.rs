@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn fork_rows_are_the_fates_that_differ_named_as_the_logs_name_them() {
-        // At-least-once stores v6′ twice; exactly-once once. Only that differs (not every
+        // At-least-once stores v7′ twice; exactly-once once. Only that differs (not every
         // later offset, which the transaction markers shift), and what the reader read.
         let s = crate::builtin::get("rpw-crash-at-least-once").expect("built-in");
         let action = TryAction::Guarantee(Guarantee::ExactlyOnce);
@@ -527,7 +527,7 @@ mod tests {
             rows,
             [
                 owned([
-                    "v6′",
+                    "v7′",
                     "delivered, 2 copies in invoices-0",
                     "delivered, 1 copy in invoices-0"
                 ]),

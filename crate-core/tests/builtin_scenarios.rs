@@ -92,7 +92,7 @@ fn every_builtin_holds_every_invariant_after_every_step_and_meets_its_expect() {
             .expect
             .as_ref()
             .unwrap_or_else(|| panic!("{name}: a built-in should pin its outcome"));
-        let problems = expect::check(e, &report);
+        let problems = expect::check(e, &report, &scenario);
         assert!(problems.is_empty(), "{name}: {problems:#?}");
     }
 }

@@ -4,7 +4,7 @@
 
 use eos_core::compare::with_guarantee;
 use eos_core::ids::RecordId;
-use eos_core::kafka::processor::Guarantee;
+use eos_core::kafka::processor::{Guarantee, Phase};
 use eos_core::oracle::invariants::{self, violations};
 use eos_core::oracle::TxnOutcome;
 use eos_core::report::Report;
@@ -105,6 +105,19 @@ fn simulate_checked(s: &Scenario, what: &str) -> Simulation {
             "{what}: invariant broken at step {}: {broken:?}",
             sim.steps()
         );
+        // Kafka Streams initialises its transactional producer before it reads: an
+        // exactly-once processor asks for no offsets and fetches nothing without its id.
+        for p in &sim.processors {
+            let reading = matches!(p.phase, Phase::Resuming { .. }) || !p.in_flight.is_empty();
+            assert!(
+                p.settings.guarantee != Guarantee::ExactlyOnce
+                    || !reading
+                    || p.producer.producer_id >= 0,
+                "{what}: step {}: processor reads before initTransactions ({:?})",
+                sim.steps(),
+                p.phase
+            );
+        }
     }
     sim
 }

@@ -481,7 +481,7 @@ strings! {
     ProcessedAgainRepeatsInput => "{0} processed, {1} of them again ({2} repeats) · input {3}", "обработано {0}, из них повторно {1} ({2} повторов) · вход {3}";
     NotStarted => "not started", "не начат";
     ResumesFromCommitted => "resumes from the group's committed offsets", "продолжит с зафиксированных смещений группы";
-    PhaseAwaitingPid => "getting a producer id before any transaction (initTransactions)", "получает producer id перед транзакциями (initTransactions)";
+    PhaseAwaitingPid => "initTransactions: getting a producer id before it reads", "initTransactions: получает producer id, прежде чем читать";
     OutputNoPid => "output client: no producer id", "выходной клиент: нет producer id";
     OutputPid => "output client: pid {0} · epoch {1}", "выходной клиент: pid {0} · эпоха {1}";
     // On the wire.

@@ -153,7 +153,8 @@ fn partition_vm(
             } else if c.producer_id < 0 {
                 S::NoPid.get(lang).to_string()
             } else {
-                format!("pid {} · seq {}", c.producer_id, c.sequence)
+                // The epoch tells an aborted copy from its replay (same pid and sequence).
+                format!("pid {} · e{} · seq {}", c.producer_id, c.epoch, c.sequence)
             };
             let key = if c.marker.is_some() {
                 S::Marker.get(lang).to_string()
@@ -518,18 +519,14 @@ pub fn processors(sim: &Simulation, lang: Lang) -> Vec<ProcessorVm> {
                 // A crashed processor's phase is what it had in memory: it is down.
                 phase: if crashed {
                     S::Crashed.get(lang).to_string()
-                } else if matches!(p.phase, eos_core::kafka::processor::Phase::Transacting)
-                    && p.producer.producer_id < 0
-                {
-                    // Restarted under exactly-once: no transaction until initTransactions
-                    // has its producer id.
-                    S::PhaseAwaitingPid.get(lang).to_string()
                 } else {
                     phase_words(&p.phase, lang).to_string()
                 },
                 processed: {
                     // Its positions were only in memory: down, it has none.
-                    let input = if crashed {
+                    use eos_core::kafka::processor::Phase;
+                    let starting = matches!(p.phase, Phase::Initialising | Phase::Resuming { .. });
+                    let input = if crashed || (positions.is_empty() && starting) {
                         S::ResumesFromCommitted.get(lang).to_string()
                     } else if positions.is_empty() {
                         S::NotStarted.get(lang).to_string()
@@ -791,6 +788,8 @@ pub fn phase_words(phase: &eos_core::kafka::processor::Phase, lang: Lang) -> &'s
     use eos_core::kafka::processor::Phase;
     match phase {
         Phase::Idle => S::PhaseIdle,
+        // Exactly-once: no reading until initTransactions has its producer id.
+        Phase::Initialising => S::PhaseAwaitingPid,
         Phase::Resuming { .. } => S::PhaseResuming,
         Phase::Polling => S::PhasePolling,
         Phase::CommittingFirst { .. } => S::PhaseCommittingFirst,
@@ -869,7 +868,7 @@ pub(crate) mod tests {
             .find(|p| p.title == "events-0")
             .expect("events-0");
         assert_eq!(p0.cells.len(), 1);
-        assert_eq!(p0.cells[0].meta, "pid 0 · seq 0");
+        assert_eq!(p0.cells[0].meta, "pid 0 · e0 · seq 0");
         assert_eq!(p0.cells[0].key, "order-42");
     }
 
@@ -964,7 +963,7 @@ pub(crate) mod tests {
         let read = &consumers(&sim, Lang::En)[0].read;
         // 12 outputs read; the latest 8 shown after an ellipsis, as v4′ (not v16).
         assert!(read.starts_with("12 read: … v4′@"), "{read}");
-        assert!(read.ends_with("v11′@18"), "{read}");
+        assert!(read.ends_with("v11′@20"), "{read}");
     }
 
     #[test]
@@ -1014,9 +1013,15 @@ pub(crate) mod tests {
         let mut awaiting = false;
         while sim.step() == eos_core::StepOutcome::Stepped && !awaiting {
             let p = &processors(&sim, Lang::En)[0];
-            awaiting = p.phase.starts_with("getting a producer id");
+            awaiting = p.phase == S::PhaseAwaitingPid.get(Lang::En);
             if awaiting {
                 assert_eq!(p.client, S::OutputNoPid.get(Lang::En));
+                assert!(
+                    p.processed
+                        .ends_with("input resumes from the group's committed offsets"),
+                    "{}",
+                    p.processed
+                );
             }
             assert!(
                 !(p.phase.starts_with("in a transaction")

@@ -195,7 +195,7 @@ fn check_scenario(s: &Scenario) -> (Vec<String>, String) {
         .file
         .expect
         .as_ref()
-        .map(|e| expect::check(e, &report))
+        .map(|e| expect::check(e, &report, s))
         .unwrap_or_else(|| {
             let mut p: Vec<String> = report
                 .invariants

@@ -90,6 +90,10 @@ impl ProcessorSettings {
 pub enum Phase {
     /// Not started, or crashed.
     Idle,
+    /// Exactly-once: `initTransactions` runs (InitProducerId, which fences an older
+    /// instance and ends its open transaction) before the input is read, as Kafka Streams
+    /// initialises its producer before it processes.
+    Initialising,
     /// Waiting for the group's committed offsets.
     Resuming {
         request_id: u64,
@@ -115,6 +119,7 @@ impl Phase {
     pub fn name(&self) -> &'static str {
         match self {
             Phase::Idle => "Idle",
+            Phase::Initialising => "Initialising",
             Phase::Resuming { .. } => "Resuming",
             Phase::Polling => "Polling",
             Phase::CommittingFirst { .. } => "CommittingFirst",
@@ -221,7 +226,12 @@ impl Processor {
                 // The output client starts too (for exactly-once: InitProducerId, which fences
                 // any older instance and aborts its open transaction).
                 self.producer.on_timer(&ProducerTimer::Start, ctx);
-                self.resume(ctx);
+                if self.settings.guarantee == Guarantee::ExactlyOnce {
+                    // `advance` asks for the committed offsets once the client is ready.
+                    self.phase = Phase::Initialising;
+                } else {
+                    self.resume(ctx);
+                }
                 true
             }
             ProcessorTimer::Poll => {
@@ -570,6 +580,16 @@ impl Processor {
     /// Moves the loop on once the output client has settled.
     fn advance(&mut self, ctx: &mut Ctx) {
         match self.phase {
+            Phase::Initialising => match self.producer.txn.as_ref().map(|t| t.phase) {
+                Some(TxnPhase::Ready) => self.resume(ctx),
+                Some(TxnPhase::Fatal) | None => {
+                    self.phase = Phase::Stopped;
+                    ctx.note(Note::ConsumerStopped {
+                        consumer: self.node(),
+                    });
+                }
+                _ => {}
+            },
             Phase::Producing if self.producer.is_idle() => match self.settings.guarantee {
                 // With a commit interval the offsets wait for it; reading goes on.
                 Guarantee::AtLeastOnce

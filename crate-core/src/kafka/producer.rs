@@ -1050,10 +1050,15 @@ impl Producer {
                 self.state = ClientState::Idle;
                 let _ = (producer_id, epoch);
                 if e.is_retriable() {
-                    ctx.set_timer(
-                        ms(self.config.retry_backoff_ms),
-                        Timer::Producer(ProducerTimer::InitRetry),
-                    );
+                    // CONCURRENT_TRANSACTIONS: the coordinator is still ending the previous
+                    // instance's transaction; the client asks again.
+                    let backoff = ms(self.config.retry_backoff_ms);
+                    ctx.note(Note::TxnRetry {
+                        producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
+                        error: *e,
+                        backoff,
+                    });
+                    ctx.set_timer(backoff, Timer::Producer(ProducerTimer::InitRetry));
                 } else {
                     self.fatal(*e, ctx);
                 }

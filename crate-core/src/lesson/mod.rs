@@ -665,7 +665,7 @@ impl Lesson {
         let mut sim = self.scenario.simulation_without_trace(Some(self.seed()));
         sim.run(crate::RunLimit::Completion);
         let report = report(self.scenario.name(), &sim);
-        crate::scenario::expect::check(expect, &report)
+        crate::scenario::expect::check(expect, &report, &self.scenario)
             .into_iter()
             .map(|message| FieldError {
                 field: "scenario.expect".into(),

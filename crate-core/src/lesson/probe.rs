@@ -140,6 +140,8 @@ enum Target {
     None,
     Consumer(u8),
     Producer(u8),
+    /// A processor's output client.
+    ProcessorProducer(u8),
     Partition(Tp),
     Record(u32),
     Note(String),
@@ -220,16 +222,29 @@ impl Probe {
             }
             Arg::Producer => {
                 let name = q.producer.clone().unwrap_or_default();
+                // A read-process-write processor's output client counts as a producer.
+                let processor = || index_of(&sim.names.processors, &name);
                 match index_of(&sim.names.producers, &name) {
                     Some(i) => (Target::Producer(i), Some(name)),
+                    None if processor().is_some() => (
+                        Target::ProcessorProducer(processor().unwrap_or_default()),
+                        Some(name),
+                    ),
                     None => {
+                        let known: Vec<&str> = sim
+                            .names
+                            .producers
+                            .iter()
+                            .chain(&sim.names.processors)
+                            .map(String::as_str)
+                            .collect();
                         return Err(err(
                             "producer",
                             format!(
-                                "\"{name}\" is not a producer of the scenario (producers: {})",
-                                sim.names.producers.join(", ")
+                                "\"{name}\" is not a producer or processor of the scenario (producers: {})",
+                                known.join(", ")
                             ),
-                        ))
+                        ));
                     }
                 }
             }
@@ -317,6 +332,14 @@ impl Probe {
         }
     }
 
+    fn producer_value(&self, p: &crate::kafka::producer::Producer) -> i64 {
+        if self.name == "producer_epoch" {
+            i64::from(p.epoch)
+        } else {
+            p.producer_id
+        }
+    }
+
     /// What the probe reads from the simulation as it is now.
     pub fn read(&self, sim: &Simulation) -> i64 {
         let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
@@ -330,13 +353,14 @@ impl Probe {
                     count(c.reads.len())
                 }
             }),
-            Target::Producer(i) => sim.producers.get(usize::from(*i)).map_or(-1, |p| {
-                if self.name == "producer_epoch" {
-                    i64::from(p.epoch)
-                } else {
-                    p.producer_id
-                }
-            }),
+            Target::Producer(i) => sim
+                .producers
+                .get(usize::from(*i))
+                .map_or(-1, |p| self.producer_value(p)),
+            Target::ProcessorProducer(i) => sim
+                .processors
+                .get(usize::from(*i))
+                .map_or(-1, |p| self.producer_value(&p.producer)),
             Target::Partition(tp) => {
                 let views = observe::partition_views(sim);
                 // Leaders sort first within a partition.

@@ -743,13 +743,26 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         }
         let group = s.group.clone().unwrap_or_else(|| s.name.clone());
         let group_coordinator = crate::kafka::group_coordinator::coordinator_for(&group, brokers);
+        match (guarantee, s.enable_idempotence) {
+            (crate::kafka::processor::Guarantee::ExactlyOnce, Some(false)) => c.err(
+                format!("{f}.enable_idempotence"),
+                "an exactly-once processor's producer is transactional, and so idempotent: leave it out or set true",
+            ),
+            (crate::kafka::processor::Guarantee::AtMostOnce, Some(true)) => c.err(
+                format!("{f}.enable_idempotence"),
+                "idempotence needs acks=all and retries, and an at-most-once processor has neither: use at-least-once",
+            ),
+            _ => {}
+        }
         let (idempotence, acks, retries) = match guarantee {
             // SEMANTICS §1: no retries for at-most-once; retries without idempotence for
             // at-least-once; the exactly-once client is transactional.
             crate::kafka::processor::Guarantee::AtMostOnce => (false, Acks::Leader, 0),
-            crate::kafka::processor::Guarantee::AtLeastOnce => {
-                (false, Acks::All, crate::kafka::config::RETRIES_MAX)
-            }
+            crate::kafka::processor::Guarantee::AtLeastOnce => (
+                s.enable_idempotence.unwrap_or(false),
+                Acks::All,
+                crate::kafka::config::RETRIES_MAX,
+            ),
             crate::kafka::processor::Guarantee::ExactlyOnce => {
                 (true, Acks::All, crate::kafka::config::RETRIES_MAX)
             }

@@ -53,6 +53,22 @@ pub fn validate(
                 ),
             );
         }
+        if let Some(o) = &d.output {
+            if !file.processors.iter().any(|p| &p.name == o) {
+                let names: Vec<&str> = file.processors.iter().map(|p| p.name.as_str()).collect();
+                err(
+                    format!("expect.deliveries[{i}].output"),
+                    if names.is_empty() {
+                        format!("\"{o}\" is not a processor: the scenario has no [[processors]]")
+                    } else {
+                        format!(
+                            "\"{o}\" is not a processor of this scenario (processors: {})",
+                            names.join(", ")
+                        )
+                    },
+                );
+            }
+        }
         if let Some(s) = &d.status {
             if !STATUSES.contains(&s.as_str()) {
                 err(
@@ -73,7 +89,8 @@ pub fn validate(
 }
 
 /// Every way the report falls short of the expectations, as sentences.
-pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
+pub fn check(e: &ExpectSpec, r: &Report, scenario: &super::Scenario) -> Vec<String> {
+    let (file, records) = (&scenario.file, scenario.records_sent());
     let mut out = Vec::new();
     let mut number = |what: &str, want: Option<u64>, got: u64| {
         if let Some(w) = want {
@@ -101,11 +118,23 @@ pub fn check(e: &ExpectSpec, r: &Report) -> Vec<String> {
         }
     }
     for d in &e.deliveries {
-        let Some(got) = r.deliveries.get(d.record as usize) else {
-            out.push(format!("record {} does not exist", d.record));
+        // A processor's outputs follow the inputs: processor i's output of input k is
+        // record `records × (i + 1) + k` (as the scenario builds them).
+        let processor = d
+            .output
+            .as_ref()
+            .and_then(|o| file.processors.iter().position(|p| &p.name == o));
+        let id =
+            u64::from(d.record) + processor.map_or(0, |i| records.saturating_mul(i as u64 + 1));
+        let name = format!("v{id}");
+        let Some(got) = r.deliveries.iter().find(|x| x.record == name) else {
+            out.push(format!("record {name} does not exist"));
             continue;
         };
-        let who = format!("record {}", got.record);
+        let who = match &d.output {
+            Some(o) => format!("{o}'s output of record v{} ({name})", d.record),
+            None => format!("record {name}"),
+        };
         if let Some(s) = &d.status {
             if &got.status != s {
                 out.push(format!("expected {who} to be {s}, it is {}", got.status));

@@ -308,6 +308,11 @@ pub struct ProcessorSpec {
     /// Kafka Streams' `commit.interval.ms`: unset, every poll's batch is committed at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit_interval_ms: Option<u64>,
+    /// The output producer's `enable.idempotence`. At-least-once leaves it off (SEMANTICS
+    /// §1); it can be turned on, which removes the retry duplicates but not the replayed
+    /// ones. Exactly-once needs it and at-most-once (acks=1, no retries) cannot have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_idempotence: Option<bool>,
 }
 
 fn default_processor_empty_polls() -> u32 {
@@ -397,6 +402,10 @@ pub struct ExpectDelivery {
     /// The record's index in the scenario: records are numbered in file order, producer by
     /// producer and send by send, from 0 (record 3 is printed as `v3`).
     pub record: u32,
+    /// A `[[processors]]` name: the expectation is then on that processor's output of input
+    /// `record`, not on the input itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -666,8 +666,13 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             error,
             backoff,
         } => format!(
-            "The coordinator answers {} with {error}: it is still finishing the previous step. It asks again in {}.",
+            "The coordinator answers {} with {error}: {} It asks again in {}.",
             n(producer),
+            if *error == KafkaError::ConcurrentTransactions {
+                "it is still ending the previous transaction."
+            } else {
+                "it cannot answer yet."
+            },
             format_duration(*backoff)
         ),
         Note::TxnRequestSent { producer, what } => {

@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(
             rows(Lang::Ru),
             [
-                "v6′ | доставлена, копий: 2 в invoices-0 | доставлена, копий: 1 в invoices-0",
+                "v7′ | доставлена, копий: 2 в invoices-0 | доставлена, копий: 1 в invoices-0",
                 "читатель auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
             ]
         );

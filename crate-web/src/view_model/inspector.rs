@@ -1042,46 +1042,46 @@ pub(crate) mod tests {
 
     #[test]
     fn a_compared_input_shows_where_its_copies_are_and_why_it_has_that_many() {
-        // As `eos-sim compare rpw-crash-at-least-once` says: v6 has 2 copies at
-        // at-least-once (invoices-0 offsets 6 and 7), 0 at at-most-once, 1 at exactly-once.
-        let dup = lane_input_at_end(Guarantee::AtLeastOnce, 6);
+        // As `eos-sim compare rpw-crash-at-least-once` says: v7 has 2 copies at
+        // at-least-once (invoices-0 offsets 7 and 8), 0 at at-most-once, 1 at exactly-once.
+        let dup = lane_input_at_end(Guarantee::AtLeastOnce, 7);
         assert_eq!(
             dup.title,
-            "at-least-once lane · input v6: 2 visible copies of v6′"
+            "at-least-once lane · input v7: 2 visible copies of v7′"
         );
         assert_eq!(
             value(&dup, "visible copies (read_committed)"),
-            "invoices-0 @6, invoices-0 @7"
+            "invoices-0 @7, invoices-0 @8"
         );
-        assert_eq!(value(&dup, "value"), "v6′");
+        assert_eq!(value(&dup, "value"), "v7′");
         assert!(
             dup.notes
                 .iter()
-                .any(|n| n.starts_with("Anomaly duplicate: record v6′")),
+                .any(|n| n.starts_with("Anomaly duplicate: record v7′")),
             "{:?}",
             dup.notes
         );
-        let lost = lane_input_at_end(Guarantee::AtMostOnce, 6);
+        let lost = lane_input_at_end(Guarantee::AtMostOnce, 7);
         assert_eq!(value(&lost, "visible copies (read_committed)"), "none");
         assert_eq!(lost.kind, "input-lost", "leads with why");
         assert_eq!(value(&lost, "output handed to the producer"), "no");
         // The record shown is the input, where the processor read it.
-        assert_eq!(value(&lost, "value"), "v6");
+        assert_eq!(value(&lost, "value"), "v7");
         assert!(
-            lost.notes[0].starts_with("No copy of v6′, the output of v6,"),
+            lost.notes[0].starts_with("No copy of v7′, the output of v7,"),
             "{:?}",
             lost.notes
         );
-        let once = lane_input_at_end(Guarantee::ExactlyOnce, 6);
+        let once = lane_input_at_end(Guarantee::ExactlyOnce, 7);
         // One copy, after the aborted transaction's records and the markers.
         assert_eq!(
             value(&once, "visible copies (read_committed)"),
-            "invoices-0 @13"
+            "invoices-0 @16"
         );
         assert_eq!(value(&once, "transaction"), "committed");
         assert_eq!(
             once.title,
-            "exactly-once lane · input v6: 1 visible copy of v6′"
+            "exactly-once lane · input v7: 1 visible copy of v7′"
         );
     }
 

@@ -1,0 +1,228 @@
+//! What a course author can set and check on a read-process-write processor: its output's
+//! idempotence, `[[expect.deliveries]]` on its outputs, and the producer probes on its
+//! output client; and the order of its start under exactly-once (initTransactions first).
+
+use eos_core::compare::with_guarantee;
+use eos_core::kafka::processor::Guarantee;
+use eos_core::lesson::{grade, Answer, Lesson};
+use eos_core::report::Report;
+use eos_core::scenario::expect;
+use eos_core::sim::Note;
+use eos_core::{RunLimit, Scenario, ScenarioError};
+
+/// Four inputs, one at-least-once processor whose first output append loses its ack.
+fn text(processor_extra: &str, tail: &str) -> String {
+    format!(
+        r#"
+version = 1
+name = "rpw-settings"
+[[topics]]
+name = "in"
+[[topics]]
+name = "out"
+[[producers]]
+name = "source"
+linger_ms = 0
+[[producers.sends]]
+topic = "in"
+key_prefix = "k"
+count = 4
+interval_us = 10000
+[[processors]]
+name = "proc"
+guarantee = "at-least-once"
+input = "in"
+output = "out"
+poll_interval_ms = 10
+request_timeout_ms = 300
+{processor_extra}
+[[faults]]
+at_ms = 0
+action = "lose_ack"
+topic = "out"
+[[consumers]]
+name = "reader"
+topic = "out"
+start_ms = 5000
+{tail}
+"#
+    )
+}
+
+fn parse(t: &str) -> Scenario {
+    Scenario::parse(t).unwrap_or_else(|e| panic!("{e}\n{t}"))
+}
+
+fn report(s: &Scenario) -> Report {
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    assert!(sim.is_finished(), "the run finishes");
+    Report::of(s.name(), &sim)
+}
+
+fn errors(t: &str) -> Vec<(String, String)> {
+    match Scenario::parse(t) {
+        Err(ScenarioError::Invalid(e)) => e.into_iter().map(|e| (e.field, e.message)).collect(),
+        other => panic!("expected field errors, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_idempotent_at_least_once_output_is_not_written_twice_by_its_retry() {
+    let off = report(&parse(&text("", "")));
+    let on = report(&parse(&text("enable_idempotence = true", "")));
+    // The lost ack makes the output client retry: without idempotence the broker appends the
+    // batch again; with it, the broker recognises the sequence.
+    let p_off = off.processing.expect("processing");
+    let p_on = on.processing.expect("processing");
+    assert!(p_off.duplicates >= 1, "{p_off:?}");
+    assert_eq!((p_on.duplicates, p_on.lost), (0, 0), "{p_on:?}");
+    assert_eq!(p_on.visible_outputs, 4);
+    // The source is untouched by the setting.
+    assert_eq!(off.outcome.lost, 0);
+}
+
+#[test]
+fn idempotence_the_guarantee_cannot_have_is_refused() {
+    for (guarantee, value, says) in [
+        ("exactly-once", "false", "transactional"),
+        ("at-most-once", "true", "acks=all"),
+    ] {
+        let t = text(&format!("enable_idempotence = {value}"), "")
+            .replace("\"at-least-once\"", &format!("\"{guarantee}\""));
+        let e = errors(&t);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, "processors[0].enable_idempotence");
+        assert!(e[0].1.contains(says), "{}", e[0].1);
+    }
+    // Compare and the fork switch the guarantee: the setting is kept only where it applies.
+    let s = parse(&text("enable_idempotence = true", ""));
+    for g in Guarantee::ALL {
+        let switched = with_guarantee(&s, g).unwrap_or_else(|e| panic!("{}: {e}", g.name()));
+        let kept = switched.file.processors[0].enable_idempotence;
+        assert_eq!(kept.is_some(), g == Guarantee::AtLeastOnce, "{}", g.name());
+    }
+}
+
+#[test]
+fn expectations_can_name_a_processors_output() {
+    // Input v0's output is v4 (four inputs): the retried one, sent twice.
+    let pinned = text(
+        "",
+        "[[expect.deliveries]]\nrecord = 0\noutput = \"proc\"\nstatus = \"delivered\"\nmin_attempts = 2\n\
+         [[expect.deliveries]]\nrecord = 0\nstatus = \"delivered\"\nmax_attempts = 1\n",
+    );
+    let s = parse(&pinned);
+    let r = report(&s);
+    let e = s.file.expect.as_ref().expect("expect");
+    assert_eq!(expect::check(e, &r, &s), Vec::<String>::new());
+    // The same expectation on the input fails, naming the record.
+    let wrong = parse(&pinned.replace("max_attempts = 1", "min_attempts = 2"));
+    let r = report(&wrong);
+    let problems = expect::check(wrong.file.expect.as_ref().expect("expect"), &r, &wrong);
+    assert_eq!(
+        problems,
+        vec!["expected record v0 to take at least 2 attempts, it took 1".to_string()]
+    );
+    // And an output that fails names the output.
+    let wrong = parse(&pinned.replace("min_attempts = 2\n", "max_attempts = 1\n"));
+    let r = report(&wrong);
+    let problems = expect::check(wrong.file.expect.as_ref().expect("expect"), &r, &wrong);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("expected proc's output of record v0 (v4) to take at most 1"),
+        "{problems:?}"
+    );
+    // An unknown processor is refused with its field.
+    let e = errors(&pinned.replace("output = \"proc\"", "output = \"nope\""));
+    assert_eq!(e[0].0, "expect.deliveries[0].output");
+    assert!(e[0].1.contains("(processors: proc)"), "{}", e[0].1);
+}
+
+const LESSON: &str = r#"
+kind = "lesson"
+version = 1
+id = "processor-epoch"
+scenario = "rpw-crash-exactly-once"
+[title]
+en = "The processor's epoch"
+ru = "Эпоха обработчика"
+[summary]
+en = "A restart bumps it."
+ru = "Перезапуск её повышает."
+[[steps]]
+until = { note = "crashed" }
+text = { en = "It crashes.", ru = "Он падает." }
+[[steps]]
+until = "end"
+text = { en = "It is back.", ru = "Он вернулся." }
+[steps.question]
+probe = "producer_epoch"
+producer = "billing"
+answer = 0
+prompt = { en = "Its epoch?", ru = "Его эпоха?" }
+"#;
+
+#[test]
+fn the_producer_probes_read_a_processors_output_client() {
+    let lesson = Lesson::parse(LESSON).unwrap_or_else(|e| panic!("{e}"));
+    let (mut sim, resolved) = lesson.build().unwrap_or_else(|e| panic!("{e}"));
+    sim.run(RunLimit::Steps(resolved[1].step));
+    let epoch = sim.processors[0].producer.epoch;
+    assert!(epoch > 0, "the restart and the transactions bump the epoch");
+    let g =
+        grade(&lesson, 1, Answer::Number(i64::from(epoch)), &sim).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.correct, "{g:?}");
+    assert_eq!(g.actual, i64::from(epoch));
+    // A name that is neither a producer nor a processor lists both kinds.
+    let Err(e) = Lesson::parse(&LESSON.replace("producer = \"billing\"", "producer = \"x\""))
+    else {
+        panic!("an unknown producer parsed");
+    };
+    let message = e.to_string();
+    assert!(message.contains("(producers: shop, billing)"), "{message}");
+}
+
+#[test]
+fn a_restarted_exactly_once_processor_reads_after_its_producer_id_and_says_why_it_waits() {
+    let s = eos_core::builtin::get("rpw-crash-exactly-once").expect("built-in");
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let node = sim.processors[0].node();
+    // From each (re)start: the producer id first, then the committed offsets.
+    let mut has_id = false;
+    let mut resumed = 0;
+    for record in sim.trace() {
+        for n in &record.notes {
+            match n {
+                Note::Restarted { node: who } if *who == node => has_id = false,
+                Note::ProducerIdAssigned { producer, .. } if *producer == node => has_id = true,
+                Note::ResumedFromCommitted { consumer, .. } if *consumer == node => {
+                    assert!(has_id, "resumed before its producer id at #{}", record.step);
+                    resumed += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(resumed, 2, "its start and its restart");
+    // A new instance that meets the old one's transaction still ending is told to wait
+    // (CONCURRENT_TRANSACTIONS), and the wait is narrated.
+    let s = eos_core::builtin::get("zombie-fencing").expect("built-in");
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let lines: Vec<String> = sim
+        .trace()
+        .iter()
+        .flat_map(|r| r.notes.iter())
+        .filter(|n| matches!(n, Note::TxnRetry { .. }))
+        .map(|n| eos_core::sim::narration::narrate(&sim.names, n))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains("CONCURRENT_TRANSACTIONS: it is still ending the previous transaction")),
+        "{lines:?}"
+    );
+}
