@@ -36,7 +36,8 @@ pub fn app() -> Html {
     // In lesson mode PageDown/PageUp move through the lesson (lesson_mode.rs), not the run.
     let in_lesson = use_mut_ref(|| false);
     *in_lesson.borrow_mut() = place.as_ref().is_some_and(|p| p.trying.is_none());
-    let scenarios = use_memo((), |_| crate::builtins::list());
+    // Keyed by the language: the built-ins' Russian titles come with the Russian texts.
+    let scenarios = use_memo(lang, |_| crate::builtins::list());
 
     // Playback: steps on animation frames while playing (playback.rs).
     crate::playback::use_playback(state.playing, state.speed, state.dispatcher());
@@ -223,6 +224,13 @@ pub fn app() -> Html {
         sim: state.sim.clone(),
         version: state.version,
     };
+    let imported = matches!(state.source, crate::permalink::Source::Custom(_))
+        || !crate::builtins::NAMES.contains(&state.scenario_name.as_str());
+    // A built-in's title from the picker's list, which has its Russian once that is here.
+    let builtin_title = (!imported)
+        .then(|| scenarios.iter().find(|i| i.name == state.scenario_name))
+        .flatten()
+        .map(|i| i.title_in(lang).to_string());
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"), sharing.opening.then_some("opening"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
@@ -241,11 +249,11 @@ pub fn app() -> Html {
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
                     on_action: on_action.clone(), playing: state.playing, finished, at_start,
-                    clock: clock.clone(), title: state.scenario.file.title_in(lang).to_string(),
+                    clock: clock.clone(), title: builtin_title.unwrap_or_else(|| state.scenario.file.title_in(lang).to_string()),
                     full_link: sharing.full_link, lang }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed}
-                    imported={(matches!(state.source, crate::permalink::Source::Custom(_)) || !crate::builtins::NAMES.contains(&state.scenario_name.as_str())).then(|| crate::builtins::info_of(&state.scenario.file))}
+                    imported={imported.then(|| crate::builtins::info_of(&state.scenario.file))}
                     guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
                     guarantee_picked={state.guarantee.is_some()}
                     on_guarantee={on_guarantee} />

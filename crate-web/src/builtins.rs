@@ -24,8 +24,35 @@ pub fn file_from_wire(text: &str) -> Result<ScenarioFile, ScenarioError> {
     })
 }
 
+thread_local! {
+    /// The built-ins' Russian titles and summaries, in `NAMES` order, once the Russian
+    /// worker has brought them (the page's copies have none: `build.rs`).
+    static RUSSIAN: std::cell::RefCell<Vec<(Option<String>, Option<String>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps the built-ins' Russian titles and summaries: false if they are not one per
+/// built-in.
+pub fn take_russian(texts: Vec<(Option<String>, Option<String>)>) -> bool {
+    let fits = texts.len() == NAMES.len();
+    if fits {
+        RUSSIAN.with(|r| *r.borrow_mut() = texts);
+    }
+    fits
+}
+
 fn builtin_file(name: &str) -> Option<ScenarioFile> {
-    generated::builtin_bytes(name).and_then(|bytes| crate::wire::from_bytes(bytes).ok())
+    let mut file: ScenarioFile =
+        generated::builtin_bytes(name).and_then(|bytes| crate::wire::from_bytes(bytes).ok())?;
+    if let Some(i) = NAMES.iter().position(|n| *n == name) {
+        RUSSIAN.with(|r| {
+            if let Some((title, summary)) = r.borrow().get(i) {
+                file.title_ru.clone_from(title);
+                file.summary_ru.clone_from(summary);
+            }
+        });
+    }
+    Some(file)
 }
 
 /// A built-in scenario by name, validated like a parsed one.
@@ -66,6 +93,8 @@ mod tests {
 
     #[test]
     fn the_pre_parsed_scenarios_equal_the_parsed_toml() {
+        // Their Russian titles come with the Russian worker's texts.
+        assert!(crate::lessons::take_russian(crate::lessons::RUSSIAN_BYTES));
         for (name, text) in eos_core::builtin::BUILTIN {
             let parsed = Scenario::parse(text).expect("parses");
             let pre = get(name).expect("pre-parsed");
@@ -73,5 +102,15 @@ mod tests {
         }
         assert_eq!(list(), eos_core::builtin::list());
         assert!(get("nope").is_err());
+    }
+
+    #[test]
+    fn the_pages_copies_have_no_russian_until_the_worker_brings_it() {
+        let name = eos_core::builtin::DEFAULT;
+        let plain = generated::builtin_bytes(name)
+            .and_then(|b| crate::wire::from_bytes::<ScenarioFile>(b).ok())
+            .expect("decodes");
+        assert_eq!((plain.title_ru, plain.summary_ru), (None, None));
+        assert!(!take_russian(Vec::new()), "one per built-in, or none");
     }
 }

@@ -3,7 +3,10 @@
 //! chart follows the dark and light themes: plotters draws with placeholder colours, which
 //! become `style="stroke: var(--…)"` afterwards.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+
+mod legend;
 
 /// One line: its label, its CSS colour variable, its points.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,44 +67,51 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     if x_max <= x_min {
         x_max = x_min + 1.0;
     }
-    // Headroom above the lines for the legend (three lines of it, top left; a fourth for
-    // the rings).
-    let marks = chart.series.iter().any(|s| !s.marked.is_empty());
-    let headroom = if marks { 1.85 } else { 1.6 };
     // Counts (every value whole) get whole ticks: "1, 2", not "0.5, 1.5" of a duplicate.
     let counts = chart
         .series
         .iter()
         .flat_map(|s| s.points.iter().chain(&s.marked))
         .all(|p| p.1.fract() == 0.0);
-    let y_top = match (counts, y_max > 0.0) {
+    let y_top_at = |headroom: f64| match (counts, y_max > 0.0) {
         (true, _) => (y_max * headroom).ceil().max(4.0),
         (false, true) => y_max * headroom,
         (false, false) => 1.0,
     };
+    let series = &chart.series[..chart.series.len().min(8)];
+    let n = series.len();
+    let widths: Vec<u32> = (0..n).map(|i| line_width(&series[i], i, n)).collect();
+    let marks = series.iter().any(|s| !s.marked.is_empty());
+    let mut labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+    if let (true, Some(label)) = (marks, &chart.mark_label) {
+        labels.push(label);
+    }
+    let legend_font = ("sans-serif", 17).into_font().color(&INK);
+    // The least headroom that leaves an upper corner free for the legend: a scratch frame
+    // tells where every point lands.
+    let mut placed = None;
+    for headroom in legend::HEADROOMS {
+        let y_top = y_top_at(headroom);
+        let mut scratch = String::new();
+        let root = SVGBackend::with_string(&mut scratch, (WIDTH, HEIGHT)).into_drawing_area();
+        let c = frame(&root, &chart.title, x_min..x_max, y_top)?;
+        if let Some(corner) =
+            legend::Drawn::of(&c, series, &widths).free_corner(&labels, &legend_font)
+        {
+            placed = Some((y_top, corner));
+            break;
+        }
+    }
+    let (y_top, corner) = placed.unwrap_or((
+        y_top_at(legend::HEADROOMS[legend::HEADROOMS.len() - 1]),
+        SeriesLabelPosition::UpperLeft,
+    ));
     // Whole numbers once the axis runs past 10: "4000", not "4000.0" crowding its title.
     let whole = counts || y_top >= 10.0;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
-        // Named by kind, not formatted: the backend's error is an `io::Error`, whose
-        // `Display` would ship every I/O error message in the page.
-        let e = |e: DrawingAreaErrorKind<_>| {
-            match e {
-                DrawingAreaErrorKind::BackendError(_) => "the SVG backend failed",
-                DrawingAreaErrorKind::SharingError => "the drawing area is in use",
-                DrawingAreaErrorKind::LayoutError => "the chart has no room to draw in",
-            }
-            .to_string()
-        };
-        let mut c = ChartBuilder::on(&root)
-            .caption(&chart.title, ("sans-serif", 20).into_font().color(&INK))
-            .margin(12)
-            .margin_right(20)
-            .x_label_area_size(46)
-            .y_label_area_size(62)
-            .build_cartesian_2d(x_min..x_max, 0f64..y_top)
-            .map_err(e)?;
+        let mut c = frame(&root, &chart.title, x_min..x_max, y_top)?;
         c.configure_mesh()
             .x_desc(&chart.x_label)
             .y_desc(&chart.y_label)
@@ -122,13 +132,9 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             })
             .draw()
             .map_err(e)?;
-        let n = chart.series.len().min(8);
-        for (i, s) in chart.series.iter().enumerate().take(8) {
+        for (i, (s, &width)) in series.iter().zip(&widths).enumerate() {
             let colour = placeholder(i);
-            // A long series (a run sampled over time) is a plain line, and the lines are
-            // layered, wider first: where two runs agree, both still show.
             let dense = s.points.len() > DOTS_UP_TO;
-            let width = if dense { 2 + 2 * (n - 1 - i) as u32 } else { 3 };
             c.draw_series(LineSeries::new(
                 s.points.iter().copied(),
                 colour.stroke_width(width),
@@ -168,15 +174,57 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
                 .legend(|(x, y)| Circle::new((x + 9, y), 6, MARK.stroke_width(3)));
         }
         c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(corner)
+            .margin(legend::MARGIN)
+            .legend_area_size(legend::SAMPLE)
             .background_style(INK.mix(0.0))
             .border_style(INK.mix(0.0))
-            .label_font(("sans-serif", 17).into_font().color(&INK))
+            .label_font(legend_font)
             .draw()
             .map_err(e)?;
         root.present().map_err(e)?;
     }
     Ok(themed(&out, chart))
+}
+
+/// Named by kind, not formatted: the backend's error is an `io::Error`, whose `Display`
+/// would ship every I/O error message in the page.
+fn e<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    match e {
+        DrawingAreaErrorKind::BackendError(_) => "the SVG backend failed",
+        DrawingAreaErrorKind::SharingError => "the drawing area is in use",
+        DrawingAreaErrorKind::LayoutError => "the chart has no room to draw in",
+    }
+    .to_string()
+}
+
+/// A long series (a run sampled over time) is a plain line, and the lines are layered,
+/// wider first: where two runs agree, both still show.
+fn line_width(s: &Series, i: usize, n: usize) -> u32 {
+    if s.points.len() > DOTS_UP_TO {
+        2 + 2 * (n - 1 - i) as u32
+    } else {
+        3
+    }
+}
+
+type Frame<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The title, the margins and the axes' ranges: everything that decides where a point lands.
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    y_top: f64,
+) -> Result<Frame<'a, 'b>, String> {
+    ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 20).into_font().color(&INK))
+        .margin(12)
+        .margin_right(20)
+        .x_label_area_size(46)
+        .y_label_area_size(62)
+        .build_cartesian_2d(x, 0f64..y_top)
+        .map_err(e)
 }
 
 /// Placeholder colours → the page's CSS variables.
@@ -266,6 +314,69 @@ mod tests {
         for tick in [">\n1\n<", ">\n2\n<", ">\n3\n<"] {
             assert!(svg.contains(tick), "{tick}: {svg}");
         }
+    }
+
+    /// Where the text `label` is drawn: its `x` and `y` attributes.
+    fn text_at(svg: &str, label: &str) -> (f64, f64) {
+        let end = svg
+            .find(&format!(">\n{label}\n<"))
+            .expect("the label is drawn");
+        let start = svg[..end].rfind("<text").expect("in a text element");
+        let attr = |name: &str| -> f64 {
+            let tag = &svg[start..end];
+            let at = tag.find(&format!(" {name}=\"")).expect("attribute") + name.len() + 3;
+            tag[at..]
+                .split('"')
+                .next()
+                .unwrap_or("")
+                .parse()
+                .expect("a number")
+        };
+        (attr("x"), attr("y"))
+    }
+
+    fn series(label: &str, points: &[(f64, f64)]) -> Series {
+        Series {
+            label: label.into(),
+            colour: "--g-eos",
+            points: points.to_vec(),
+            marked: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_legend_takes_a_free_upper_corner_and_only_the_headroom_it_needs() {
+        let falling = |top: f64| LineChart {
+            series: vec![
+                series("exactly-once", &[(0.0, top), (50.0, 40.0), (100.0, 10.0)]),
+                series("at-least-once", &[(0.0, top - 5.0), (100.0, 5.0)]),
+            ],
+            mark_label: None,
+            ..chart()
+        };
+        // High on the left, low on the right: the legend goes right, and the data keep
+        // nearly the whole height (the axis stops just above the highest point).
+        let drawn = svg(&falling(100.0)).expect("draws");
+        let (x, _) = text_at(&drawn, "exactly-once");
+        assert!(x > f64::from(WIDTH) / 2.0, "legend on the right: x = {x}");
+        assert!(!drawn.contains(">\n160\n<"), "no legend headroom: {drawn}");
+        // High everywhere: no corner is free until the axis makes room above the lines.
+        let flat = LineChart {
+            series: vec![
+                series("exactly-once", &[(0.0, 100.0), (100.0, 100.0)]),
+                series("at-least-once", &[(0.0, 95.0), (100.0, 95.0)]),
+            ],
+            mark_label: None,
+            ..chart()
+        };
+        let drawn = svg(&flat).expect("draws");
+        let (_, legend_y) = text_at(&drawn, "at-least-once");
+        // The line at 100 lies below the legend's last row.
+        let (_, tick_100) = text_at(&drawn, "100");
+        assert!(
+            legend_y + 10.0 < tick_100,
+            "legend {legend_y}, line at {tick_100}"
+        );
     }
 
     #[test]

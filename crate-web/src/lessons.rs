@@ -14,8 +14,9 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/builtin_lessons.rs"));
 }
 
-/// The built-in lessons' Russian texts: per lesson, in the order of
-/// `LessonFile::texts_mut`. Only the worker `eos-lessons-ru` refers to them, so only it
+/// The built-in lessons' Russian texts (per lesson, in the order of
+/// `LessonFile::texts_mut`), then the built-in scenarios' Russian titles and summaries (in
+/// `builtins::NAMES` order). Only the worker `eos-lessons-ru` refers to them, so only it
 /// carries them.
 pub static RUSSIAN_BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lessons_ru.bin"));
 
@@ -61,10 +62,11 @@ pub fn all_with(russian: Option<&Russian>) -> Vec<Lesson> {
 
 /// Reads the worker's bytes and keeps them: false if they are not the texts.
 pub fn take_russian(bytes: &[u8]) -> bool {
-    let Ok(texts) = crate::wire::from_bytes::<Russian>(bytes) else {
+    type Scenarios = Vec<(Option<String>, Option<String>)>;
+    let Ok((texts, scenarios)) = crate::wire::from_bytes::<(Russian, Scenarios)>(bytes) else {
         return false;
     };
-    if texts.len() != generated::LESSON_BYTES.len() {
+    if texts.len() != generated::LESSON_BYTES.len() || !crate::builtins::take_russian(scenarios) {
         return false;
     }
     RUSSIAN.with(|r| *r.borrow_mut() = Some(Rc::new(texts)));
