@@ -852,7 +852,7 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   await page.click('#next-lesson');
   assert((await lessonStep(page)) === 'Step 1 of 4', 'the second lesson starts at its first step');
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'rpw-crash-at-least-once', 'its scenario loaded');
-  await walkLesson(page, { 1: 7, 3: 2 });
+  await walkLesson(page, { 1: 8, 3: 2 });
   await page.click('#lesson-contents-toggle');
   const entries = await page.locator('#lesson-contents li').allInnerTexts();
   const builtins = cliText(['lessons']).trim().split('\n').filter((l) => l.trim()).length;
