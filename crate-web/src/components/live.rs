@@ -111,8 +111,32 @@ pub struct DiagramPart {
 
 impl Part for DiagramPart {
     fn view(&self, sim: &Simulation, lang: Lang) -> Html {
-        let diagram = view_model::diagram::diagram(sim, view_model::diagram::WINDOW_COLUMNS, lang);
+        let diagram = view_model::diagram::diagram_in(
+            sim,
+            view_model::diagram::WINDOW_COLUMNS,
+            lang,
+            viewport(),
+        );
         html! { <SpaceTime diagram={diagram} selected={self.selected} on_select={self.on_select.clone()} /> }
+    }
+}
+
+/// A phone's window (up to 560 px wide, as `style.css` has it) shows the drawing in all but
+/// 73 px of its width (the page's and the card's padding, measured); a wider one is wide.
+/// `innerWidth` is read without a layout.
+fn viewport() -> view_model::diagram::Viewport {
+    use view_model::diagram::Viewport;
+    #[cfg(target_arch = "wasm32")]
+    let width = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64());
+    #[cfg(not(target_arch = "wasm32"))]
+    let width: Option<f64> = None;
+    match width {
+        Some(w) if w <= 560.0 => Viewport::Phone {
+            visible: (w - 73.0).max(120.0),
+        },
+        _ => Viewport::Wide,
     }
 }
 

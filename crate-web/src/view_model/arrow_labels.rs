@@ -58,8 +58,16 @@ fn spot(a: &ArrowVm, t: f64, flip: bool) -> (f64, f64) {
 
 /// Sets every arrow's label place (`label_x`, `label_y`: its centre and baseline) and
 /// leaves out the labels that find no free place. Current arrows choose first, then those
-/// on the wire, then the rest; `left` and `right` bound the drawing, `now_x` is the now line.
-pub fn place(arrows: &mut [ArrowVm], left: f64, right: f64, now_x: f64) {
+/// on the wire, then the rest; `[left, shown_from, right]` bound the drawing and the part
+/// of it in view when it opens (a phone shows its right end): an arrow that reaches into
+/// that part is labelled inside it. `now_x` is the now line, and no label goes over an
+/// `obstacle` (a phone's lane names).
+pub fn place(
+    arrows: &mut [ArrowVm],
+    [drawing_left, shown_from, right]: [f64; 3],
+    now_x: f64,
+    obstacles: &[LabelBox],
+) {
     for a in arrows.iter_mut() {
         (a.label_x, a.label_y) = spot(a, 0.5, false);
     }
@@ -67,9 +75,14 @@ pub fn place(arrows: &mut [ArrowVm], left: f64, right: f64, now_x: f64) {
     eos_core::order::sort_by_key(&mut order, |&i| {
         (!arrows[i].current, !arrows[i].in_flight, i)
     });
-    let mut placed: Vec<LabelBox> = Vec::new();
+    let mut placed: Vec<LabelBox> = obstacles.to_vec();
     for i in order {
         let a = &arrows[i];
+        let left = if a.x1.max(a.x2) > shown_from + 20.0 {
+            shown_from
+        } else {
+            drawing_left
+        };
         let fits = |x: f64, y: f64| {
             let b = LabelBox::of(a, x, y);
             (b.x0 >= left && b.x1 <= right && placed.iter().all(|p| !p.overlaps(&b))).then_some(b)

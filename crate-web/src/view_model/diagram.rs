@@ -18,6 +18,29 @@ pub const LABEL_WIDTH: f64 = 170.0;
 pub const COLUMN_WIDTH: f64 = 58.0;
 /// Room right of the now line for messages still on the wire.
 pub const WIRE_WIDTH: f64 = 150.0;
+/// The same on a phone, whose diagram shows about 250–360 px in all.
+pub const PHONE_WIRE_WIDTH: f64 = 112.0;
+
+/// Where the diagram is shown. On a phone (`style.css`, up to 560 px wide) the wire zone is
+/// narrower, and each lane's name sits just above its line over the visible drawing's left
+/// end, so arrow labels keep clear of the names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Viewport {
+    Wide,
+    /// `visible`: the drawing's visible width, in pixels.
+    Phone {
+        visible: f64,
+    },
+}
+
+impl Viewport {
+    fn wire_width(self) -> f64 {
+        match self {
+            Viewport::Wide => WIRE_WIDTH,
+            Viewport::Phone { .. } => PHONE_WIRE_WIDTH,
+        }
+    }
+}
 /// Vertical distance between lanes.
 pub const LANE_GAP: f64 = 46.0;
 /// Room above the first lane for the time ticks.
@@ -331,6 +354,32 @@ pub const FAN_OUT: f64 = 7.0;
 pub const WIRE_ARROWS: usize = 60;
 
 pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
+    diagram_in(sim, columns, lang, Viewport::Wide)
+}
+
+/// The names a phone writes over the drawing (as `space_time.rs` draws them: 12 px bold, 8 px
+/// in from the visible left end, 14 px above the lane's line), as boxes labels avoid.
+fn names_over(lanes: &[LaneVm], visible_left: f64) -> Vec<super::arrow_labels::LabelBox> {
+    lanes
+        .iter()
+        .map(|l| {
+            let name = l
+                .label
+                .strip_prefix(l.role)
+                .map_or(l.label.as_str(), str::trim_start);
+            let baseline = l.y + 5.0 - 14.0;
+            super::arrow_labels::LabelBox {
+                x0: visible_left + 5.0,
+                x1: visible_left + 12.0 + name.chars().count() as f64 * 7.6,
+                y0: baseline - 12.0,
+                y1: baseline + 4.0,
+            }
+        })
+        .collect()
+}
+
+/// The diagram as `viewport` shows it.
+pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewport) -> DiagramVm {
     let lanes = lanes(sim, lang);
     let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
     let columns = columns.max(1);
@@ -338,7 +387,7 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
     let now_x = scale.now_x();
     // The "on the wire" zone right of now, and nothing further: the box scrolls sideways
     // from its right end, so now is in view from the first step.
-    let width = now_x + WIRE_WIDTH + 10.0;
+    let width = now_x + viewport.wire_width() + 10.0;
     let left = scale.left();
     let current_step = sim.steps();
     let name = |n: NodeId| super::node_name(sim, n, lang);
@@ -514,7 +563,20 @@ pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
         }
         arrows[i].also = also;
     }
-    super::arrow_labels::place(&mut arrows, LABEL_WIDTH, width - 4.0, now_x);
+    // The box shows the drawing's right end (now); a short drawing starts at the cut.
+    let (shown_from, obstacles) = match viewport {
+        Viewport::Wide => (LABEL_WIDTH, Vec::new()),
+        Viewport::Phone { visible } => {
+            let from = (width - visible).max(LABEL_WIDTH - 6.0);
+            (from.max(LABEL_WIDTH), names_over(&lanes, from))
+        }
+    };
+    super::arrow_labels::place(
+        &mut arrows,
+        [LABEL_WIDTH, shown_from, width - 4.0],
+        now_x,
+        &obstacles,
+    );
 
     let mut marks = Vec::new();
     let mut bands = Vec::new();
@@ -1163,6 +1225,52 @@ mod tests {
             }
         }
         assert!(labels > 1_000, "labels were drawn: {labels}");
+    }
+
+    /// On a phone the wire zone is narrower, and no label goes over a lane's name, which
+    /// sits over the visible drawing's left end.
+    #[test]
+    fn a_phone_keeps_labels_off_the_lane_names() {
+        use super::super::arrow_labels::LabelBox;
+        let phone = Viewport::Phone { visible: 317.0 };
+        let (mut labels, mut kept_clear) = (0, 0);
+        for name in [
+            "rpw-crash-exactly-once",
+            "seed-frozen-broker",
+            "zombie-fencing",
+        ] {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            while !sim.is_finished() && sim.steps() < 300 {
+                sim.step();
+                let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, phone);
+                assert_eq!(d.width, d.now_x + PHONE_WIRE_WIDTH + 10.0);
+                let names = names_over(&d.lanes, (d.width - 317.0).max(LABEL_WIDTH - 6.0));
+                let wide = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+                for a in d.arrows.iter().filter(|a| a.labelled) {
+                    let b = LabelBox::of(a, a.label_x, a.label_y);
+                    labels += 1;
+                    assert!(
+                        names.iter().all(|n| !n.overlaps(&b)),
+                        "{name} step {}: \"{}\" over a lane's name",
+                        sim.steps(),
+                        a.kind
+                    );
+                    // Where the wide layout's label would sit on a name, it moved.
+                    let at = wide
+                        .arrows
+                        .iter()
+                        .find(|w| w.msg_id == a.msg_id && w.labelled);
+                    if at.is_some_and(|w| {
+                        let wb = LabelBox::of(w, w.label_x, w.label_y);
+                        names.iter().any(|n| n.overlaps(&wb))
+                    }) {
+                        kept_clear += 1;
+                    }
+                }
+            }
+        }
+        assert!(labels > 200, "labels were drawn: {labels}");
+        assert!(kept_clear > 0, "some label had to move off a name");
     }
 
     #[test]
