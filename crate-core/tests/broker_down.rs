@@ -93,3 +93,36 @@ fn a_producer_still_holding_records_keeps_asking() {
         .flat_map(|r| &r.notes)
         .any(|n| matches!(n, Note::ProducerClosed { .. })));
 }
+
+/// A reader that starts after its partition's leader died asks a live broker for the
+/// cluster's metadata first, as a real client asks its bootstrap servers, and fetches from
+/// the new leader at once: it does not wait out a request timeout against the dead one.
+#[test]
+fn a_client_that_starts_after_a_leader_moved_reads_from_the_new_leader_at_once() {
+    for name in ["acks1-leader-crash-loss", "acks-all-leader-crash-no-loss"] {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        let reader = sim.consumers[0].node();
+        let learned = sim.trace().iter().find(|r| {
+            r.notes.iter().any(|n| {
+                matches!(n, Note::MetadataLearned { client, leaders }
+                    if *client == reader && leaders.iter().all(|(_, b)| *b == 1))
+            })
+        });
+        let learned = learned.unwrap_or_else(|| panic!("{name}: the reader learns the leader"));
+        let first_read = sim
+            .trace()
+            .iter()
+            .find(|r| {
+                r.notes
+                    .iter()
+                    .any(|n| matches!(n, Note::Read { consumer, .. } if *consumer == reader))
+            })
+            .unwrap_or_else(|| panic!("{name}: the reader reads"));
+        let waited = first_read.time.saturating_sub(learned.time);
+        assert!(
+            waited < eos_core::time::ms(10),
+            "{name}: the first read came {waited} µs after the start"
+        );
+    }
+}

@@ -549,6 +549,17 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
+        Note::MetadataLearned { client, leaders } => {
+            let moved: Vec<String> = leaders
+                .iter()
+                .map(|(tp, b)| format!("broker {b} leads {}", names.tp(*tp)))
+                .collect();
+            format!(
+                "{} starts by asking a live broker for the cluster's metadata (as a client asks its bootstrap servers): {}.",
+                n(client),
+                moved.join(", ")
+            )
+        }
         Note::OffsetFetchRetry { consumer, error } => format!(
             "{} cannot resume yet ({error}: a transaction holds offsets for its group); it asks again.",
             n(consumer)

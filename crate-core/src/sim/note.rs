@@ -375,6 +375,13 @@ pub enum Note {
         a: NodeId,
         b: NodeId,
     },
+    // Added last: a variant's place is part of every trace hash.
+    /// A starting client's first metadata answer moved some partitions' leaders from where
+    /// it would have sent its requests (a broker went down before it started).
+    MetadataLearned {
+        client: NodeId,
+        leaders: Vec<(Tp, u8)>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -494,6 +501,7 @@ impl Note {
         "read",
         "polled_nothing",
         "offset_fetch_retry",
+        "metadata_learned",
         "consumer_stopped",
         "processed",
         "offsets_committed",
@@ -571,6 +579,7 @@ impl Note {
             Note::Read { .. } => "read",
             Note::PolledNothing { .. } => "polled_nothing",
             Note::OffsetFetchRetry { .. } => "offset_fetch_retry",
+            Note::MetadataLearned { .. } => "metadata_learned",
             Note::ConsumerStopped { .. } => "consumer_stopped",
             Note::Processed { .. } => "processed",
             Note::OffsetsCommitted { .. } => "offsets_committed",

@@ -506,6 +506,14 @@ impl Simulation {
                     });
                     return Dispatch::Ignored;
                 }
+                if matches!(
+                    timer,
+                    Timer::Producer(ProducerTimer::Start)
+                        | Timer::Consumer(ConsumerTimer::Start)
+                        | Timer::Processor(ProcessorTimer::Start)
+                ) {
+                    self.bootstrap_metadata(node, notes);
+                }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 let acted = match (&timer, node) {
                     (Timer::Producer(t), NodeId::Producer(i)) => self
@@ -623,6 +631,60 @@ impl Simulation {
                     j.on_message(env.to, &env.msg, &mut ctx);
                 }
             }
+        }
+    }
+
+    /// A client that starts asks a live broker for the cluster's metadata first, as a real
+    /// one asks its bootstrap servers (one that is down refuses the connection, and it tries
+    /// the next): it learns where each partition's leader is now. Said only when that is
+    /// news, when a leader moved before the client started.
+    fn bootstrap_metadata(&mut self, node: NodeId, notes: &mut Vec<Note>) {
+        let alive = self.alive_brokers();
+        let Some(metadata) = self
+            .brokers
+            .iter()
+            .find(|b| alive.get(usize::from(b.id)).copied().unwrap_or(false))
+            .map(|b| b.leaders.clone())
+        else {
+            return;
+        };
+        let hints: Vec<&mut crate::vec_map::VecMap<crate::ids::Tp, u8>> = match node {
+            NodeId::Producer(i) => self
+                .producers
+                .get_mut(usize::from(i))
+                .map(|p| vec![&mut p.leader_hint])
+                .unwrap_or_default(),
+            NodeId::Consumer(i) => self
+                .consumers
+                .get_mut(usize::from(i))
+                .map(|c| vec![&mut c.leader_hint])
+                .unwrap_or_default(),
+            NodeId::Processor(i) => self
+                .processors
+                .get_mut(usize::from(i))
+                .map(|p| vec![&mut p.leader_hint, &mut p.producer.leader_hint])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let mut moved: Vec<(crate::ids::Tp, u8)> = Vec::new();
+        for hint in hints {
+            for (tp, leader) in metadata.iter() {
+                let (Some(leader), Some(was)) = (*leader, hint.get(tp).copied()) else {
+                    continue;
+                };
+                if was != leader {
+                    hint.insert(*tp, leader);
+                    if !moved.contains(&(*tp, leader)) {
+                        moved.push((*tp, leader));
+                    }
+                }
+            }
+        }
+        if !moved.is_empty() {
+            notes.push(Note::MetadataLearned {
+                client: node,
+                leaders: moved,
+            });
         }
     }
 
@@ -745,6 +807,10 @@ impl Simulation {
                 }
                 notes.push(Note::Restarted { node: *node });
                 self.network.forget_node(*node);
+                if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
+                    // They start again at once (a consumer's start is a timer, above).
+                    self.bootstrap_metadata(*node, notes);
+                }
                 let alive = self.alive_brokers();
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
                 match *node {
