@@ -482,6 +482,26 @@ strings! {
     NotStarted => "not started", "не начат";
     ResumesFromCommitted => "resumes from the group's committed offsets", "продолжит с зафиксированных смещений группы";
     PhaseAwaitingPid => "initTransactions: getting a producer id before it reads", "initTransactions: получает producer id, прежде чем читать";
+    KindResponse => "{0} response", "ответ {0}";
+    KindCheckpointTrigger => "checkpoint trigger", "запуск чекпоинта";
+    KindCheckpointAck => "checkpoint ack", "подтверждение чекпоинта";
+    KindCheckpointNotify => "checkpoint notify", "чекпоинт завершён";
+    KindCheckpointAbort => "checkpoint abort", "отмена чекпоинта";
+    MsgDupAck => "dup ack @{0}", "подтв. дубля @{0}";
+    MsgAck => "ack @{0}", "подтв. @{0}";
+    MsgEntries => "{0} entries", "записей: {0}";
+    MsgMarkersWritten => "markers written", "маркеры записаны";
+    MsgMarker => "marker {0}", "маркер {0}";
+    MsgCommitOk => "commit ok", "фиксация: ок";
+    MsgCommitted => "committed {0}", "зафиксировано {0}";
+    MsgCommit => "commit {0}", "фиксация {0}";
+    MsgTxnOk => "txn ok", "txn: ок";
+    MsgReplicate => "replicate ×{0}", "репликация ×{0}";
+    MsgTriggerFinal => "trigger final cp {0}", "запуск финального чекпоинта {0}";
+    MsgTrigger => "trigger cp {0}", "запуск чекпоинта {0}";
+    MsgAckCp => "ack cp {0}", "подтв. чекпоинта {0}";
+    MsgCpComplete => "cp {0} complete", "чекпоинт {0} завершён";
+    MsgCpAborted => "cp {0} aborted", "чекпоинт {0} отменён";
     OutputNoPid => "output client: no producer id", "выходной клиент: нет producer id";
     OutputPid => "output client: pid {0} · epoch {1}", "выходной клиент: pid {0} · эпоха {1}";
     // On the wire.

@@ -9,6 +9,7 @@ pub mod effects;
 pub mod inspector;
 pub mod lesson;
 mod lost_message;
+pub mod message_words;
 pub mod outcomes;
 pub mod timers;
 
@@ -426,7 +427,7 @@ pub fn in_flight_shown(sim: &Simulation, lang: Lang, limit: usize) -> (Vec<Fligh
         },
         id: m.id,
         route: effects::route(sim, m.from, m.to, lang),
-        label: m.label,
+        label: message_words::content(&m.label, lang),
         arrives: S::InN.f(lang, &[&duration(m.arrive_at.saturating_sub(now), lang)]),
         progress: progress(m.sent_at, m.arrive_at, now),
         lost: false,

@@ -435,7 +435,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         let summary: Vec<String> = rec.notes.iter().map(|n| narrate(&sim.names, n)).collect();
         arrows.push(ArrowVm {
             msg_id: *msg_id,
-            kind: kind.name().replace('_', " "),
+            kind: super::message_words::kind(*kind, lang),
             x1,
             y1,
             x2,
@@ -454,7 +454,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             title: S::ArrowTip.f(
                 lang,
                 &[
-                    &kind.name().replace('_', " "),
+                    &super::message_words::kind(*kind, lang),
                     &name(*from),
                     &name(to),
                     &dur(*sent_at),
@@ -498,7 +498,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         };
         arrows.push(ArrowVm {
             msg_id: m.id,
-            kind: m.kind.name().replace('_', " "),
+            kind: super::message_words::kind(m.kind, lang),
             x1,
             y1,
             x2,
@@ -514,7 +514,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             title: S::WireArrowTip.f(
                 lang,
                 &[
-                    &m.label,
+                    &super::message_words::content(&m.label, lang),
                     &name(m.from),
                     &name(m.to),
                     &dur(m.sent_at),

@@ -38,7 +38,10 @@ pub fn lost_on_the_wire(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
             let (route, label) = match n {
                 Note::MessageDropped {
                     from, to, label, ..
-                } => (route(sim, *from, *to, lang), label.clone()),
+                } => (
+                    route(sim, *from, *to, lang),
+                    super::message_words::content(label, lang),
+                ),
                 Note::AckLost {
                     broker,
                     producer,
@@ -48,9 +51,10 @@ pub fn lost_on_the_wire(sim: &Simulation, lang: Lang) -> Vec<FlightVm> {
                     route(sim, *broker, *producer, lang),
                     S::AckFor.f(lang, &[&sim.names.tp(*tp)]),
                 ),
-                Note::LostAtCrashedNode { node, kind } => {
-                    (node_name(sim, *node, lang), kind.name().to_string())
-                }
+                Note::LostAtCrashedNode { node, kind } => (
+                    node_name(sim, *node, lang),
+                    super::message_words::kind(*kind, lang),
+                ),
                 _ => return None,
             };
             let id = GHOST_ID | (sim.steps() << 8) | (i.min(0xff) as u64);

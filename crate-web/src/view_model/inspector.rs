@@ -205,8 +205,12 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     if let Some(m) = sim.in_flight().into_iter().find(|m| m.id == id) {
         let at = injection_time(sim);
         let mut rows = vec![
-            row(S::Kind, lang, m.kind.name().replace('_', " ")),
-            row(S::Content, lang, m.label.clone()),
+            row(S::Kind, lang, super::message_words::kind(m.kind, lang)),
+            row(
+                S::Content,
+                lang,
+                super::message_words::content(&m.label, lang),
+            ),
             row(S::From, lang, n(m.from)),
             row(S::To, lang, n(m.to)),
             row(S::Sent, lang, dur(m.sent_at)),
@@ -229,7 +233,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         let hittable = m.arrive_at >= at;
         return InspectorVm {
             kind: "message",
-            title: S::MessageTitle.f(lang, &[&id, &m.kind.name().replace('_', " ")]),
+            title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(m.kind, lang)]),
             rows,
             notes: if hittable {
                 Vec::new()
@@ -277,9 +281,9 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     let to = rec.node.map(n).unwrap_or_default();
     InspectorVm {
         kind: "message",
-        title: S::MessageTitle.f(lang, &[&id, &kind.name().replace('_', " ")]),
+        title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(kind, lang)]),
         rows: vec![
-            row(S::Kind, lang, kind.name().replace('_', " ")),
+            row(S::Kind, lang, super::message_words::kind(kind, lang)),
             row(S::From, lang, n(from)),
             row(S::To, lang, to.clone()),
             row(S::Sent, lang, dur(sent_at)),

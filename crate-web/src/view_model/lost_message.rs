@@ -27,7 +27,13 @@ pub(super) fn inspect(sim: &Simulation, id: u64, lang: Lang) -> Option<Inspector
             label,
             sent_at,
             ..
-        } => (*from, *to, kind.name(), label.clone(), *sent_at),
+        } => (
+            *from,
+            *to,
+            *kind,
+            super::message_words::content(label, lang),
+            *sent_at,
+        ),
         Note::AckLost {
             broker,
             producer,
@@ -37,14 +43,14 @@ pub(super) fn inspect(sim: &Simulation, id: u64, lang: Lang) -> Option<Inspector
         } => (
             *broker,
             *producer,
-            "produce_response",
+            eos_core::kafka::protocol::MessageKind::ProduceResponse,
             S::AckFor.f(lang, &[&sim.names.tp(*tp)]),
             *sent_at,
         ),
         _ => return None,
     };
     let n = |node: NodeId| super::node_name(sim, node, lang);
-    let kind = kind.replace('_', " ");
+    let kind = super::message_words::kind(kind, lang);
     Some(InspectorVm {
         kind: "message",
         title: S::MessageTitle.f(lang, &[&id, &kind]),
