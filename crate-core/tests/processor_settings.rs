@@ -133,6 +133,17 @@ fn expectations_can_name_a_processors_output() {
         problems[0].starts_with("expected proc's output of record v0 (v4) to take at most 1"),
         "{problems:?}"
     );
+    // A processor reading another processor's output is refused, not miscounted.
+    let chained = format!(
+        "{pinned}[[topics]]\nname = \"mails\"\n[[processors]]\nname = \"mailer\"\nguarantee = \"at-least-once\"\ninput = \"out\"\noutput = \"mails\"\n"
+    );
+    let e = errors(&chained);
+    assert_eq!(e[0].0, "processors[1].input", "{e:?}");
+    assert!(
+        e[0].1.contains("written by processor \"proc\""),
+        "{}",
+        e[0].1
+    );
     // An unknown processor is refused with its field.
     let e = errors(&pinned.replace("output = \"proc\"", "output = \"nope\""));
     assert_eq!(e[0].0, "expect.deliveries[0].output");
@@ -180,7 +191,10 @@ fn the_producer_probes_read_a_processors_output_client() {
         panic!("an unknown producer parsed");
     };
     let message = e.to_string();
-    assert!(message.contains("(producers: shop, billing)"), "{message}");
+    assert!(
+        message.contains("(producers: shop; processors: billing)"),
+        "{message}"
+    );
 }
 
 #[test]

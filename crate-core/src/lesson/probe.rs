@@ -231,18 +231,16 @@ impl Probe {
                         Some(name),
                     ),
                     None => {
-                        let known: Vec<&str> = sim
-                            .names
-                            .producers
-                            .iter()
-                            .chain(&sim.names.processors)
-                            .map(String::as_str)
-                            .collect();
+                        let processors = if sim.names.processors.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; processors: {}", sim.names.processors.join(", "))
+                        };
                         return Err(err(
                             "producer",
                             format!(
-                                "\"{name}\" is not a producer or processor of the scenario (producers: {})",
-                                known.join(", ")
+                                "\"{name}\" is not a producer or processor of the scenario (producers: {}{processors})",
+                                sim.names.producers.join(", ")
                             ),
                         ));
                     }

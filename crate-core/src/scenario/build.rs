@@ -679,6 +679,47 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         );
     }
     let inputs_total = total_records.min(MAX_RECORDS);
+    // Stages do not chain yet: each numbers its outputs after the producers' records (its
+    // output of record k is `inputs × (i + 1) + k`), so one that read another stage's
+    // outputs would number its own outside its range. Refused, not miscounted.
+    let stage_outputs: Vec<(&str, String)> = file
+        .processors
+        .iter()
+        .map(|p| (p.output.as_str(), format!("processor \"{}\"", p.name)))
+        .chain(file.flink.iter().flat_map(|j| {
+            j.operators
+                .iter()
+                .filter(|o| o.kind == "kafka-2pc")
+                .filter_map(|o| o.topic.as_deref())
+                .map(|t| (t, "the Flink job's kafka-2pc sink".to_string()))
+        }))
+        .collect();
+    let chained = |topic: &str| stage_outputs.iter().find(|(t, _)| *t == topic);
+    for (pi, s) in file.processors.iter().enumerate() {
+        if let Some((_, writer)) = chained(&s.input) {
+            c.err(
+                format!("processors[{pi}].input"),
+                format!("\"{}\" is written by {writer}: a processor cannot read another stage's output yet (chained stages are not supported); read a topic the producers write", s.input),
+            );
+        }
+    }
+    for (oi, o) in file
+        .flink
+        .iter()
+        .flat_map(|j| j.operators.iter().enumerate())
+    {
+        if let Some((_, writer)) = o
+            .topic
+            .as_deref()
+            .filter(|_| o.kind == "source")
+            .and_then(chained)
+        {
+            c.err(
+                format!("flink.operators[{oi}].topic"),
+                format!("\"{}\" is written by {writer}: a Flink source cannot read another stage's output yet (chained stages are not supported); read a topic the producers write", o.topic.as_deref().unwrap_or_default()),
+            );
+        }
+    }
     let mut processors = Vec::new();
     for (pi, s) in file.processors.iter().enumerate().take(MAX_PROCESSORS) {
         let f = format!("processors[{pi}]");

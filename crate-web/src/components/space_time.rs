@@ -88,10 +88,11 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         <text class="earlier-note" x={f(CUT + 6.0)} y={f(d.height - 8.0)}>{ tr(S::EarlierHidden) }</text>
                     }
                     <text class="zone-label" x={f(d.width - 8.0)} y={f(d.height - 8.0)} text-anchor="end">{ tr(S::WireZone) }</text>
-                    // A tick near the left edge starts at its line: centred, its first
-                    // characters went under the pinned lane labels ("ms" for "0 ms").
+                    // A tick near the left edge in view starts at its line: centred, its
+                    // first characters went under the pinned lane labels ("ms" for "0 ms"),
+                    // or off a phone's screen.
                     { for d.ticks.iter().map(|t| {
-                        let edge = t.x - CUT < EDGE_TICK;
+                        let edge = t.x - d.view_left < EDGE_TICK;
                         html! {
                             <g class="tick">
                                 <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />

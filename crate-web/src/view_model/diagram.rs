@@ -139,6 +139,9 @@ pub struct DiagramVm {
     pub now_label: String,
     /// The window starts after the beginning of the run.
     pub earlier_hidden: bool,
+    /// Where the drawing's part in view begins when it opens (scrolled to now): the label
+    /// column's cut, or on a phone further right.
+    pub view_left: f64,
 }
 
 /// Producers, brokers, consumers, processors: one lane each, top to bottom.
@@ -564,13 +567,15 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         arrows[i].also = also;
     }
     // The box shows the drawing's right end (now); a short drawing starts at the cut.
-    let (shown_from, obstacles) = match viewport {
-        Viewport::Wide => (LABEL_WIDTH, Vec::new()),
+    let cut = LABEL_WIDTH - 6.0;
+    let (view_left, obstacles) = match viewport {
+        Viewport::Wide => (cut, Vec::new()),
         Viewport::Phone { visible } => {
-            let from = (width - visible).max(LABEL_WIDTH - 6.0);
-            (from.max(LABEL_WIDTH), names_over(&lanes, from))
+            let from = (width - visible).max(cut);
+            (from, names_over(&lanes, from))
         }
     };
+    let shown_from = view_left.max(LABEL_WIDTH);
     super::arrow_labels::place(
         &mut arrows,
         [LABEL_WIDTH, shown_from, width - 4.0],
@@ -719,6 +724,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         now_x,
         now_label: S::NowN.f(lang, &[&dur(now)]),
         earlier_hidden,
+        view_left,
     }
 }
 
@@ -1244,7 +1250,8 @@ mod tests {
                 sim.step();
                 let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, phone);
                 assert_eq!(d.width, d.now_x + PHONE_WIRE_WIDTH + 10.0);
-                let names = names_over(&d.lanes, (d.width - 317.0).max(LABEL_WIDTH - 6.0));
+                assert_eq!(d.view_left, (d.width - 317.0).max(LABEL_WIDTH - 6.0));
+                let names = names_over(&d.lanes, d.view_left);
                 let wide = diagram(&sim, WINDOW_COLUMNS, Lang::En);
                 for a in d.arrows.iter().filter(|a| a.labelled) {
                     let b = LabelBox::of(a, a.label_x, a.label_y);
