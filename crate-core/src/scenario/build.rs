@@ -699,7 +699,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         if let Some((_, writer)) = chained(&s.input) {
             c.err(
                 format!("processors[{pi}].input"),
-                format!("\"{}\" is written by {writer}: a processor cannot read another stage's output yet (chained stages are not supported); read a topic the producers write", s.input),
+                chain_error(&s.input, writer),
             );
         }
     }
@@ -716,7 +716,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         {
             c.err(
                 format!("flink.operators[{oi}].topic"),
-                format!("\"{}\" is written by {writer}: a Flink source cannot read another stage's output yet (chained stages are not supported); read a topic the producers write", o.topic.as_deref().unwrap_or_default()),
+                chain_error(o.topic.as_deref().unwrap_or_default(), writer),
             );
         }
     }
@@ -1132,4 +1132,9 @@ fn process_list(file: &ScenarioFile) -> String {
         list.push_str(&format!(", and {more} more"));
     }
     list
+}
+
+/// A stage that would read another stage's output (see the check in `build`).
+fn chain_error(topic: &str, writer: &str) -> String {
+    format!("\"{topic}\" is written by {writer}, and stages do not chain yet: read a topic the producers write")
 }

@@ -93,11 +93,15 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     // or off a phone's screen.
                     { for d.ticks.iter().map(|t| {
                         let edge = t.x - d.view_left < EDGE_TICK;
+                        // A tick left of what a phone shows at first would show a cut label.
+                        let shown = t.x >= d.view_left;
                         html! {
                             <g class="tick">
                                 <line x1={f(t.x)} x2={f(t.x)} y1="24" y2={f(bottom)} />
-                                <text x={f(if edge { t.x - 3.0 } else { t.x })} y="18"
-                                    text-anchor={if edge { "start" } else { "middle" }}>{ &t.label }</text>
+                                if shown {
+                                    <text x={f(if edge { t.x - 3.0 } else { t.x })} y="18"
+                                        text-anchor={if edge { "start" } else { "middle" }}>{ &t.label }</text>
+                                }
                             </g>
                         }
                     }) }

@@ -56,17 +56,50 @@ fn spot(a: &ArrowVm, t: f64, flip: bool) -> (f64, f64) {
     (x, if above { y - 6.0 } else { y + 17.0 })
 }
 
+/// Whether the segment `[x1, y1, x2, y2]` passes through the box (Liang–Barsky clipping,
+/// the box shrunk by a pixel so that a line that only touches it does not count).
+fn crosses(b: &LabelBox, [x1, y1, x2, y2]: [f64; 4]) -> bool {
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, x1 - (b.x0 + 1.0)),
+        (dx, (b.x1 - 1.0) - x1),
+        (-dy, y1 - (b.y0 + 1.0)),
+        (dy, (b.y1 - 1.0) - y1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Sets every arrow's label place (`label_x`, `label_y`: its centre and baseline) and
 /// leaves out the labels that find no free place. Current arrows choose first, then those
 /// on the wire, then the rest; `[left, shown_from, right]` bound the drawing and the part
 /// of it in view when it opens (a phone shows its right end): an arrow that reaches into
 /// that part is labelled inside it. `now_x` is the now line, and no label goes over an
-/// `obstacle` (a phone's lane names).
+/// `obstacle` (a phone's lane names). With `clear_of_lines` (a phone, where room is short
+/// and a label over a line is hard to read), a place in view that crosses no other arrow and
+/// not the now line is preferred to one that does.
 pub fn place(
     arrows: &mut [ArrowVm],
     [drawing_left, shown_from, right]: [f64; 3],
     now_x: f64,
     obstacles: &[LabelBox],
+    clear_of_lines: bool,
 ) {
     for a in arrows.iter_mut() {
         (a.label_x, a.label_y) = spot(a, 0.5, false);
@@ -76,6 +109,17 @@ pub fn place(
         (!arrows[i].current, !arrows[i].in_flight, i)
     });
     let mut placed: Vec<LabelBox> = obstacles.to_vec();
+    // The lines in view, which a label on a phone keeps off when it can.
+    let lines: Vec<(usize, [f64; 4])> = if clear_of_lines {
+        arrows
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.x1.max(a.x2) >= shown_from)
+            .map(|(j, a)| (j, [a.x1, a.y1, a.x2, a.y2]))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for i in order {
         let a = &arrows[i];
         let left = if a.x1.max(a.x2) > shown_from + 20.0 {
@@ -87,10 +131,13 @@ pub fn place(
             let b = LabelBox::of(a, x, y);
             (b.x0 >= left && b.x1 <= right && placed.iter().all(|p| !p.overlaps(&b))).then_some(b)
         };
-        let found = ALONG
-            .iter()
-            .flat_map(|&t| [spot(a, t, false), spot(a, t, true)])
-            .find_map(|(x, y)| {
+        let clear = |b: &LabelBox| {
+            !(b.x0 < now_x && now_x < b.x1) && lines.iter().all(|(j, l)| *j == i || !crosses(b, *l))
+        };
+        let mut candidates: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 4);
+        for &t in &ALONG {
+            for flip in [false, true] {
+                let (x, y) = spot(a, t, flip);
                 let b = LabelBox::of(a, x, y);
                 let half = (b.x1 - b.x0) / 2.0;
                 // Kept inside the drawing, and beside the now line rather than across it
@@ -101,10 +148,27 @@ pub fn place(
                 } else {
                     x.max(now_x + half + 3.0)
                 };
-                [beside, x]
-                    .into_iter()
-                    .find_map(|x| fits(x, y).map(|b| (x, y, b)))
-            });
+                candidates.push((beside, y));
+                candidates.push((x, y));
+            }
+        }
+        // A clear place first (a phone); it may sit a little further off the arrow.
+        let mut found = None;
+        if !lines.is_empty() {
+            'clear: for &(x, y) in &candidates {
+                for y in [y, y - 10.0, y + 10.0] {
+                    if let Some(b) = fits(x, y).filter(clear) {
+                        found = Some((x, y, b));
+                        break 'clear;
+                    }
+                }
+            }
+        }
+        if found.is_none() {
+            found = candidates
+                .iter()
+                .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)));
+        }
         match found {
             Some((x, y, b)) => {
                 placed.push(b);
@@ -112,5 +176,46 @@ pub fn place(
             }
             None => arrows[i].labelled = false,
         }
+    }
+}
+
+/// How many labels in view (right of `view_left`) cross another arrow or the now line.
+#[cfg(test)]
+pub fn crossings(arrows: &[ArrowVm], view_left: f64, now_x: f64) -> usize {
+    let boxes = arrows
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.labelled && a.label_x > view_left)
+        .map(|(i, a)| (i, LabelBox::of(a, a.label_x, a.label_y)));
+    boxes
+        .filter(|(i, b)| {
+            (b.x0 < now_x && now_x < b.x1)
+                || arrows.iter().enumerate().any(|(j, o)| {
+                    j != *i && o.x1.max(o.x2) >= view_left && crosses(b, [o.x1, o.y1, o.x2, o.y2])
+                })
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_segment_crosses_a_box_it_passes_through_and_not_one_it_misses() {
+        let b = LabelBox {
+            x0: 10.0,
+            x1: 50.0,
+            y0: 10.0,
+            y1: 20.0,
+        };
+        assert!(crosses(&b, [0.0, 0.0, 60.0, 30.0]), "diagonally through");
+        assert!(
+            crosses(&b, [30.0, 0.0, 30.0, 40.0]),
+            "straight down through"
+        );
+        assert!(!crosses(&b, [0.0, 30.0, 60.0, 30.0]), "below it");
+        assert!(!crosses(&b, [0.0, 0.0, 9.0, 40.0]), "left of it");
+        assert!(!crosses(&b, [0.0, 10.0, 60.0, 10.0]), "along its edge only");
     }
 }

@@ -581,6 +581,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         [LABEL_WIDTH, shown_from, width - 4.0],
         now_x,
         &obstacles,
+        matches!(viewport, Viewport::Phone { .. }),
     );
 
     let mut marks = Vec::new();
@@ -1278,6 +1279,41 @@ mod tests {
         }
         assert!(labels > 200, "labels were drawn: {labels}");
         assert!(kept_clear > 0, "some label had to move off a name");
+    }
+
+    /// On a phone a label in view keeps off other arrows and the now line when it can:
+    /// over a few built-ins, a fifth fewer labels cross a line than when placed as on a wide
+    /// screen in the same room (many cannot help it: a long label on the wire is wider than
+    /// the phone's wire zone, so it crosses the now line).
+    #[test]
+    fn a_phone_keeps_labels_off_the_lines_when_it_can() {
+        use super::super::arrow_labels::{crossings, place};
+        let phone = Viewport::Phone { visible: 317.0 };
+        let (mut preferred, mut plain) = (0, 0);
+        for name in [
+            "rpw-crash-exactly-once",
+            "zombie-fencing",
+            "seed-commit-abort",
+        ] {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            while !sim.is_finished() && sim.steps() < 200 {
+                sim.step();
+                let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, phone);
+                preferred += crossings(&d.arrows, d.view_left, d.now_x);
+                let mut arrows = d.arrows.clone();
+                for a in arrows.iter_mut() {
+                    a.labelled = d.arrows.iter().any(|b| b.msg_id == a.msg_id && b.labelled);
+                }
+                let names = names_over(&d.lanes, d.view_left);
+                let room = [LABEL_WIDTH, d.view_left.max(LABEL_WIDTH), d.width - 4.0];
+                place(&mut arrows, room, d.now_x, &names, false);
+                plain += crossings(&arrows, d.view_left, d.now_x);
+            }
+        }
+        assert!(
+            preferred * 5 < plain * 4,
+            "labels over lines: {preferred} preferring clear places, {plain} not"
+        );
     }
 
     #[test]
