@@ -131,7 +131,16 @@ fn log_cell(props: &LogCellProps) -> Html {
             <span class="offset">{ c.offset }</span>
             <span class="value">{ &c.value }</span>
             <span class="key">{ &c.key }</span>
-            <span class="meta">{ &c.meta }</span>
+            // On a phone the sequence goes to a line of its own (style.css), so that two
+            // cells still fit side by side.
+            <span class="meta">{
+                match c.meta.split_once(" · seq ") {
+                    Some((head, seq)) => html! {
+                        <>{ head }<span class="seq"><span class="sep">{" · "}</span>{ "seq " }{ seq }</span></>
+                    },
+                    None => html! { { &c.meta } },
+                }
+            }</span>
         </li>
     }
 }
