@@ -101,6 +101,31 @@ pub struct Report {
     pub trace_hash: String,
 }
 
+/// Whether ledger entry `i` is a processor's output of a record that never reaches its input
+/// topic: when stages chain, each takes numbers for every record before it (stages.rs), and
+/// most of them it never receives (a second stage reads the first one's outputs, not the
+/// producers' records). Such a number is no delivery.
+fn unreachable_output(sim: &Simulation, i: usize) -> bool {
+    let i = i as u32;
+    sim.processors.iter().any(|p| {
+        let base = p.settings.output_base;
+        let size = sim
+            .names
+            .outputs
+            .iter()
+            .find(|(first, _)| *first == base)
+            .map_or(0, |(_, count)| *count);
+        i >= base
+            && i - base < size
+            && sim
+                .ledger
+                .records
+                .get((i - base) as usize)
+                .and_then(|input| input.tp)
+                .is_none_or(|tp| !p.settings.inputs.iter().any(|t| t.topic == tp.topic))
+    })
+}
+
 impl Outcome {
     /// The outcome so far: the report's counts without the rest of it (what the page shows
     /// as the run goes).
@@ -224,6 +249,7 @@ impl Report {
             .iter()
             .enumerate()
             .filter(|(i, e)| external_from.is_none_or(|base| *i < base || e.hand_overs > 0))
+            .filter(|(i, e)| e.hand_overs > 0 || !unreachable_output(sim, *i))
             .map(|(i, e)| {
                 let id = crate::ids::RecordId(i as u32);
                 Delivery {

@@ -133,14 +133,15 @@ fn expectations_can_name_a_processors_output() {
         problems[0].starts_with("expected proc's output of record v0 (v4) to take at most 1"),
         "{problems:?}"
     );
-    // A processor reading another processor's output is refused, not miscounted.
-    let chained = format!(
-        "{pinned}[[topics]]\nname = \"mails\"\n[[processors]]\nname = \"mailer\"\nguarantee = \"at-least-once\"\ninput = \"out\"\noutput = \"mails\"\n"
+    // A stage may read an earlier stage's output, not a later one's: a loop is refused.
+    let looped = format!(
+        "{pinned}[[processors]]\nname = \"back\"\nguarantee = \"at-least-once\"\ninput = \"out\"\noutput = \"in\"\n"
     );
-    let e = errors(&chained);
-    assert_eq!(e[0].0, "processors[1].input", "{e:?}");
+    let e = errors(&looped);
+    assert_eq!(e[0].0, "processors[0].input", "{e:?}");
     assert!(
-        e[0].1.contains("written by processor \"proc\""),
+        e[0].1
+            .contains("written by processor \"back\", which comes later"),
         "{}",
         e[0].1
     );
@@ -239,4 +240,49 @@ fn a_restarted_exactly_once_processor_reads_after_its_producer_id_and_says_why_i
                 .contains("CONCURRENT_TRANSACTIONS: it is still ending the previous transaction")),
         "{lines:?}"
     );
+}
+
+/// A second processor reads the first one's output (a pipeline): every output is numbered in
+/// its stage's range, named as an output's output (`v0′′`), checked by `output =` through the
+/// chain, and the invariants hold, a re-read input's output included.
+#[test]
+fn processors_chain_each_output_numbered_in_range() {
+    let chain = text(
+        "",
+        "[[topics]]\nname = \"mails\"\n\
+         [[processors]]\nname = \"mailer\"\nguarantee = \"at-least-once\"\nenable_idempotence = true\n\
+         input = \"out\"\noutput = \"mails\"\npoll_interval_ms = 10\nmax_empty_polls = 40\n\
+         [[consumers]]\nname = \"inbox\"\ntopic = \"mails\"\nstart_ms = 5000\n\
+         [[expect.deliveries]]\nrecord = 2\noutput = \"mailer\"\nstatus = \"delivered\"\n",
+    );
+    let s = parse(&chain);
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let r = Report::of(s.name(), &sim);
+    assert!(
+        r.invariants.iter().all(|i| i.holds),
+        "{:#?}",
+        r.invariants.iter().filter(|i| !i.holds).collect::<Vec<_>>()
+    );
+    // Four inputs; proc's outputs v4–v7; mailer's take v8–v15 (as many as all before).
+    let delivered: Vec<&str> = r
+        .deliveries
+        .iter()
+        .filter(|d| d.status == "delivered")
+        .map(|d| d.record.as_str())
+        .collect();
+    for v in ["v8", "v12", "v13", "v14", "v15"] {
+        assert_eq!(
+            delivered.contains(&v),
+            v != "v8",
+            "{v}: mailer writes the outputs of proc's v4–v7, as v12–v15: {delivered:?}"
+        );
+    }
+    assert_eq!(sim.names.record(eos_core::ids::RecordId(14)), "v2′′");
+    // proc's lost ack made a second copy of one output in `out`; mailer reads both copies
+    // and writes that mail twice: idempotence dedupes retries, not a duplicate input.
+    assert_eq!(r.outcome.duplicates, 2);
+    assert_eq!(r.reads["inbox"].records, 5);
+    let e = s.file.expect.as_ref().expect("expect");
+    assert_eq!(expect::check(e, &r, &s), Vec::<String>::new());
 }

@@ -679,46 +679,37 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         );
     }
     let inputs_total = total_records.min(MAX_RECORDS);
-    // Stages do not chain yet: each numbers its outputs after the producers' records (its
-    // output of record k is `inputs × (i + 1) + k`), so one that read another stage's
-    // outputs would number its own outside its range. Refused, not miscounted.
-    let stage_outputs: Vec<(&str, String)> = file
-        .processors
-        .iter()
-        .map(|p| (p.output.as_str(), format!("processor \"{}\"", p.name)))
-        .chain(file.flink.iter().flat_map(|j| {
-            j.operators
-                .iter()
-                .filter(|o| o.kind == "kafka-2pc")
-                .filter_map(|o| o.topic.as_deref())
-                .map(|t| (t, "the Flink job's kafka-2pc sink".to_string()))
-        }))
-        .collect();
-    let chained = |topic: &str| stage_outputs.iter().find(|(t, _)| *t == topic);
-    for (pi, s) in file.processors.iter().enumerate() {
-        if let Some((_, writer)) = chained(&s.input) {
-            c.err(
-                format!("processors[{pi}].input"),
-                chain_error(&s.input, writer),
-            );
-        }
+    // Where each stage numbers its outputs (stages.rs): a stage may read the output of an
+    // earlier one, not of a later one (or its own), or its numbers would run out of range.
+    let layout = super::stages::layout(file, inputs_total);
+    let names_of_stage = |i: usize| match file.processors.get(i) {
+        Some(p) => format!("processor \"{}\"", p.name),
+        None => "the Flink job".to_string(),
+    };
+    for (i, topic, w) in super::stages::backwards(file) {
+        let field = match file.processors.get(i) {
+            Some(_) => format!("processors[{i}].input"),
+            None => "flink.operators".to_string(),
+        };
+        c.err(
+            field,
+            format!(
+                "\"{topic}\" is written by {}, which comes {}: a stage may read only the output of a stage listed before it (the Flink job counts as last)",
+                names_of_stage(w),
+                if w == i { "here (its own output)" } else { "later" }
+            ),
+        );
     }
-    for (oi, o) in file
-        .flink
-        .iter()
-        .flat_map(|j| j.operators.iter().enumerate())
-    {
-        if let Some((_, writer)) = o
-            .topic
-            .as_deref()
-            .filter(|_| o.kind == "source")
-            .and_then(chained)
-        {
-            c.err(
-                format!("flink.operators[{oi}].topic"),
-                chain_error(o.topic.as_deref().unwrap_or_default(), writer),
-            );
-        }
+    let ids_total = layout
+        .last()
+        .map_or(inputs_total, |r| r.base.saturating_add(r.size));
+    if super::stages::chained(file) && ids_total > MAX_RECORD_IDS {
+        c.err(
+            "processors",
+            format!(
+                "with chained stages the run needs {ids_total} record numbers (each stage numbers as many as all before it); the limit is {MAX_RECORD_IDS}: send fewer records"
+            ),
+        );
     }
     let mut processors = Vec::new();
     for (pi, s) in file.processors.iter().enumerate().take(MAX_PROCESSORS) {
@@ -836,7 +827,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 false,
             ));
         }
-        let output_base = (inputs_total as u32).saturating_mul(pi as u32 + 1);
+        let output_base = layout.get(pi).map_or(0, |r| r.base) as u32;
         processors.push(crate::kafka::processor::Processor::new(
             pi as u8,
             crate::kafka::processor::ProcessorSettings {
@@ -857,14 +848,15 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             brokers,
         ));
     }
-    let mut outputs_total = inputs_total.saturating_mul(processors.len() as u64);
-    for p in &processors {
-        names
-            .outputs
-            .push((p.settings.output_base, inputs_total as u32));
+    let mut outputs_total = 0u64;
+    for (p, r) in processors.iter().zip(&layout) {
+        names.outputs.push((p.settings.output_base, r.size as u32));
+        outputs_total = outputs_total.saturating_add(r.size);
     }
+    let flink_range = layout.get(processors.len()).copied();
     let flink = file.flink.as_ref().and_then(|spec| {
-        let output_base = (inputs_total as u32).saturating_mul(processors.len() as u32 + 1);
+        let range = flink_range?;
+        let output_base = range.base as u32;
         let job = super::build_flink::build(
             &mut |field, message| c.err(field, message),
             spec,
@@ -875,8 +867,8 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 output_base,
             },
         )?;
-        names.outputs.push((output_base, inputs_total as u32));
-        outputs_total = outputs_total.saturating_add(inputs_total);
+        names.outputs.push((output_base, range.size as u32));
+        outputs_total = outputs_total.saturating_add(range.size);
         Some(job)
     });
 
@@ -1132,9 +1124,4 @@ fn process_list(file: &ScenarioFile) -> String {
         list.push_str(&format!(", and {more} more"));
     }
     list
-}
-
-/// A stage that would read another stage's output (see the check in `build`).
-fn chain_error(topic: &str, writer: &str) -> String {
-    format!("\"{topic}\" is written by {writer}, and stages do not chain yet: read a topic the producers write")
 }

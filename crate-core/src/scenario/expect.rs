@@ -118,14 +118,17 @@ pub fn check(e: &ExpectSpec, r: &Report, scenario: &super::Scenario) -> Vec<Stri
         }
     }
     for d in &e.deliveries {
-        // A processor's outputs follow the inputs: processor i's output of input k is
-        // record `records × (i + 1) + k` (as the scenario builds them).
+        // A processor's output of the producers' record k, through the stages before it
+        // when they chain (as the scenario numbers them: stages.rs).
         let processor = d
             .output
             .as_ref()
             .and_then(|o| file.processors.iter().position(|p| &p.name == o));
-        let id =
-            u64::from(d.record) + processor.map_or(0, |i| records.saturating_mul(i as u64 + 1));
+        let k = u64::from(d.record);
+        let id = match processor {
+            Some(i) => super::stages::output_of(file, records, i, k).unwrap_or(k),
+            None => k,
+        };
         let name = format!("v{id}");
         let Some(got) = r.deliveries.iter().find(|x| x.record == name) else {
             out.push(format!("record {name} does not exist"));

@@ -11,6 +11,10 @@ pub const MAX_CONSUMERS: usize = 8;
 pub const MAX_PROCESSORS: usize = 3;
 pub const MAX_SENDS_PER_PRODUCER: usize = 64;
 pub const MAX_RECORDS: u64 = 2_000_000;
+/// Record numbers in all (inputs and every stage's outputs) when stages chain, each taking
+/// as many as all before it (`stages.rs`); unchained, 2,000,000 records and four stages
+/// take 10,000,000.
+pub const MAX_RECORD_IDS: u64 = 10_000_000;
 pub const MAX_FAULTS: usize = 256;
 pub const MAX_STEPS: u64 = 100_000_000;
 pub const DEFAULT_MAX_STEPS: u64 = 5_000_000;

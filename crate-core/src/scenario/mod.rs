@@ -9,6 +9,7 @@ pub mod expect;
 pub mod flink_spec;
 pub mod limits;
 pub mod schema;
+pub mod stages;
 
 pub use error::{FieldError, ScenarioError};
 pub use schema::ScenarioFile;

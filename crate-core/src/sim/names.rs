@@ -56,13 +56,22 @@ impl Names {
     }
 
     /// How a record is shown: `v3`, or `v3′` for a processor's output of `v3`.
+    /// A record as the logs name it: `v3` from a producer, `v3′` a stage's output of it,
+    /// `v3′′` an output of that output (stages that chain).
     pub fn record(&self, id: crate::ids::RecordId) -> String {
-        for (first, count) in &self.outputs {
-            if id.0 >= *first && id.0 - first < *count {
-                return format!("v{}′", id.0 - first);
-            }
+        let mut id = id.0;
+        let mut primes = 0;
+        // Each step goes back to a smaller number (an output's base is above zero), and a
+        // chain has at most four stages.
+        while let Some((first, _)) = self
+            .outputs
+            .iter()
+            .find(|(first, count)| *first > 0 && id >= *first && id - first < *count)
+        {
+            id -= first;
+            primes += 1;
         }
-        id.to_string()
+        format!("v{id}{}", "′".repeat(primes))
     }
 
     pub fn key(&self, key: Option<u32>) -> Option<String> {
