@@ -102,9 +102,9 @@ pub struct Report {
 }
 
 /// Whether ledger entry `i` is a processor's output of a record that never reaches its input
-/// topic: when stages chain, each takes numbers for every record before it (stages.rs), and
-/// most of them it never receives (a second stage reads the first one's outputs, not the
-/// producers' records). Such a number is no delivery.
+/// topic: a record sent to another topic, or, when stages chain and each takes numbers for
+/// every record before it (stages.rs), most of those (a second stage reads the first one's
+/// outputs, not the producers' records). Such a number is no delivery.
 fn unreachable_output(sim: &Simulation, i: usize) -> bool {
     let i = i as u32;
     sim.processors.iter().any(|p| {
