@@ -166,13 +166,15 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
     let processing = report.processing.clone().unwrap_or_default();
     let mut latencies: Vec<u64> = Vec::new();
     let readable = crate::oracle::anomalies::readable_copies(&sim);
-    if let Some(p) = sim.processors.first() {
+    let stages = crate::report::pipeline::pipeline(&sim);
+    if !stages.is_empty() {
         for input in processing.ledger.keys() {
             let Some(id) = input.strip_prefix('v').and_then(|n| n.parse::<u32>().ok()) else {
                 continue;
             };
             let accepted = sim.ledger.get(RecordId(id)).and_then(|e| e.accepted_at);
-            let output = p.settings.output_of(RecordId(id));
+            // A chain's last stage's output: the latency end to end.
+            let output = crate::report::pipeline::output_through(&stages, RecordId(id));
             let Some(entry) = sim.ledger.get(output) else {
                 continue;
             };

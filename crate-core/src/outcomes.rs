@@ -4,7 +4,10 @@
 //! readers, how many extra copies those readers see, and how many inputs were skipped for
 //! good: the page draws one line per guarantee.
 //!
-//! "Skipped" at a moment: an input the processor's position has moved past (after a restart,
+//! A chain of processors is followed from the first stage's input to the last stage's output
+//! (`report::pipeline`).
+//!
+//! "Skipped" at a moment: an input the first processor's position has moved past (after a restart,
 //! its committed offset) that it neither holds nor ever handed to its output client, and
 //! whose output nobody sees. An output lost after it was handed over (a crash before the
 //! send) is known only at the end: the last point counts every loss, as the report does.
@@ -45,7 +48,8 @@ pub struct OutcomeLane {
 pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
     let copies = readable_copies(sim);
     let summary = processing(sim, &copies)?;
-    let p = sim.processors.first()?;
+    let stages = crate::report::pipeline::pipeline(sim);
+    let p = stages.first()?;
     let lost = if finished {
         summary.lost
     } else {
@@ -64,7 +68,7 @@ pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
                         p.settings.inputs.contains(tp)
                             && p.positions.get(tp).is_some_and(|pos| offset < pos)
                     })
-                    && !copies.contains_key(&p.settings.output_of(**id))
+                    && !copies.contains_key(&crate::report::pipeline::output_through(&stages, **id))
             })
             .count() as u64
     };

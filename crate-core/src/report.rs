@@ -8,6 +8,8 @@ use crate::time::to_ms;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub mod pipeline;
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Extra copies: a record stored three times counts two.
@@ -61,6 +63,10 @@ pub struct Processing {
     pub lost: u64,
     /// Input record → visible output copies.
     pub ledger: BTreeMap<String, u32>,
+    /// When processors chain: the stages a record passes through, first to last. The counts
+    /// above then follow each input of the first to its output of the last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,34 +180,46 @@ pub(crate) fn processing(
     sim: &Simulation,
     copies: &BTreeMap<crate::ids::RecordId, Vec<(crate::ids::Tp, u64)>>,
 ) -> Option<Processing> {
-    let p = sim.processors.first()?;
+    let stages = pipeline::pipeline(sim);
+    let (p, last) = (stages.first()?, stages.last()?);
+    let before_last = &stages[..stages.len() - 1];
     let inputs = crate::order::set_of(
         copies
             .iter()
             .filter(|(_, at)| at.iter().any(|(tp, _)| p.settings.inputs.contains(tp)))
             .map(|(id, _)| *id),
     );
-    let processed = crate::order::set_of(p.processed.iter().copied());
+    // Handed to the last stage's output client: the last stage processed what the stages
+    // before it made of the input.
+    let processed = crate::order::set_of(last.processed.iter().copied());
     let mut ledger = BTreeMap::new();
-    let (mut visible, mut duplicates, mut lost) = (0u64, 0u64, 0u64);
+    let (mut visible, mut duplicates, mut lost, mut handed) = (0u64, 0u64, 0u64, 0u64);
     for id in &inputs {
-        let out = p.settings.output_of(*id);
+        let out = pipeline::output_through(&stages, *id);
         let n = copies.get(&out).map_or(0, |c| c.len()) as u32;
         visible += u64::from(n);
         duplicates += u64::from(n.saturating_sub(1));
         if n == 0 {
             lost += 1;
         }
+        if processed.contains(&pipeline::output_through(before_last, *id)) {
+            handed += 1;
+        }
         ledger.insert(id.to_string(), n);
     }
     Some(Processing {
         guarantee: p.settings.guarantee.name().to_string(),
         inputs: inputs.len() as u64,
-        processed: inputs.iter().filter(|i| processed.contains(i)).count() as u64,
+        processed: handed,
         visible_outputs: visible,
         duplicates,
         lost,
         ledger,
+        stages: if stages.len() > 1 {
+            stages.iter().map(|s| sim.names.node(s.node())).collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 

@@ -283,6 +283,100 @@ fn processors_chain_each_output_numbered_in_range() {
     // and writes that mail twice: idempotence dedupes retries, not a duplicate input.
     assert_eq!(r.outcome.duplicates, 2);
     assert_eq!(r.reads["inbox"].records, 5);
+    // `processing` follows each input through both stages: four inputs, each mailed, one
+    // of them twice (the review found it counted proc's outputs only).
+    let p = r.processing.as_ref().expect("a processing section");
+    assert_eq!(p.stages, ["proc", "mailer"]);
+    assert_eq!(
+        (
+            p.inputs,
+            p.processed,
+            p.visible_outputs,
+            p.duplicates,
+            p.lost
+        ),
+        (4, 4, 5, 1, 0),
+        "{p:?}"
+    );
+    let lanes = eos_core::compare::compare_counts(&s, None).expect("lanes");
+    assert!(lanes.iter().all(|l| l.ledger.len() == 4), "{lanes:?}");
     let e = s.file.expect.as_ref().expect("expect");
     assert_eq!(expect::check(e, &r, &s), Vec::<String>::new());
+}
+
+/// Only the second stage of a chain crashes: Compare counts each input to its last stage's
+/// output, so the three guarantees differ as they do for one processor (before, the counts
+/// followed the first stage only, which never failed, and all three lanes read "exact").
+#[test]
+fn compare_counts_a_chain_end_to_end() {
+    let s = parse(
+        r#"
+version = 1
+name = "chain-compare"
+[[topics]]
+name = "in"
+[[topics]]
+name = "out"
+[[topics]]
+name = "mails"
+[[producers]]
+name = "source"
+linger_ms = 0
+[[producers.sends]]
+topic = "in"
+count = 6
+interval_us = 10000
+[[processors]]
+name = "proc"
+guarantee = "at-least-once"
+input = "in"
+output = "out"
+poll_interval_ms = 10
+[[processors]]
+name = "mailer"
+guarantee = "at-least-once"
+input = "out"
+output = "mails"
+poll_interval_ms = 10
+max_empty_polls = 80
+[[faults]]
+at_ms = 60
+action = "crash"
+target = "mailer"
+restart_after_ms = 100
+"#,
+    );
+    let lanes = eos_core::compare::compare(&s, None).expect("lanes");
+    let rows: Vec<(&str, u64, u64, u64, u64)> = lanes
+        .iter()
+        .map(|l| {
+            (
+                l.guarantee.as_str(),
+                l.processed,
+                l.visible_outputs,
+                l.duplicates,
+                l.lost,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("at-most-once", 5, 5, 0, 1),
+            ("at-least-once", 6, 7, 1, 0),
+            ("exactly-once", 6, 6, 0, 0),
+        ]
+    );
+    for l in &lanes {
+        assert!(l.report.invariants.iter().all(|i| i.holds), "{l:?}");
+        let p = l.report.processing.as_ref().expect("processing");
+        assert_eq!(p.stages, ["proc", "mailer"]);
+    }
+    // The outcomes over time end where the report does.
+    let over_time = eos_core::outcomes::outcomes_over_time(&s, None, 4).expect("lanes");
+    let last: Vec<(u64, u64)> = over_time
+        .iter()
+        .filter_map(|l| l.points.last().map(|p| (p.duplicates, p.lost)))
+        .collect();
+    assert_eq!(last, [(0, 1), (1, 0), (0, 0)]);
 }

@@ -392,5 +392,12 @@ proptest! {
             let copies = d.map_or(0, |d| d.copies.len());
             prop_assert_eq!(copies, 1, "{}: record v{} → {} has {} copies", what, k, name, copies);
         }
+        // The report's end-to-end count agrees: each input once through both stages.
+        let p = report.processing.as_ref().expect("processing");
+        prop_assert_eq!(
+            (p.inputs, p.visible_outputs, p.duplicates, p.lost),
+            (u64::from(records), u64::from(records), 0, 0),
+            "{}", what
+        );
     }
 }

@@ -550,6 +550,8 @@ strings! {
     CompareHeading => "The same faults under the three guarantees", "Те же сбои при трёх гарантиях";
     CompareNote => "Visible output copies per input record, read with read_committed after the run.",
         "Сколько копий результата каждой входной записи видно с read_committed после прогона.";
+    CompareStages => "End to end through the chain {0}: each input's output from the last stage.",
+        "Сквозной счёт по цепочке {0}: результат каждой входной записи на выходе последнего этапа.";
     Input => "input", "вход";
     Lost0 => "0 · lost", "0 · потеряна";
     DuplicateN => "{0} · duplicate", "{0} · дубликат";

@@ -613,6 +613,9 @@ pub struct CompareVm {
     pub unlisted: usize,
     /// Per lane: "processed · visible · duplicates · lost".
     pub totals: Vec<(u64, u64, u64, u64)>,
+    /// A chain's processors, first to last, when the counts follow a record through them
+    /// ("proc → mailer"); empty for one processor.
+    pub stages: String,
 }
 
 /// The most input records the ledger table lists (a run may have hundreds of thousands).
@@ -678,6 +681,12 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
             .iter()
             .map(|l| (l.processed, l.visible_outputs, l.duplicates, l.lost))
             .collect(),
+        stages: first
+            .report
+            .processing
+            .as_ref()
+            .map(|p| p.stages.join(" → "))
+            .unwrap_or_default(),
     })
 }
 
@@ -1058,6 +1067,44 @@ pub(crate) mod tests {
         assert_eq!(vm.rows.iter().filter(|r| r.copies[1] == 2).count(), 1);
         assert_eq!(vm.rows.iter().filter(|r| r.copies[0] == 0).count(), 1);
         assert!(comparison(&[]).is_none());
+    }
+
+    /// With a second processor reading the first one's output, the ledger follows each
+    /// input to the second one's output and the panel names the chain; a lane's cell opens
+    /// that output in the inspector.
+    #[test]
+    fn a_chains_ledger_follows_each_input_to_the_last_stage() {
+        use eos_core::kafka::processor::Guarantee;
+        let base = builtin::get("rpw-crash-exactly-once").expect("built-in");
+        let mut file = base.file.clone();
+        let first = file.processors[0].clone();
+        let mut mails = file.topics[0].clone();
+        mails.name = "mails".into();
+        file.topics.push(mails);
+        let mut mailer = first.clone();
+        mailer.name = "mailer".into();
+        mailer.input = first.output.clone();
+        mailer.output = "mails".into();
+        mailer.group = None;
+        file.processors.push(mailer);
+        let s = eos_core::Scenario::from_file(file).expect("a chain");
+        let lanes = eos_core::compare::compare_counts(&s, None).expect("comparable");
+        let vm = comparison(&lanes).expect("a ledger");
+        assert_eq!(vm.stages, format!("{} → mailer", first.name));
+        assert_eq!(vm.rows.len(), 12);
+        let mut sim = eos_core::compare::with_guarantee(&s, Guarantee::ExactlyOnce)
+            .expect("a scenario")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let open = inspector::inspect(
+            &sim,
+            &inspector::Selection::LaneInput {
+                guarantee: Guarantee::ExactlyOnce,
+                input: 3,
+            },
+            Lang::En,
+        );
+        assert!(open.title.contains("v3′′"), "{}", open.title);
     }
 
     /// A long run's ledger lists at most `COMPARE_ROWS` records, every lost or duplicated

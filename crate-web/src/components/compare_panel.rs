@@ -47,6 +47,9 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         <section class="card compare" aria-label={t(S::Compared)}>
             <h2>{ t(S::CompareHeading) }</h2>
             <p class="quiet">{ t(S::CompareNote) }</p>
+            if !c.stages.is_empty() {
+                <p class="quiet stages">{ i18n.f(S::CompareStages, &[&c.stages]) }</p>
+            }
             <table id="compare-table">
                 <thead>
                     <tr>

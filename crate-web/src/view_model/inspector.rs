@@ -491,10 +491,13 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
 fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) -> InspectorVm {
     let input = RecordId(input);
     let title = |fate: String| S::InLane.f(lang, &[&guarantee.name(), &fate]);
-    let Some(p) = sim.processors.first() else {
+    // In a chain, the last stage's output of the input (`report::pipeline`).
+    let stages = eos_core::report::pipeline::pipeline(sim);
+    let (Some(p), Some(last)) = (stages.first(), stages.last()) else {
         return missing("record", title(input.to_string()), S::NoProcessor.get(lang));
     };
-    let output = p.settings.output_of(input);
+    let output = eos_core::report::pipeline::output_through(&stages, input);
+    let handed = eos_core::report::pipeline::output_through(&stages[..stages.len() - 1], input);
     let copies = anomalies::readable_copies(sim);
     let visible = copies.get(&output).map(Vec::as_slice).unwrap_or_default();
     let open = |&(tp, offset): &(Tp, u64)| {
@@ -529,7 +532,7 @@ fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) ->
         row(
             S::OutputHandedOver,
             lang,
-            either(p.processed.contains(&input), S::Yes, S::No, lang),
+            either(last.processed.contains(&handed), S::Yes, S::No, lang),
         ),
     ];
     head.append(&mut vm.rows);
