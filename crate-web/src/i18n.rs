@@ -442,6 +442,9 @@ strings! {
     InputPositions => "input positions", "позиции во входе";
     OutputClient => "output client", "выходной клиент";
     PidEpoch => "pid {0} · epoch {1}", "pid {0} · эпоха {1}";
+    // A log cell's producer line: "e" (epoch) is "э" in Russian.
+    CellMeta => "pid {0} · e{1} · seq {2}", "pid {0} · э{1} · seq {2}";
+    MarkerMeta => "pid {0} · e{1}", "pid {0} · э{1}";
     BatchInWork => "batch being processed", "в обработке";
     BrokerTitle => "Broker {0}", "Брокер {0}";
     BrokerN => "broker {0}", "брокер {0}";

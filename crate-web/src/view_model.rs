@@ -150,12 +150,12 @@ fn partition_vm(
                 });
             }
             let meta = if c.marker.is_some() {
-                format!("pid {} · e{}", c.producer_id, c.epoch)
+                S::MarkerMeta.f(lang, &[&c.producer_id, &c.epoch])
             } else if c.producer_id < 0 {
                 S::NoPid.get(lang).to_string()
             } else {
                 // The epoch tells an aborted copy from its replay (same pid and sequence).
-                format!("pid {} · e{} · seq {}", c.producer_id, c.epoch, c.sequence)
+                S::CellMeta.f(lang, &[&c.producer_id, &c.epoch, &c.sequence])
             };
             let key = if c.marker.is_some() {
                 S::Marker.get(lang).to_string()
@@ -880,6 +880,14 @@ pub(crate) mod tests {
         assert_eq!(p0.cells.len(), 1);
         assert_eq!(p0.cells[0].meta, "pid 0 · e0 · seq 0");
         assert_eq!(p0.cells[0].key, "order-42");
+        // In Russian the epoch's letter is "э", as the cards' "эпоха".
+        let ru = partitions(&sim, Lang::Ru);
+        let cell = &ru
+            .iter()
+            .find(|p| p.title == "events-0")
+            .expect("events-0")
+            .cells[0];
+        assert_eq!(cell.meta, "pid 0 · э0 · seq 0");
     }
 
     #[test]

@@ -110,12 +110,11 @@ pub fn place(
     });
     let mut placed: Vec<LabelBox> = obstacles.to_vec();
     // The lines in view, which a label on a phone keeps off when it can.
-    let lines: Vec<(usize, [f64; 4])> = if clear_of_lines {
+    let lines: Vec<[f64; 4]> = if clear_of_lines {
         arrows
             .iter()
-            .enumerate()
-            .filter(|(_, a)| a.x1.max(a.x2) >= shown_from)
-            .map(|(j, a)| (j, [a.x1, a.y1, a.x2, a.y2]))
+            .filter(|a| a.x1.max(a.x2) >= shown_from)
+            .map(|a| [a.x1, a.y1, a.x2, a.y2])
             .collect()
     } else {
         Vec::new()
@@ -127,47 +126,27 @@ pub fn place(
         } else {
             drawing_left
         };
-        let fits = |x: f64, y: f64| {
-            let b = LabelBox::of(a, x, y);
-            (b.x0 >= left && b.x1 <= right && placed.iter().all(|p| !p.overlaps(&b))).then_some(b)
-        };
-        let clear = |b: &LabelBox| {
-            !(b.x0 < now_x && now_x < b.x1) && lines.iter().all(|(j, l)| *j == i || !crosses(b, *l))
-        };
-        let mut candidates: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 4);
-        for &t in &ALONG {
-            for flip in [false, true] {
-                let (x, y) = spot(a, t, flip);
-                let b = LabelBox::of(a, x, y);
-                let half = (b.x1 - b.x0) / 2.0;
-                // Kept inside the drawing, and beside the now line rather than across it
-                // (on its side of the line) when there is room there.
-                let x = x.clamp(left + half, (right - half).max(left + half));
-                let beside = if x < now_x {
-                    x.min(now_x - half - 3.0)
-                } else {
-                    x.max(now_x + half + 3.0)
-                };
-                candidates.push((beside, y));
-                candidates.push((x, y));
-            }
-        }
-        // A clear place first (a phone); it may sit a little further off the arrow.
-        let mut found = None;
-        if !lines.is_empty() {
-            'clear: for &(x, y) in &candidates {
-                for y in [y, y - 10.0, y + 10.0] {
-                    if let Some(b) = fits(x, y).filter(clear) {
-                        found = Some((x, y, b));
-                        break 'clear;
-                    }
+        let bounds = [left, right, now_x];
+        let mut found = find_place(a, bounds, &placed, &lines);
+        // On a phone a message on the wire whose word is wider than the room right of the
+        // now line is cut short ("AddPartitio…"; the tooltip and inspector name it in full)
+        // rather than written across the line.
+        let across = |b: &LabelBox| b.x0 < now_x && now_x < b.x1;
+        if clear_of_lines && a.in_flight && found.is_none_or(|(_, _, b)| across(&b)) {
+            // Characters that fit, less the "×3" a label for several arrows carries.
+            let chars = a.kind.chars().count();
+            let room = (((right - now_x - 10.0) / CHAR_WIDTH).floor().max(0.0) as usize)
+                .saturating_sub(text(a).chars().count() - chars);
+            if room >= 5 && room < chars {
+                let mut short = a.clone();
+                short.kind = a.kind.chars().take(room - 1).collect::<String>() + "…";
+                if let Some(f) =
+                    find_place(&short, bounds, &placed, &lines).filter(|(_, _, b)| !across(b))
+                {
+                    arrows[i].kind = short.kind;
+                    found = Some(f);
                 }
             }
-        }
-        if found.is_none() {
-            found = candidates
-                .iter()
-                .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)));
         }
         match found {
             Some((x, y, b)) => {
@@ -177,6 +156,53 @@ pub fn place(
             None => arrows[i].labelled = false,
         }
     }
+}
+
+/// The first free place for the arrow's label inside `[left, right]`: on a phone (`lines`
+/// given) one that crosses no arrow, its own included, and not the now line if there is one.
+fn find_place(
+    a: &ArrowVm,
+    [left, right, now_x]: [f64; 3],
+    placed: &[LabelBox],
+    lines: &[[f64; 4]],
+) -> Option<(f64, f64, LabelBox)> {
+    let fits = |x: f64, y: f64| {
+        let b = LabelBox::of(a, x, y);
+        (b.x0 >= left && b.x1 <= right && placed.iter().all(|p| !p.overlaps(&b))).then_some(b)
+    };
+    let clear =
+        |b: &LabelBox| !(b.x0 < now_x && now_x < b.x1) && lines.iter().all(|l| !crosses(b, *l));
+    let mut candidates: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 4);
+    for &t in &ALONG {
+        for flip in [false, true] {
+            let (x, y) = spot(a, t, flip);
+            let b = LabelBox::of(a, x, y);
+            let half = (b.x1 - b.x0) / 2.0;
+            // Kept inside the drawing, and beside the now line rather than across it (on its
+            // side of the line) when there is room there.
+            let x = x.clamp(left + half, (right - half).max(left + half));
+            let beside = if x < now_x {
+                x.min(now_x - half - 3.0)
+            } else {
+                x.max(now_x + half + 3.0)
+            };
+            candidates.push((beside, y));
+            candidates.push((x, y));
+        }
+    }
+    // A clear place first (a phone); it may sit a little further off the arrow.
+    if !lines.is_empty() {
+        for &(x, y) in &candidates {
+            for y in [y, y - 10.0, y + 10.0] {
+                if let Some(b) = fits(x, y).filter(clear) {
+                    return Some((x, y, b));
+                }
+            }
+        }
+    }
+    candidates
+        .iter()
+        .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)))
 }
 
 /// How many labels in view (right of `view_left`) cross another arrow or the now line.
