@@ -423,6 +423,31 @@ fn try_it_prompts_do_what_their_text_says() {
         TryAction::Inject(_)
     ));
 
+    // The appending sink crashed after the restart, before the next checkpoint: a second
+    // replay, 43 appended records instead of 30, the upsert store as without a crash.
+    let l = get("where-exactly-once-ends");
+    let r = report_after(&l, last_step_with_try(&l), 0);
+    let f = r.flink.as_ref().expect("a Flink job");
+    let appended: u32 = f.ledger.values().map(|x| x.appended).sum();
+    assert_eq!((f.failovers, appended), (2, 43), "{f:?}");
+    let plain = eos_core::flink::report::failure_free_output(l.scenario(), Some(l.seed()))
+        .expect("a Flink job");
+    assert_eq!(f.output.upserts, plain.upserts);
+    assert_eq!(f.output.upserts.len(), 20);
+
+    // Unaligned under backpressure: the five periodic checkpoints complete in about 30 ms,
+    // the final one waits about 1.1 s for the pipeline to drain.
+    let l = get("flink-unaligned");
+    let r = report_after(&l, last_step_with_try(&l), 0);
+    let f = r.flink.as_ref().expect("a Flink job");
+    let durations: Vec<Option<u64>> = f.checkpoints.iter().map(|c| c.duration_ms).collect();
+    assert_eq!(durations.len(), 6, "{durations:?}");
+    assert!(
+        durations[..5].iter().all(|d| d.is_some_and(|ms| (25..=35).contains(&ms))),
+        "{durations:?}"
+    );
+    assert!(durations[5].is_some_and(|ms| (1_000..=1_200).contains(&ms)), "{durations:?}");
+
     // The three guarantees under one crash.
     for id in ["delivery-guarantees", "read-process-write"] {
         let l = get(id);
