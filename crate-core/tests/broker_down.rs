@@ -3,8 +3,11 @@
 //! and the run ends instead of retrying InitProducerId for ever.
 
 use eos_core::builtin;
+use eos_core::ids::NodeId;
+use eos_core::kafka::protocol::MessageKind;
 use eos_core::oracle::ledger::DeliveryStatus;
 use eos_core::scenario::schema::FaultSpec;
+use eos_core::sim::simulation::StepKind;
 use eos_core::sim::simulation::StepOutcome;
 use eos_core::sim::Note;
 use eos_core::RunLimit;
@@ -123,6 +126,53 @@ fn a_client_that_starts_after_a_leader_moved_reads_from_the_new_leader_at_once()
         assert!(
             waited < eos_core::time::ms(10),
             "{name}: the first read came {waited} µs after the start"
+        );
+    }
+}
+
+/// The crashed leader's replication, delayed on the wire, reaches broker 1 after broker 1
+/// became the leader: it is fenced by its older leader epoch, and the step says so (it used
+/// to be a silent step whose message read "delivered").
+#[test]
+fn a_deposed_leaders_late_replication_is_ignored_and_narrated() {
+    for name in ["acks1-leader-crash-loss", "acks-all-leader-crash-no-loss"] {
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        let rec = sim
+            .trace()
+            .iter()
+            .find(|r| {
+                r.notes
+                    .iter()
+                    .any(|n| matches!(n, Note::StaleReplicationIgnored { .. }))
+            })
+            .unwrap_or_else(|| panic!("{name}: the late replication is narrated"));
+        let Some(Note::StaleReplicationIgnored {
+            broker,
+            from,
+            leader_epoch,
+            current_epoch,
+            ..
+        }) = rec.notes.first()
+        else {
+            panic!("{name}: {:?}", rec.notes);
+        };
+        assert_eq!(
+            (*broker, *from, *leader_epoch, *current_epoch),
+            (NodeId::Broker(1), NodeId::Broker(0), 0, 1),
+            "{name}"
+        );
+        assert!(matches!(
+            rec.what,
+            StepKind::Deliver {
+                kind: MessageKind::Replicate,
+                ..
+            }
+        ));
+        let text = eos_core::sim::narration::narrate(&sim.names, &rec.notes[0]);
+        assert!(
+            text.contains("from leader epoch 0: it knows leader epoch 1"),
+            "{text}"
         );
     }
 }

@@ -443,10 +443,15 @@ fn try_it_prompts_do_what_their_text_says() {
     let durations: Vec<Option<u64>> = f.checkpoints.iter().map(|c| c.duration_ms).collect();
     assert_eq!(durations.len(), 6, "{durations:?}");
     assert!(
-        durations[..5].iter().all(|d| d.is_some_and(|ms| (25..=35).contains(&ms))),
+        durations[..5]
+            .iter()
+            .all(|d| d.is_some_and(|ms| (25..=35).contains(&ms))),
         "{durations:?}"
     );
-    assert!(durations[5].is_some_and(|ms| (1_000..=1_200).contains(&ms)), "{durations:?}");
+    assert!(
+        durations[5].is_some_and(|ms| (1_000..=1_200).contains(&ms)),
+        "{durations:?}"
+    );
 
     // The three guarantees under one crash.
     for id in ["delivery-guarantees", "read-process-write"] {

@@ -605,7 +605,15 @@ impl Broker {
             return;
         };
         if leader_epoch < replica.leader_epoch {
-            return; // a deposed leader's push: ignore it
+            // A deposed leader's push: fenced by its older leader epoch.
+            ctx.note(Note::StaleReplicationIgnored {
+                broker: node,
+                from,
+                tp,
+                leader_epoch,
+                current_epoch: replica.leader_epoch,
+            });
+            return;
         }
         let before = replica.log.log_end_offset();
         if from_offset <= before {

@@ -560,6 +560,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 moved.join(", ")
             )
         }
+        Note::StaleReplicationIgnored {
+            broker,
+            from,
+            tp: t,
+            leader_epoch,
+            current_epoch,
+        } => format!(
+            "{} ignores {}'s replication of {} from leader epoch {leader_epoch}: it knows leader epoch {current_epoch}, so the deposed leader's records are not taken.",
+            n(broker),
+            n(from),
+            tp(t)
+        ),
         Note::OffsetFetchRetry { consumer, error } => format!(
             "{} cannot resume yet ({error}: a transaction holds offsets for its group); it asks again.",
             n(consumer)

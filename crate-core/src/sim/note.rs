@@ -382,6 +382,15 @@ pub enum Note {
         client: NodeId,
         leaders: Vec<(Tp, u8)>,
     },
+    /// A deposed leader's replication reached a broker that knows a newer leader epoch: its
+    /// records are not taken (Kafka fences a request from an older leader epoch).
+    StaleReplicationIgnored {
+        broker: NodeId,
+        from: NodeId,
+        tp: Tp,
+        leader_epoch: u32,
+        current_epoch: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -580,6 +589,7 @@ impl Note {
             Note::PolledNothing { .. } => "polled_nothing",
             Note::OffsetFetchRetry { .. } => "offset_fetch_retry",
             Note::MetadataLearned { .. } => "metadata_learned",
+            Note::StaleReplicationIgnored { .. } => "stale_replication_ignored",
             Note::ConsumerStopped { .. } => "consumer_stopped",
             Note::Processed { .. } => "processed",
             Note::OffsetsCommitted { .. } => "offsets_committed",
