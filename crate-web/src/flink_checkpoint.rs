@@ -50,7 +50,8 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     let acked: Vec<String> = stat
         .acks
         .iter()
-        .map(|(i, at)| format!("{} {}", task(*i), dur(*at)))
+        // Each "clicks-0 257 ms" kept on one line: the list breaks after its commas.
+        .map(|(i, at)| format!("{}\u{a0}{}", task(*i), dur(*at).replace(' ', "\u{a0}")))
         .collect();
     rows.push((
         S::AckedBy.f(lang, &[&stat.acks.len(), &job.tasks.len()]),
@@ -259,7 +260,7 @@ mod tests {
             .find(|s| s.alignment > 0)
             .expect("barriers that arrived apart");
         let vm = inspect(&sim, spread.id, Lang::En);
-        let label = "from the first barrier to the last (no blocking)";
+        let label = "first to last barrier (no blocking)";
         assert!(vm.rows.iter().any(|(k, _)| k == label), "{:?}", vm.rows);
         assert!(!vm
             .rows

@@ -315,7 +315,14 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
             },
             acks: format!("{}/{total}", s.acks.len()),
             timing: match s.duration() {
-                Some(d) if s.alignment > 0 => S::AlignN.f(lang, &[&ms(d), &ms(s.alignment)]),
+                Some(d) if s.alignment > 0 => {
+                    let words = if job.config.mode == CheckpointMode::AtLeastOnce {
+                        S::BarriersN
+                    } else {
+                        S::AlignN
+                    };
+                    words.f(lang, &[&ms(d), &ms(s.alignment)])
+                }
                 Some(d) => ms(d),
                 None => S::SinceN.f(lang, &[&ms(s.triggered_at)]),
             },
@@ -468,13 +475,21 @@ mod tests {
             tracking && !aligning,
             "tracking {tracking}, aligning {aligning}"
         );
+        // Its checkpoint chips give the barriers' spread, not an alignment.
+        let chips = flink(&s, Lang::En).expect("a job").checkpoints;
+        assert!(
+            chips.iter().any(|c| c.timing.contains(" · barriers "))
+                && chips.iter().all(|c| !c.timing.contains("align")),
+            "{chips:?}"
+        );
         let runs = crate::view_model::checkpoints::runs(
             &crate::builtins::get("flink-at-least-once-overcount").expect("built-in"),
         );
         let duration = crate::view_model::checkpoints::charts(&runs, Lang::En).duration;
         let labels: Vec<&str> = duration.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
-            labels.len() == 1 && labels[0].starts_with("AT_LEAST_ONCE (no channel blocked)"),
+            labels.len() == 1
+                && labels[0].starts_with("AT_LEAST_ONCE (barrier spread, nothing blocked)"),
             "{labels:?}"
         );
     }

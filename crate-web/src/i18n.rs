@@ -588,7 +588,7 @@ strings! {
     TaskFinished => "finished", "завершена";
     InspectCheckpoint => "Inspect checkpoint {0}", "Открыть чекпоинт {0}";
     NoCheckpointYet => "No such checkpoint at this step: it may be triggered later in the run.", "На этом шаге такого чекпоинта нет: он может появиться позже.";
-    BarrierSpread => "from the first barrier to the last (no blocking)", "от первого барьера до последнего (без блокировки)";
+    BarrierSpread => "first to last barrier (no blocking)", "от первого до последнего барьера (без блокировки)";
     SnapSpread => "barriers over {0}", "барьеры за {0}";
     CpCommits => "The two-phase-commit sink now commits the transactions this checkpoint's barrier pre-committed.",
         "Приёмник с двухфазной фиксацией теперь фиксирует транзакции, предварительно зафиксированные по барьеру этого чекпоинта.";
@@ -634,6 +634,8 @@ strings! {
         "барьеры чекпоинта {0}: {1}/{2} входов, без блокировки";
     Unaligned => "unaligned cp {0} ({1}/{2} inputs)", "невыровненный чекпоинт {0} (входов {1}/{2})";
     AlignN => "{0} · align {1}", "{0} · выравнивание {1}";
+    // AT_LEAST_ONCE blocks no channel: the time from a task's first barrier to its last.
+    BarriersN => "{0} · barriers {1}", "{0} · барьеры {1}";
     SinceN => "since {0}", "с {0}";
     ModeAtLeastOnce => "AT_LEAST_ONCE checkpoints", "чекпоинты AT_LEAST_ONCE";
     ModeUnaligned => "EXACTLY_ONCE, unaligned", "EXACTLY_ONCE, невыровненные";

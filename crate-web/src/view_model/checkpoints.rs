@@ -76,8 +76,10 @@ pub struct Charts {
 pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     let label = |r: &Run| {
         let name = match (r.unaligned, lang) {
-            _ if r.at_least_once && lang == Lang::En => "AT_LEAST_ONCE (no channel blocked)",
-            _ if r.at_least_once => "AT_LEAST_ONCE (каналы не блокируются)",
+            _ if r.at_least_once && lang == Lang::En => {
+                "AT_LEAST_ONCE (barrier spread, nothing blocked)"
+            }
+            _ if r.at_least_once => "AT_LEAST_ONCE (разброс барьеров, без блокировки)",
             (false, Lang::En) => "aligned",
             (true, Lang::En) => "unaligned",
             (false, Lang::Ru) => "выровненные",
