@@ -1205,13 +1205,13 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   const options = await page.locator('#fork-change option').allInnerTexts();
-  assert(options.includes('idempotence: off → on') && !options.some((o) => o.startsWith('checkpoints')), `changes offered, each saying which way: ${options}`);
-  await page.selectOption('#fork-change', { label: 'idempotence: off → on' });
+  assert(options.includes('idempotence (app): off → on') && !options.some((o) => o.startsWith('checkpoints')), `changes offered, each saying which way: ${options}`);
+  await page.selectOption('#fork-change', { label: 'idempotence (app): off → on' });
   assert((await page.locator('#fork-here').innerText()).includes('step 4'), 'forks at the step on screen');
   await page.click('#fork-here');
   const parted = await page.locator('.fork-parted').innerText();
   assert(/part at step \d+/.test(parted), parted);
-  assert((await page.locator('.fork-side.changed').innerText()).includes('Changed: idempotence: off → on'), 'the changed side names the change');
+  assert((await page.locator('.fork-side.changed').innerText()).includes('Changed: idempotence (app): off → on'), 'the changed side names the change');
   const asIs = await page.locator('.fork-side.as-is .fork-counts').innerText();
   const changed = await page.locator('.fork-side.changed .fork-counts').innerText();
   assert(asIs.includes('duplicates: 3') && changed.includes('duplicates: 0'), `${asIs} | ${changed}`);

@@ -61,6 +61,9 @@ pub struct ChangeSetting {
     /// The setting's English name: `idempotence`, `isolation`, `transaction protocol`,
     /// `checkpoints` (aligned or unaligned), `checkpointing` (the mode), `guarantee`.
     pub setting: &'static str,
+    /// The clients whose setting it is (`app, other-app`), for a client's setting
+    /// (idempotence, isolation) when they all have the same value; empty otherwise.
+    pub of: String,
     pub from: String,
     pub to: String,
 }
@@ -118,9 +121,27 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
         (!distinct.is_empty()).then(|| distinct.join("/"))
     };
     let after = try_it(a).apply(s).ok()?;
+    let f = &s.file;
+    let of: Vec<&str> = match a {
+        TryAction::Flip(Flip::Idempotence) => f
+            .producers
+            .iter()
+            .filter(|p| p.transactional_id.is_none())
+            .map(|p| p.name.as_str())
+            .collect(),
+        TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(|c| c.name.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let from = values(s)?;
     Some(ChangeSetting {
         setting,
-        from: values(s)?,
+        // Named when they share one value: mixed values are listed once each, not per client.
+        of: if from.contains('/') {
+            String::new()
+        } else {
+            of.join(", ")
+        },
+        from,
         to: values(&after)?,
     })
 }
@@ -129,6 +150,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
 /// gives it (`idempotence: on → off`, `checkpoints: unaligned → aligned`).
 pub fn change_label(s: &Scenario, a: &TryAction) -> String {
     match change_setting(s, a) {
+        Some(c) if !c.of.is_empty() => format!("{} ({}): {} → {}", c.setting, c.of, c.from, c.to),
         Some(c) => format!("{}: {} → {}", c.setting, c.from, c.to),
         None => change_name(a),
     }
@@ -446,7 +468,7 @@ mod tests {
             (
                 "flink-alignment-two-inputs",
                 TryAction::Flip(Flip::Idempotence),
-                "idempotence: on → off",
+                "idempotence (web): on → off",
             ),
             (
                 "flink-at-least-once-overcount",
@@ -461,7 +483,13 @@ mod tests {
             (
                 "lost-ack-idempotence-off",
                 TryAction::Flip(Flip::Idempotence),
-                "idempotence: off → on",
+                "idempotence (app): off → on",
+            ),
+            // A transactional producer always has idempotence: only the plain one flips.
+            (
+                "txn-producer-crash-stalls-readers",
+                TryAction::Flip(Flip::Idempotence),
+                "idempotence (plain-app): on → off",
             ),
             // Two consumers at two levels: both listed, in the scenario's order.
             (

@@ -553,6 +553,8 @@ strings! {
     CompareHeading => "The same faults under the three guarantees", "Те же сбои при трёх гарантиях";
     CompareNote => "Visible output copies per input record, read with read_committed after the run.",
         "Сколько копий результата каждой входной записи видно с read_committed после прогона.";
+    CostAmoFlat => "At-most-once commits each batch's offsets before it processes the batch, so the commit interval does not apply to it: its line is flat. The other two commit once per interval: at-least-once after its outputs are acknowledged, exactly-once with its transaction.",
+        "At-most-once фиксирует смещения каждой пачки до её обработки, поэтому интервал фиксации к нему не относится: его линия ровная. Две другие гарантии фиксируют раз в интервал: at-least-once — после подтверждения результатов, exactly-once — вместе со своей транзакцией.";
     CompareStages => "End to end through the chain {0}: each input's output from the last stage.",
         "Сквозной счёт по цепочке {0}: результат каждой входной записи на выходе последнего этапа.";
     Input => "input", "вход";

@@ -55,6 +55,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
                 { figure("cost-latency", &latency, &name, &status) }
                 { figure("cost-messages", &messages, &name, &status) }
             </div>
+            <p class="quiet">{ i18n.t(crate::i18n::S::CostAmoFlat) }</p>
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
             }

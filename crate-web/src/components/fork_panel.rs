@@ -108,7 +108,12 @@ fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
             .collect::<Vec<_>>()
             .join("/")
     };
-    format!("{setting}: {} → {}", values(&c.from), values(&c.to))
+    let of = if c.of.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", c.of)
+    };
+    format!("{setting}{of}: {} → {}", values(&c.from), values(&c.to))
 }
 
 /// A fate row's subject in the reader's language (names stay as the run names them).
@@ -313,9 +318,12 @@ mod tests {
     fn a_change_is_named_in_the_readers_language() {
         let en = labels("lost-ack-idempotence-on", Lang::En);
         let ru = labels("lost-ack-idempotence-on", Lang::Ru);
-        assert!(en.contains(&"idempotence: on → off".to_string()), "{en:?}");
         assert!(
-            ru.contains(&"идемпотентность: вкл. → выкл.".to_string()),
+            en.contains(&"idempotence (app): on → off".to_string()),
+            "{en:?}"
+        );
+        assert!(
+            ru.contains(&"идемпотентность (app): вкл. → выкл.".to_string()),
             "{ru:?}"
         );
         assert_eq!(en.len(), ru.len());
