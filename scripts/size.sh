@@ -18,9 +18,9 @@ cd "$(dirname "$0")/.."
 # 582 KB since a checkpoint opens in the inspector (581.9 KB with the reviews' fixes), which the playground issue
 # asks for by name; 580 KB since the chrome's Russian strings ship in that worker too (the
 # page 581.9 → 576.1 KB; the worker 21.5 → 29.0 KB, so its budget 24 → 30 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-591000}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-590000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-34000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

@@ -553,6 +553,53 @@ strings! {
     CompareHeading => "The same faults under the three guarantees", "Те же сбои при трёх гарантиях";
     CompareNote => "Visible output copies per input record, read with read_committed after the run.",
         "Сколько копий результата каждой входной записи видно с read_committed после прогона.";
+    // Charts.
+    ChartsDownloaded => "Downloaded", "Скачано:";
+    ColSteps => "steps", "шагов";
+    ColWithOutput => "with output", "с результатом";
+    OutcomesTitle => "Outcomes over time", "Исходы во времени";
+    OutcomesSub => "the same faults under each guarantee, headless runs", "те же сбои при каждой гарантии, фоновый прогон";
+    OutcomesLostNote => "A lost input is one the processor has moved past and whose output nobody will see; an output lost after it was handed to the producer shows only at the end of the run.",
+        "Потерянный вход — тот, мимо которого процессор прошёл и результата которого никто не увидит; потеря после передачи результата продюсеру видна лишь в конце прогона.";
+    OutcomesX => "time (ms)", "время (мс)";
+    OutcomesY => "inputs", "входы";
+    OutcomesVisible => "Inputs with visible output", "Входы с видимым результатом";
+    OutcomesDuplicates => "Duplicates (extra copies)", "Дубликаты (лишние копии)";
+    OutcomesLost => "Inputs lost", "Потерянные входы";
+    CkptTitle => "Checkpoints, aligned vs unaligned", "Чекпоинты: выровненные и невыровненные";
+    CkptSub => "two headless runs", "два фоновых прогона";
+    CkptOneRun => "One line: under AT_LEAST_ONCE barriers are only tracked and no channel is blocked; unaligned checkpoints exist only under EXACTLY_ONCE.",
+        "Одна линия: при AT_LEAST_ONCE барьеры только отслеживаются, каналы не блокируются, а невыровненные чекпоинты бывают лишь при EXACTLY_ONCE.";
+    CkptAloRun => "AT_LEAST_ONCE (barrier spread, nothing blocked)", "AT_LEAST_ONCE (разброс барьеров, без блокировки)";
+    CkptAligned => "aligned", "выровненные";
+    CkptUnaligned => "unaligned", "невыровненные";
+    CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
+    CkptDuration => "Checkpoint duration", "Длительность чекпоинта";
+    CkptAlignment => "Alignment time", "Время выравнивания";
+    CkptChannelState => "Channel state stored", "Состояние каналов в снимке";
+    CkptX => "checkpoint", "чекпоинт";
+    Ms => "ms", "мс";
+    CkptInFlight => "in-flight records", "записей в пути";
+    CkptFinalRun => "{0} cp {1}", "{0} — чекпоинт {1}";
+    CkptFinalLead => "The final checkpoint, taken after the sources drain (its duration spikes):",
+        "Финальный чекпоинт, после того как источники иссякли (его длительность выше):";
+    CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
+    CostLatency => "End-to-end latency (mean)", "Сквозная задержка (среднее)";
+    CostMessages => "Write-path messages per record", "Сообщений на пути записи, на одну запись";
+    CostX => "commit interval, ms", "интервал фиксации, мс";
+    CostPer => "messages", "сообщений";
+    CostRinged => "ringed: duplicates or losses", "в кольце: дубликаты или потери";
+    LanesTitle => "The three guarantees at this moment", "Три гарантии в этот момент";
+    LanesNote => "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far.",
+        "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
+    LaneWithOutput => "inputs with output", "входов с результатом";
+    CostTitle => "What each guarantee costs", "Стоимость каждой гарантии";
+    CostSub => "headless runs", "фоновые прогоны";
+    TheNumbers => "The numbers", "Числа";
+    ColInterval => "interval, ms", "интервал, мс";
+    ColLatency => "latency, ms", "задержка, мс";
+    ColP95 => "p95, ms", "p95, мс";
+    ColMsgs => "msgs/record", "сообщ./запись";
     CostAmoFlat => "At-most-once commits each batch's offsets before it processes the batch, so the commit interval does not apply to it: its line is flat. The other two commit once per interval: at-least-once after its outputs are acknowledged, exactly-once with its transaction.",
         "At-most-once фиксирует смещения каждой пачки до её обработки, поэтому интервал фиксации к нему не относится: его линия ровная. Две другие гарантии фиксируют раз в интервал: at-least-once — после подтверждения результатов, exactly-once — вместе со своей транзакцией.";
     CompareStages => "End to end through the chain {0}: each input's output from the last stage.",

@@ -2,7 +2,7 @@
 //! Flink scenario on screen: both runs computed headless (`view_model::checkpoints`), drawn with plotters.
 
 use crate::components::cost_chart::figure;
-use crate::i18n::{I18n, Lang};
+use crate::i18n::{I18n, S};
 use crate::view_model::checkpoints;
 use yew::prelude::*;
 
@@ -14,7 +14,7 @@ pub struct CheckpointChartProps {
 #[function_component(CheckpointChart)]
 pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
-    let ru = i18n.lang == Lang::Ru;
+    let t = |s: S| i18n.t(s);
     let runs = use_memo(props.scenario.clone(), |s| checkpoints::runs(s));
     let status = use_state(String::new);
     if runs.iter().all(|r| r.checkpoints.is_empty()) {
@@ -23,15 +23,11 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     let charts = checkpoints::charts(&runs, i18n.lang);
     let name = props.scenario.name().to_string();
     html! {
-        <section class="cost panel checkpoints-chart" aria-label={if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" }}>
-            <h2>{ if ru { "Чекпоинты: выровненные и невыровненные" } else { "Checkpoints, aligned vs unaligned" } }
-                <span class="muted">{ format!(" · {name}, {}", if ru { "два фоновых прогона" } else { "two headless runs" }) }</span></h2>
+        <section class="cost panel checkpoints-chart" aria-label={t(S::CkptTitle)}>
+            <h2>{ t(S::CkptTitle) }
+                <span class="muted">{ format!(" · {name}, {}", t(S::CkptSub)) }</span></h2>
             if runs.iter().any(|r| r.at_least_once) {
-                <p class="muted" id="ckpt-one-run">{ if ru {
-                    "Одна линия: при AT_LEAST_ONCE барьеры только отслеживаются, каналы не блокируются, а невыровненные чекпоинты бывают лишь при EXACTLY_ONCE."
-                } else {
-                    "One line: under AT_LEAST_ONCE barriers are only tracked and no channel is blocked; unaligned checkpoints exist only under EXACTLY_ONCE."
-                } }</p>
+                <p class="muted" id="ckpt-one-run">{ t(S::CkptOneRun) }</p>
             }
             <div class="chart-row">
                 { figure("ckpt-duration", &charts.duration, &name, &status) }
@@ -44,7 +40,7 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
                 <p class="muted" id="ckpt-final">{ note }</p>
             }
             if !status.is_empty() {
-                <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
+                <p class="share-status" role="status">{ format!("{} {}", t(S::ChartsDownloaded), *status) }</p>
             }
         </section>
     }

@@ -1,7 +1,7 @@
 //! The cost of each guarantee across commit intervals: two plotters charts computed by
 //! running the core headless (`eos_core::cost`), the numbers in a table, SVG and PNG export.
 
-use crate::i18n::{I18n, Lang};
+use crate::i18n::{I18n, S};
 use crate::view_model::cost;
 use yew::prelude::*;
 
@@ -14,7 +14,6 @@ pub struct CostChartProps {
 #[function_component(CostChart)]
 pub fn cost_chart(props: &CostChartProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
-    let ru = i18n.lang == Lang::Ru;
     let points = use_memo(
         (props.scenario.clone(), props.intervals.clone()),
         |(s, iv)| eos_core::cost::sweep_commit_interval(s, iv, None).map_err(|e| e.to_string()),
@@ -26,41 +25,31 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
     };
     let (latency, messages) = cost::charts(points, i18n.lang);
     let name = props.scenario.name().to_string();
-    let heads: [&str; 7] = if ru {
-        [
-            "гарантия",
-            "интервал, мс",
-            "задержка, мс",
-            "p95, мс",
-            "сообщ./запись",
-            "дубликаты",
-            "потеряно",
-        ]
-    } else {
-        [
-            "guarantee",
-            "interval, ms",
-            "latency, ms",
-            "p95, ms",
-            "msgs/record",
-            "duplicates",
-            "lost",
-        ]
-    };
+    let t = |s: S| i18n.t(s);
+    let heads = [
+        S::Guarantee,
+        S::ColInterval,
+        S::ColLatency,
+        S::ColP95,
+        S::ColMsgs,
+        S::ForkDuplicates,
+        S::ForkLost,
+    ]
+    .map(t);
     html! {
-        <section class="cost panel" aria-label={if ru { "Стоимость гарантий" } else { "What each guarantee costs" }}>
-            <h2>{ if ru { "Стоимость каждой гарантии" } else { "What each guarantee costs" } }
-                <span class="muted">{ format!(" · {name}, {}", if ru { "фоновые прогоны" } else { "headless runs" }) }</span></h2>
+        <section class="cost panel" aria-label={t(S::CostTitle)}>
+            <h2>{ t(S::CostTitle) }
+                <span class="muted">{ format!(" · {name}, {}", t(S::CostSub)) }</span></h2>
             <div class="chart-row">
                 { figure("cost-latency", &latency, &name, &status) }
                 { figure("cost-messages", &messages, &name, &status) }
             </div>
-            <p class="quiet">{ i18n.t(crate::i18n::S::CostAmoFlat) }</p>
+            <p class="quiet">{ t(S::CostAmoFlat) }</p>
             if !status.is_empty() {
-                <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
+                <p class="share-status" role="status">{ format!("{} {}", t(S::ChartsDownloaded), *status) }</p>
             }
             <details class="cost-table">
-                <summary>{ if ru { "Числа" } else { "The numbers" } }</summary>
+                <summary>{ t(S::TheNumbers) }</summary>
                 <table>
                     <thead><tr>{ for heads.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
                     <tbody>

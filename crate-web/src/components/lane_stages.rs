@@ -9,7 +9,7 @@ use super::flights::Flights;
 use super::partition_log::PartitionLog;
 use super::processor_card::ProcessorCard;
 use super::SharedScenario;
-use crate::i18n::{I18n, Lang};
+use crate::i18n::{I18n, Lang, S};
 use crate::state::{Selection, Snapshots};
 use crate::view_model::{cost::GUARANTEES, in_flight_shown, partitions, processors, PartitionVm};
 use eos_core::kafka::processor::Guarantee;
@@ -95,7 +95,6 @@ fn fresh(scenario: &SharedScenario, seed: u64) -> Vec<Lane> {
 #[function_component(LaneStages)]
 pub fn lane_stages(props: &LaneStagesProps) -> Html {
     let lang = use_context::<I18n>().unwrap_or_default().lang;
-    let ru = lang == Lang::Ru;
     let built = use_mut_ref(|| None::<(SharedScenario, u64)>);
     let lanes: Rc<RefCell<Vec<Lane>>> = use_mut_ref(Vec::new);
     {
@@ -110,19 +109,11 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
     for lane in lanes.iter_mut() {
         lane.seek(props.time);
     }
-    let title = if ru {
-        "Три гарантии в этот момент"
-    } else {
-        "The three guarantees at this moment"
-    };
+    let title = S::LanesTitle.get(lang);
     html! {
         <section class="card lane-stages" aria-label={title}>
             <h2>{ title }</h2>
-            <p class="quiet">{ if ru {
-                "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: процессор, его сообщения в пути, выходной журнал и счёт на этот момент."
-            } else {
-                "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far."
-            } }</p>
+            <p class="quiet">{ S::LanesNote.get(lang) }</p>
             <div class="lane-row">
                 { for lanes.iter().map(|l| lane_view(l, lang, props.selected, &props.on_select)) }
             </div>
@@ -156,7 +147,6 @@ fn lane_view(
         }) if g == guarantee => Some(Selection::Record { tp, broker, offset }),
         _ => None,
     };
-    let ru = lang == Lang::Ru;
     let name = lane.guarantee.name();
     let colour = GUARANTEES
         .iter()
@@ -179,9 +169,9 @@ fn lane_view(
         <article class={classes!("lane-stage", name)} style={format!("--lane: var({colour})")}>
             <h3>{ name }</h3>
             <p class="lane-counts">
-                <span>{ format!("{}: {}", if ru { "входов с результатом" } else { "inputs with output" }, counts.visible) }</span>
-                <span class={classes!((counts.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "дубликаты" } else { "duplicates" }, counts.duplicates) }</span>
-                <span class={classes!((counts.lost > 0).then_some("bad"))}>{ format!("{}: {}", if ru { "потеряно" } else { "lost" }, counts.lost) }</span>
+                <span>{ format!("{}: {}", S::LaneWithOutput.get(lang), counts.visible) }</span>
+                <span class={classes!((counts.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkDuplicates.get(lang), counts.duplicates) }</span>
+                <span class={classes!((counts.lost > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkLost.get(lang), counts.lost) }</span>
             </p>
             // The lane's stage: its processor (what it read, its transaction, its producer
             // id and epoch), the next messages on its wire, then its output.

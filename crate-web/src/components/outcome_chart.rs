@@ -3,7 +3,7 @@
 //! and PNG export, the end of each run in a table.
 
 use super::cost_chart::figure;
-use crate::i18n::{I18n, Lang};
+use crate::i18n::{I18n, S};
 use crate::view_model::outcomes;
 use yew::prelude::*;
 
@@ -15,7 +15,6 @@ pub struct OutcomeChartProps {
 #[function_component(OutcomeChart)]
 pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
-    let ru = i18n.lang == Lang::Ru;
     let lanes = use_memo(props.scenario.clone(), |s| {
         eos_core::outcomes::outcomes_over_time(s, None, outcomes::SAMPLES)
     });
@@ -26,42 +25,27 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
     };
     let [visible, duplicates, lost] = outcomes::charts(lanes, i18n.lang);
     let name = props.scenario.name().to_string();
-    let heads: [&str; 5] = if ru {
-        [
-            "гарантия",
-            "шагов",
-            "с результатом",
-            "дубликаты",
-            "потеряно",
-        ]
-    } else {
-        ["guarantee", "steps", "with output", "duplicates", "lost"]
-    };
-    let title = if ru {
-        "Исходы во времени"
-    } else {
-        "Outcomes over time"
-    };
+    let t = |s: S| i18n.t(s);
+    let heads = [
+        t(S::Guarantee),
+        t(S::ColSteps),
+        t(S::ColWithOutput),
+        t(S::ForkDuplicates),
+        t(S::ForkLost),
+    ];
+    let title = t(S::OutcomesTitle);
     html! {
         <section class="outcomes panel" aria-label={title}>
             <h2>{ title }
-                <span class="muted">{ format!(" · {name}, {}", if ru {
-                    "те же сбои при каждой гарантии, фоновый прогон"
-                } else {
-                    "the same faults under each guarantee, headless runs"
-                }) }</span></h2>
+                <span class="muted">{ format!(" · {name}, {}", t(S::OutcomesSub)) }</span></h2>
             <div class="chart-row">
                 { figure("outcomes-visible", &visible, &name, &status) }
                 { figure("outcomes-duplicates", &duplicates, &name, &status) }
                 { figure("outcomes-lost", &lost, &name, &status) }
             </div>
-            <p class="quiet">{ if ru {
-                "Потерянный вход — тот, мимо которого процессор прошёл и результата которого никто не увидит; потеря после передачи результата продюсеру видна лишь в конце прогона."
-            } else {
-                "A lost input is one the processor has moved past and whose output nobody will see; an output lost after it was handed to the producer shows only at the end of the run."
-            } }</p>
+            <p class="quiet">{ t(S::OutcomesLostNote) }</p>
             if !status.is_empty() {
-                <p class="share-status" role="status">{ format!("{} {}", if ru { "Скачано:" } else { "Downloaded" }, *status) }</p>
+                <p class="share-status" role="status">{ format!("{} {}", t(S::ChartsDownloaded), *status) }</p>
             }
             <div class="table-scroll">
             <table class="outcomes-table">

@@ -4,7 +4,7 @@
 //! instead is the in-flight records they store.
 
 use crate::charts::{LineChart, Series};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, S};
 use eos_core::flink::report::CheckpointLine;
 use eos_core::report::Report;
 use eos_core::{RunLimit, Scenario};
@@ -75,27 +75,21 @@ pub struct Charts {
 /// aborted (they have no duration to draw).
 pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     let label = |r: &Run| {
-        let name = match (r.unaligned, lang) {
-            _ if r.at_least_once && lang == Lang::En => {
-                "AT_LEAST_ONCE (barrier spread, nothing blocked)"
-            }
-            _ if r.at_least_once => "AT_LEAST_ONCE (разброс барьеров, без блокировки)",
-            (false, Lang::En) => "aligned",
-            (true, Lang::En) => "unaligned",
-            (false, Lang::Ru) => "выровненные",
-            (true, Lang::Ru) => "невыровненные",
-        };
+        let name = match r.unaligned {
+            _ if r.at_least_once => S::CkptAloRun,
+            false => S::CkptAligned,
+            true => S::CkptUnaligned,
+        }
+        .get(lang);
         let failed = r
             .checkpoints
             .iter()
             .filter(|c| c.outcome != "completed")
             .count();
-        let name = match (failed, lang) {
-            (0, _) => name.to_string(),
-            (n, Lang::En) => format!("{name} ({n} expired or aborted)"),
-            (n, Lang::Ru) => format!("{name} (неудачных: {n})"),
-        };
-        name
+        match failed {
+            0 => name.to_string(),
+            n => S::CkptFailed.f(lang, &[&name, &n]),
+        }
     };
     // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
     // duration chart); none elsewhere.
@@ -120,24 +114,15 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             .filter(|s| !s.points.is_empty() || !s.marked.is_empty())
             .collect()
     };
-    let (duration, alignment, channel, x, ms, records) = match lang {
-        Lang::En => (
-            "Checkpoint duration",
-            "Alignment time",
-            "Channel state stored",
-            "checkpoint",
-            "ms",
-            "in-flight records",
-        ),
-        Lang::Ru => (
-            "Длительность чекпоинта",
-            "Время выравнивания",
-            "Состояние каналов в снимке",
-            "чекпоинт",
-            "мс",
-            "записей в пути",
-        ),
-    };
+    let [duration, alignment, channel, x, ms, records] = [
+        S::CkptDuration,
+        S::CkptAlignment,
+        S::CkptChannelState,
+        S::CkptX,
+        S::Ms,
+        S::CkptInFlight,
+    ]
+    .map(|s| s.get(lang));
     let chart =
         |title: &str, y_label: &str, y: &dyn Fn(&CheckpointLine) -> Option<u64>| LineChart {
             title: title.into(),
@@ -150,41 +135,23 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         .iter()
         .filter_map(|r| {
             let id = r.final_checkpoint?;
-            let run = match (r.at_least_once, r.unaligned, lang) {
-                (true, _, _) => "AT_LEAST_ONCE",
-                (false, false, Lang::En) => "aligned",
-                (false, true, Lang::En) => "unaligned",
-                (false, false, Lang::Ru) => "выровненные",
-                (false, true, Lang::Ru) => "невыровненные",
+            let run = match (r.at_least_once, r.unaligned) {
+                (true, _) => "AT_LEAST_ONCE",
+                (false, false) => S::CkptAligned.get(lang),
+                (false, true) => S::CkptUnaligned.get(lang),
             };
-            Some(match lang {
-                Lang::En => format!("{run} cp {id}"),
-                Lang::Ru => format!("{run} — чекпоинт {id}"),
-            })
+            Some(S::CkptFinalRun.f(lang, &[&run, &id]))
         })
         .collect();
     let final_note = (!finals.is_empty()).then(|| {
-        let lead = match lang {
-            Lang::En => {
-                "The final checkpoint, taken after the sources drain (its duration spikes):"
-            }
-            Lang::Ru => {
-                "Финальный чекпоинт, после того как источники иссякли (его длительность выше):"
-            }
-        };
+        let lead = S::CkptFinalLead.get(lang);
         format!("{lead} {}.", finals.join(" · "))
     });
     Charts {
         final_note,
         duration: LineChart {
             series: series(&|c| c.duration_ms, true),
-            mark_label: Some(
-                match lang {
-                    Lang::En => "ringed: expired at the timeout",
-                    Lang::Ru => "в кольце: истёк по таймауту",
-                }
-                .into(),
-            ),
+            mark_label: Some(S::CkptRinged.get(lang).into()),
             ..chart(duration, ms, &|c| c.duration_ms)
         },
         alignment: chart(alignment, ms, &|c| Some(c.alignment_ms)),

@@ -2,7 +2,7 @@
 //! line per guarantee in the guarantee's colour, and the rows of the table under them.
 
 use crate::charts::{LineChart, Series};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, S};
 use eos_core::cost::CostPoint;
 
 /// The guarantees in the order and colours the page uses everywhere.
@@ -37,24 +37,15 @@ fn series(points: &[CostPoint], y: impl Fn(&CostPoint) -> f64) -> Vec<Series> {
 
 /// (latency chart, messages chart).
 pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
-    let (latency, messages, x, ms, per, ringed) = match lang {
-        Lang::En => (
-            "End-to-end latency (mean)",
-            "Write-path messages per record",
-            "commit interval, ms",
-            "ms",
-            "messages",
-            "ringed: duplicates or losses",
-        ),
-        Lang::Ru => (
-            "Сквозная задержка (среднее)",
-            "Сообщений на пути записи, на одну запись",
-            "интервал фиксации, мс",
-            "мс",
-            "сообщений",
-            "в кольце: дубликаты или потери",
-        ),
-    };
+    let [latency, messages, x, ms, per, ringed] = [
+        S::CostLatency,
+        S::CostMessages,
+        S::CostX,
+        S::Ms,
+        S::CostPer,
+        S::CostRinged,
+    ]
+    .map(|s| s.get(lang));
     (
         LineChart {
             title: latency.into(),

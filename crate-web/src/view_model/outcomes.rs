@@ -5,17 +5,14 @@
 
 use super::cost::GUARANTEES;
 use crate::charts::{LineChart, Series};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, S};
 use eos_core::outcomes::{OutcomeLane, OutcomePoint};
 
 /// Samples per lane the page takes.
 pub const SAMPLES: usize = 60;
 
 fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) -> u64) -> LineChart {
-    let (x_label, y_label) = match lang {
-        Lang::En => ("time (ms)", "inputs"),
-        Lang::Ru => ("время (мс)", "входы"),
-    };
+    let (x_label, y_label) = (S::OutcomesX.get(lang), S::OutcomesY.get(lang));
     LineChart {
         title: title.to_string(),
         x_label: x_label.into(),
@@ -42,18 +39,7 @@ fn chart(lanes: &[OutcomeLane], title: &str, lang: Lang, y: fn(&OutcomePoint) ->
 
 /// (visible outputs, duplicates, losses).
 pub fn charts(lanes: &[OutcomeLane], lang: Lang) -> [LineChart; 3] {
-    let titles = match lang {
-        Lang::En => [
-            "Inputs with visible output",
-            "Duplicates (extra copies)",
-            "Inputs lost",
-        ],
-        Lang::Ru => [
-            "Входы с видимым результатом",
-            "Дубликаты (лишние копии)",
-            "Потерянные входы",
-        ],
-    };
+    let titles = [S::OutcomesVisible, S::OutcomesDuplicates, S::OutcomesLost].map(|s| s.get(lang));
     [
         chart(lanes, titles[0], lang, |p| p.visible),
         chart(lanes, titles[1], lang, |p| p.duplicates),
