@@ -593,6 +593,31 @@ strings! {
     LanesNote => "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far.",
         "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
     LaneWithOutput => "inputs with output", "входов с результатом";
+    // The event log's line for a current step that narrates nothing.
+    QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
+    QuietStart => "{0} starts.", "{0} запускается.";
+    QuietPoll => "{0}'s poll timer fires.", "Срабатывает таймер опроса {0}.";
+    QuietBackoff => "{0}'s retry backoff ends.", "У {0} кончается пауза перед повтором.";
+    QuietTimer => "A timer of {0} fires with nothing left to do.", "Срабатывает таймер {0}, но делать уже нечего.";
+    QuietFault => "A fault on {0} takes effect.", "Сбой на {0} вступает в силу.";
+    // The fork's change and fates in Russian (English comes from the core's `describe`).
+    ForkGuaranteeN => "guarantee {0}", "гарантия {0}";
+    ForkAFault => "a fault", "сбой";
+    SetIdempotence => "idempotence", "идемпотентность";
+    SetIsolation => "isolation", "изоляция";
+    SetProtocol => "transaction protocol", "протокол транзакций";
+    SetCheckpoints => "checkpoints", "чекпоинты";
+    SetCheckpointing => "checkpointing", "режим чекпоинтов";
+    ForkReaderN => "reader {0}", "читатель {0}";
+    ForkKeyN => "key {0}", "ключ {0}";
+    FateNoCopy => "{0}, no copy readable", "{0}, читаемых копий нет";
+    FateCopies => "{0}, {1} copies in {2}", "{0}, копий: {1} в {2}";
+    FateRead => "read {0}", "прочитана {0}";
+    FateCounted => "counted {0}", "учтена {0}";
+    FateCommitted => "committed {0}", "закоммичена {0}";
+    FateAppended => "appended {0}", "дописана {0}";
+    FateReadRecords => "{0}: read {1}", "{0}: прочитано {1}";
+    FateState => "state {0}", "состояние {0}";
     CostTitle => "What each guarantee costs", "Стоимость каждой гарантии";
     CostSub => "headless runs", "фоновые прогоны";
     TheNumbers => "The numbers", "Числа";

@@ -11,6 +11,7 @@ pub mod lesson;
 mod lost_message;
 pub mod message_words;
 pub mod outcomes;
+mod quiet;
 pub mod timers;
 
 use crate::i18n::{duration, either, Lang, S};
@@ -287,9 +288,29 @@ pub fn events_page(
             break;
         }
     }
-    let earlier = out.len() > limit || records.next().is_some();
-    out.truncate(limit);
+    // A current step that narrates nothing still gets a line (one of the `limit`; it is not
+    // kept in the history).
+    let quiet = sim
+        .trace()
+        .last()
+        .filter(|r| r.step == current && r.notes.is_empty())
+        .filter(|r| {
+            let sent_by = matches!(&r.what, StepKind::Deliver { from, .. } if Some(*from) == only);
+            only.is_none() || r.node == only || sent_by
+        })
+        .map(|rec| EventVm {
+            id: rec.step.saturating_mul(1 << 16) | 0xffff,
+            step: rec.step,
+            time: duration(rec.time, lang),
+            text: quiet::line(sim, rec, lang),
+            current: true,
+            tone: "quiet",
+        });
+    let keep = limit.saturating_sub(usize::from(quiet.is_some()));
+    let earlier = out.len() > keep || records.next().is_some();
+    out.truncate(keep);
     out.reverse();
+    out.extend(quiet);
     (out, earlier)
 }
 
@@ -901,6 +922,36 @@ pub(crate) mod tests {
             .all(|p| p.status == "frozen"));
         sim.run(RunLimit::Until(eos_core::time::ms(7_000)));
         assert!(partitions(&sim, Lang::En).iter().all(|p| p.status == "up"));
+    }
+
+    /// Every step says what it did: a step that narrates nothing gets a quiet line of its own
+    /// (for the current step only; the history keeps to the narrated steps).
+    #[test]
+    fn every_step_has_a_current_line() {
+        let mut quiet = 0;
+        for (name, _) in builtin::BUILTIN.iter().take(24) {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            while sim.step() == eos_core::StepOutcome::Stepped && sim.steps() < 400 {
+                let ev = events(&sim, 14, None, Lang::En);
+                let current: Vec<&EventVm> = ev.iter().filter(|e| e.current).collect();
+                assert!(!current.is_empty(), "{name} step {}: no line", sim.steps());
+                quiet += current.iter().filter(|e| e.tone == "quiet").count();
+                // A quiet line leaves the history as it was.
+                let silent = sim.trace().last().is_some_and(|r| r.notes.is_empty());
+                assert_eq!(
+                    silent,
+                    ev.last().is_some_and(|e| e.tone == "quiet"),
+                    "{name}"
+                );
+            }
+        }
+        assert!(quiet > 20, "{quiet} quiet lines");
+        let mut sim = builtin::get("acks-all-leader-crash-no-loss")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Steps(1));
+        let ev = events(&sim, 14, None, Lang::Ru);
+        assert_eq!(ev.last().map(|e| e.text.as_str()), Some("app запускается."));
     }
 
     #[test]

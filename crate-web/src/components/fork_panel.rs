@@ -85,24 +85,24 @@ fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
     }
     let Some(c) = change_setting(s, a) else {
         return match a {
-            TryAction::Guarantee(g) => format!("гарантия {}", g.name()),
-            _ => "сбой".to_string(),
+            TryAction::Guarantee(g) => S::ForkGuaranteeN.f(lang, &[&g.name()]),
+            _ => S::ForkAFault.get(lang).to_string(),
         };
     };
     let setting = match c.setting {
-        "idempotence" => "идемпотентность",
-        "isolation" => "изоляция",
-        "transaction protocol" => "протокол транзакций",
-        "checkpoints" => "чекпоинты",
-        "checkpointing" => "режим чекпоинтов",
-        "guarantee" => "гарантия",
+        "idempotence" => S::SetIdempotence.get(lang),
+        "isolation" => S::SetIsolation.get(lang),
+        "transaction protocol" => S::SetProtocol.get(lang),
+        "checkpoints" => S::SetCheckpoints.get(lang),
+        "checkpointing" => S::SetCheckpointing.get(lang),
+        "guarantee" => S::Guarantee.get(lang),
         other => other,
     };
     let values = |v: &str| {
         v.split('/')
             .map(|part| match part {
-                "on" => "вкл.",
-                "off" => "выкл.",
+                "on" => S::On.get(lang),
+                "off" => S::Off.get(lang),
                 other => other,
             })
             .collect::<Vec<_>>()
@@ -120,8 +120,8 @@ fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
 fn subject_in(lang: Lang, s: &Subject) -> String {
     match (lang, s) {
         (Lang::En, _) | (Lang::Ru, Subject::Record(_)) => s.describe(),
-        (Lang::Ru, Subject::Reader(r)) => format!("читатель {r}"),
-        (Lang::Ru, Subject::Key(k)) => format!("ключ {k}"),
+        (Lang::Ru, Subject::Reader(r)) => S::ForkReaderN.f(lang, &[r]),
+        (Lang::Ru, Subject::Key(k)) => S::ForkKeyN.f(lang, &[k]),
     }
 }
 
@@ -144,24 +144,24 @@ fn fate_in(lang: Lang, f: &Fate) -> String {
             }
             .get(lang);
             match copies {
-                0 => format!("{status}, читаемых копий нет"),
-                n => format!("{status}, копий: {n} в {}", partitions.join(", ")),
+                0 => S::FateNoCopy.f(lang, &[&status]),
+                n => S::FateCopies.f(lang, &[&status, n, &partitions.join(", ")]),
             }
         }
         Fate::Flink(l) => [
-            (l.read, "прочитана"),
-            (l.counted, "учтена"),
-            (l.committed, "закоммичена"),
-            (l.appended, "дописана"),
+            (l.read, S::FateRead),
+            (l.counted, S::FateCounted),
+            (l.committed, S::FateCommitted),
+            (l.appended, S::FateAppended),
         ]
         .into_iter()
         .enumerate()
         .filter(|(i, (n, _))| *i == 0 || *n > 0)
-        .map(|(_, (n, what))| format!("{what} {n}"))
+        .map(|(_, (n, what))| what.f(lang, &[&n]))
         .collect::<Vec<_>>()
         .join(", "),
-        Fate::Read { isolation, records } => format!("{isolation}: прочитано {records}"),
-        Fate::State(v) => format!("состояние {v}"),
+        Fate::Read { isolation, records } => S::FateReadRecords.f(lang, &[isolation, records]),
+        Fate::State(v) => S::FateState.f(lang, &[v]),
     }
 }
 
