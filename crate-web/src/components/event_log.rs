@@ -114,11 +114,12 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 // Keyed in a list of their own: as the log scrolls, lines move, not rewrite.
                 <>{ for events.iter().map(|e| html! {
                     <li key={e.id} class={classes!("event", e.tone, e.current.then_some("current"))}
-                        aria-current={e.current.then_some("step")}>
+                        aria-current={e.current.then_some("step")}
+                        lang={(e.tone == "quiet").then_some(crate::i18n::code(i18n.lang))}>
                         <button class="step" onclick={seek(e.step)} title={i18n.f(S::GoToStep, &[&e.step])}
                             aria-label={i18n.f(S::GoToStep, &[&e.step])}>{ format!("#{}", e.step) }</button>
                         <span class="time">{ &e.time }</span>
-                        <span class="text">{ &e.text }</span>
+                        <span class="text">{ breakable(&e.text) }</span>
                     </li>
                 }) }</>
                 if events.is_empty() {
@@ -132,4 +133,13 @@ pub fn event_log(props: &EventLogProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// A long protocol name ("CONCURRENT_TRANSACTIONS") may break after an underscore rather
+/// than anywhere inside a word.
+fn breakable(text: &str) -> Html {
+    if !text.contains('_') {
+        return html! { { text } };
+    }
+    html! { for text.split_inclusive('_').map(|part| html! { <>{ part }<wbr /></> }) }
 }
