@@ -246,6 +246,31 @@ fn compare_prints_one_row_per_guarantee() {
     assert!(text.contains("visible outputs"), "{text}");
 }
 
+/// A chain of processors (`mailer` reads `proc`'s output): the table says it counts end to
+/// end, and its rows are the chain's.
+#[test]
+fn compare_names_a_chain_it_counts_end_to_end() {
+    let text = std::fs::read_to_string(format!("{SCENARIOS}/rpw-crash-exactly-once.toml")).unwrap();
+    let chain = format!(
+        "{text}\n[[topics]]\nname = \"mails\"\n\n[[processors]]\nname = \"mailer\"\nguarantee = \"exactly-once\"\ninput = \"invoices\"\noutput = \"mails\"\n"
+    );
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-chain.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, chain).unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["compare", &file.0.to_string_lossy()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("end to end through the chain billing → mailer"),
+        "{out}"
+    );
+    let plain = stdout(&eos_sim(&["compare", "rpw-crash-exactly-once"]));
+    assert!(!plain.contains("end to end"), "{plain}");
+}
+
 #[test]
 fn compare_json_has_one_full_report_per_guarantee() {
     let v = run_json(&["compare", "rpw-crash-exactly-once", "--json"]);

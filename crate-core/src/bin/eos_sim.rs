@@ -567,6 +567,14 @@ fn main() -> ExitCode {
                     scenario.name(),
                     seed.unwrap_or(scenario.seed())
                 );
+                let stages = lanes
+                    .first()
+                    .and_then(|l| l.report.processing.as_ref())
+                    .map(|p| p.stages.join(" → "))
+                    .unwrap_or_default();
+                if !stages.is_empty() {
+                    println!("end to end through the chain {stages}: each input's output from the last stage");
+                }
                 println!(
                     "{:<15} {:>9} {:>16} {:>11} {:>6}",
                     "guarantee", "processed", "visible outputs", "duplicates", "lost"
