@@ -50,8 +50,15 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     let acked: Vec<String> = stat
         .acks
         .iter()
-        // Each "clicks-0 257 ms" kept on one line: the list breaks after its commas.
-        .map(|(i, at)| format!("{}\u{a0}{}", task(*i), dur(*at).replace(' ', "\u{a0}")))
+        // Each "clicks-0 257 ms" kept on one line (a no-break space, a non-breaking hyphen):
+        // the list breaks after its commas.
+        .map(|(i, at)| {
+            format!(
+                "{}\u{a0}{}",
+                task(*i).replace('-', "\u{2011}"),
+                dur(*at).replace(' ', "\u{a0}")
+            )
+        })
         .collect();
     rows.push((
         S::AckedBy.f(lang, &[&stat.acks.len(), &job.tasks.len()]),

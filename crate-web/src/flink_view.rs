@@ -475,6 +475,20 @@ mod tests {
             tracking && !aligning,
             "tracking {tracking}, aligning {aligning}"
         );
+        // Its narration says the same: no input was blocked, no alignment.
+        let said: Vec<String> = s
+            .trace()
+            .iter()
+            .flat_map(|r| r.notes.iter())
+            .map(|n| eos_core::sim::narration::narrate(&s.names, n))
+            .filter(|t| t.contains("takes snapshot"))
+            .collect();
+        assert!(
+            said.iter()
+                .any(|t| t.contains("after its first barrier (no input was blocked)"))
+                && said.iter().all(|t| !t.contains("alignment")),
+            "{said:?}"
+        );
         // Its checkpoint chips give the barriers' spread, not an alignment.
         let chips = flink(&s, Lang::En).expect("a job").checkpoints;
         assert!(

@@ -510,6 +510,7 @@ impl Job {
             id,
             unaligned: true,
             alignment: snap.alignment,
+            tracked: false,
         }));
         self.tasks[t].last_snapshot = id;
         if let Some(a) = self.tasks[t].align.as_mut() {
@@ -542,6 +543,7 @@ impl Job {
             id,
             unaligned: false,
             alignment: snap.alignment,
+            tracked: self.config.mode == CheckpointMode::AtLeastOnce,
         }));
         self.upload(t, snap, ctx);
     }

@@ -42,7 +42,11 @@ pub enum FlinkNote {
         task: NodeId,
         id: u64,
         unaligned: bool,
+        /// From the task's first barrier to its last: an alignment under EXACTLY_ONCE, a
+        /// spread under AT_LEAST_ONCE (`tracked`), where no input is blocked.
         alignment: SimTime,
+        #[serde(default)]
+        tracked: bool,
     },
     CheckpointAcked {
         id: u64,
@@ -245,11 +249,18 @@ impl FlinkNote {
                 "{} has aligned checkpoint {id} for longer than the aligned-checkpoint timeout: it switches to unaligned.",
                 n(task)
             ),
-            FlinkNote::SnapshotTaken { task, id, unaligned, alignment } => format!(
+            FlinkNote::SnapshotTaken { task, id, unaligned, alignment, tracked } => format!(
                 "{} takes snapshot {id}{} and forwards the barrier{}.",
                 n(task),
                 if *unaligned { " (unaligned: in-flight records go into the checkpoint)" } else { "" },
-                if *alignment > 0 { format!(" after {} of alignment", format_duration(*alignment)) } else { String::new() }
+                match (*alignment > 0, *tracked) {
+                    (false, _) => String::new(),
+                    (true, false) => format!(" after {} of alignment", format_duration(*alignment)),
+                    (true, true) => format!(
+                        " {} after its first barrier (no input was blocked)",
+                        format_duration(*alignment)
+                    ),
+                }
             ),
             FlinkNote::CheckpointAcked { id, task, acks, of } => format!(
                 "{} acknowledges checkpoint {id} ({acks} of {of}).",

@@ -459,10 +459,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             } else {
                 format!(
-                    "{} becomes the leader of {} (leader epoch {leader_epoch}) without {}: the old leader never replicated them.",
+                    "{} becomes the leader of {} (leader epoch {leader_epoch}) without {}: the old leader never replicated {}.",
                     n(broker),
                     tp(t),
-                    records(names, lost_records)
+                    records(names, lost_records),
+                    if lost_records.len() == 1 { "it" } else { "them" }
                 )
             }
         }

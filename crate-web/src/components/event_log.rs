@@ -114,8 +114,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
                 // Keyed in a list of their own: as the log scrolls, lines move, not rewrite.
                 <>{ for events.iter().map(|e| html! {
                     <li key={e.id} class={classes!("event", e.tone, e.current.then_some("current"))}
-                        aria-current={e.current.then_some("step")}
-                        lang={(e.tone == "quiet").then_some(crate::i18n::code(i18n.lang))}>
+                        aria-current={e.current.then_some("step")}>
                         <button class="step" onclick={seek(e.step)} title={i18n.f(S::GoToStep, &[&e.step])}
                             aria-label={i18n.f(S::GoToStep, &[&e.step])}>{ format!("#{}", e.step) }</button>
                         <span class="time">{ &e.time }</span>

@@ -1,7 +1,8 @@
 //! A line for a step that narrates nothing: a message arrived and changed nothing worth a
 //! sentence (a fetch answer before the next poll), or a timer fired with nothing to do. The
 //! event log shows it for the current step only, so that a step forward always says what it
-//! did, and the history keeps to the narrated steps.
+//! did, and the history keeps to the narrated steps. Its words are in the chrome's table, but
+//! the log shows them in English, as the narration around them (`i18n.rs`).
 
 use super::{message_words, node_name};
 use crate::i18n::{Lang, S};
