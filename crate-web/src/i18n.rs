@@ -598,7 +598,8 @@ strings! {
     QuietStart => "{0} starts.", "{0} запускается.";
     QuietPoll => "{0}'s poll timer fires.", "Срабатывает таймер опроса {0}.";
     QuietBackoff => "{0}'s retry backoff ends.", "У {0} кончается пауза перед повтором.";
-    QuietTimer => "A timer of {0} fires with nothing left to do.", "Срабатывает таймер {0}, но делать уже нечего.";
+    QuietTimer => "A timer of {0} fires.", "Срабатывает таймер {0}.";
+    QuietUploaded => "{0} finishes uploading its snapshot.", "{0} заканчивает выгружать свой снимок.";
     QuietFault => "A fault on {0} takes effect.", "Сбой на {0} вступает в силу.";
     // The fork's change and fates in Russian (English comes from the core's `describe`).
     ForkGuaranteeN => "guarantee {0}", "гарантия {0}";

@@ -929,14 +929,18 @@ pub(crate) mod tests {
     /// (for the current step only; the history keeps to the narrated steps).
     #[test]
     fn every_step_has_a_current_line() {
-        let mut quiet = 0;
-        for (name, _) in builtin::BUILTIN.iter().take(24) {
+        let (mut quiet, mut uploads) = (0, 0);
+        for (name, _) in builtin::BUILTIN {
             let mut sim = builtin::get(name).expect("built-in").simulation(None);
             while sim.step() == eos_core::StepOutcome::Stepped && sim.steps() < 400 {
                 let ev = events(&sim, 14, None, Lang::En);
                 let current: Vec<&EventVm> = ev.iter().filter(|e| e.current).collect();
                 assert!(!current.is_empty(), "{name} step {}: no line", sim.steps());
                 quiet += current.iter().filter(|e| e.tone == "quiet").count();
+                uploads += current
+                    .iter()
+                    .filter(|e| e.text.ends_with("finishes uploading its snapshot."))
+                    .count();
                 // A quiet line leaves the history as it was.
                 let silent = sim.trace().last().is_some_and(|r| r.notes.is_empty());
                 assert_eq!(
@@ -946,7 +950,10 @@ pub(crate) mod tests {
                 );
             }
         }
-        assert!(quiet > 20, "{quiet} quiet lines");
+        assert!(
+            quiet > 20 && uploads > 0,
+            "{quiet} quiet lines, {uploads} uploads"
+        );
         let mut sim = builtin::get("acks-all-leader-crash-no-loss")
             .expect("built-in")
             .simulation(None);

@@ -1,5 +1,6 @@
 //! A line for a step that narrates nothing: a message arrived and changed nothing worth a
-//! sentence (a fetch answer before the next poll), or a timer fired with nothing to do. The
+//! sentence (a fetch answer before the next poll), or a timer fired (a snapshot's upload
+//! finished; its acknowledgement is the arrow that leaves). The
 //! event log shows it for the current step only, so that a step forward always says what it
 //! did, and the history keeps to the narrated steps. Its words are in the chrome's table, but
 //! the log shows them in English, as the narration around them (`i18n.rs`).
@@ -30,6 +31,7 @@ pub fn line(sim: &Simulation, rec: &StepRecord, lang: Lang) -> String {
                 | Timer::Processor(ProcessorTimer::Poll)
                 | Timer::Flink(eos_core::flink::FlinkTimer::Poll { .. }) => S::QuietPoll,
                 Timer::Producer(ProducerTimer::BackoffOver { .. }) => S::QuietBackoff,
+                Timer::Flink(eos_core::flink::FlinkTimer::Uploaded { .. }) => S::QuietUploaded,
                 _ => S::QuietTimer,
             };
             s.f(lang, &[&at])
