@@ -264,13 +264,15 @@ pub fn events_page(
     lang: Lang,
 ) -> (Vec<EventVm>, bool) {
     let current = sim.steps();
-    let shown = |rec: &&eos_core::sim::StepRecord| match only {
-        None => !rec.notes.is_empty(),
+    // The steps the filter keeps: that process ran them, or they delivered what it sent.
+    let concerns = |rec: &eos_core::sim::StepRecord| match only {
+        None => true,
         Some(node) => {
-            let sent_by = matches!(&rec.what, StepKind::Deliver { from, .. } if *from == node);
-            !rec.notes.is_empty() && (rec.node == Some(node) || sent_by)
+            rec.node == Some(node)
+                || matches!(&rec.what, StepKind::Deliver { from, .. } if *from == node)
         }
     };
+    let shown = |rec: &&eos_core::sim::StepRecord| !rec.notes.is_empty() && concerns(rec);
     let mut out: Vec<EventVm> = Vec::new();
     let mut records = sim.trace().iter().rev().filter(shown);
     for rec in records.by_ref() {
@@ -293,11 +295,7 @@ pub fn events_page(
     let quiet = sim
         .trace()
         .last()
-        .filter(|r| r.step == current && r.notes.is_empty())
-        .filter(|r| {
-            let sent_by = matches!(&r.what, StepKind::Deliver { from, .. } if Some(*from) == only);
-            only.is_none() || r.node == only || sent_by
-        })
+        .filter(|r| r.step == current && r.notes.is_empty() && concerns(r))
         .map(|rec| EventVm {
             id: rec.step.saturating_mul(1 << 16) | 0xffff,
             step: rec.step,
