@@ -134,11 +134,17 @@ pub fn event_log(props: &EventLogProps) -> Html {
     }
 }
 
-/// A long protocol name ("CONCURRENT_TRANSACTIONS") may break after an underscore rather
-/// than anywhere inside a word.
+/// A protocol name too long for the log's column ("CONCURRENT_TRANSACTIONS") may break after
+/// an underscore rather than anywhere inside it. A shorter one ("REQUEST_TIMED_OUT") stays
+/// whole and moves to the next line.
 fn breakable(text: &str) -> Html {
-    if !text.contains('_') {
+    const LONG: usize = 20;
+    if !text.split(' ').any(|w| w.len() > LONG && w.contains('_')) {
         return html! { { text } };
     }
-    html! { for text.split_inclusive('_').map(|part| html! { <>{ part }<wbr /></> }) }
+    html! { for text.split_inclusive(' ').map(|word| if word.len() > LONG {
+        html! { for word.split_inclusive('_').map(|part| html! { <>{ part }<wbr /></> }) }
+    } else {
+        html! { { word } }
+    }) }
 }
