@@ -837,6 +837,10 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   const trying = page.locator('#trying');
   await trying.waitFor();
   assert((await trying.innerText()).length > 10, 'the try-it is named');
+  // The header says the built-in is changed, in the picker and above the summary.
+  const picked = await page.locator('#scenario-picker option:checked').innerText();
+  assert(/\(changed\)$/.test(picked), `the picker names the changed run: ${picked}`);
+  assert(/\(changed\)\. Changed by the lesson\./.test(await page.locator('.summary').innerText()), 'the summary says the lesson changed the run');
   await page.click('#run-to-end');
   assert((await page.locator('.brokers li.cell.dup').count()) >= 1, 'without idempotence the changed run has a duplicate');
   await page.screenshot({ path: join(artifacts, '25-try-it.png'), fullPage: false });
@@ -848,6 +852,7 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   assert(/finished/.test(await clockText(page)), `the try-it run's end: ${await clockText(page)}`);
   await page.click('#back-to-lesson');
   assert((await lessonStep(page)) === 'Step 6 of 6', 'back at the lesson step');
+  assert(!/\(changed\)/.test(await page.locator('#scenario-picker option:checked').innerText()), 'back in the lesson the picker names the built-in');
   assert((await page.locator('.brokers li.cell.dup').count()) === 0, 'the lesson run again');
   await page.click('#next-lesson');
   assert((await lessonStep(page)) === 'Step 1 of 4', 'the second lesson starts at its first step');

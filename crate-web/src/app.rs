@@ -226,6 +226,8 @@ pub fn app() -> Html {
     };
     let imported = matches!(state.source, crate::permalink::Source::Custom(_))
         || !crate::builtins::NAMES.contains(&state.scenario_name.as_str());
+    // A lesson's try-it run: the built-in, changed.
+    let trying = place.as_ref().is_some_and(|p| p.trying.is_some());
     // A built-in's title from the picker's list, which has its Russian once that is here.
     let builtin_title = (!imported)
         .then(|| scenarios.iter().find(|i| i.name == state.scenario_name))
@@ -249,11 +251,16 @@ pub fn app() -> Html {
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
                     on_action: on_action.clone(), playing: state.playing, finished, at_start,
-                    clock: clock.clone(), title: builtin_title.unwrap_or_else(|| state.scenario.file.title_in(lang).to_string()),
+                    clock: clock.clone(), title: match builtin_title {
+                        Some(t) if trying => crate::i18n::S::TitleChanged.f(lang, &[&t]),
+                        Some(t) => t,
+                        None => state.scenario.file.title_in(lang).to_string(),
+                    },
                     full_link: sharing.full_link, lang }) }
             } else {
                 <Header scenarios={(*scenarios).clone()} current={state.scenario_name.clone()} seed={seed} on_select={on_select} on_seed={on_seed}
                     imported={imported.then(|| crate::builtins::info_of(&state.scenario.file))}
+                    trying={trying}
                     guarantee={state.scenario.file.processors.first().map(|p| p.guarantee.clone())}
                     guarantee_picked={state.guarantee.is_some()}
                     on_guarantee={on_guarantee} />

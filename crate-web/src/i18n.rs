@@ -783,6 +783,8 @@ strings! {
     Reading => "Reading {0}…", "Читаю {0}…";
     Imported => "Imported {0}", "Импортирован {0}";
     YourScenario => "Your scenario", "Ваш сценарий";
+    ChangedByLesson => "Changed by the lesson", "Изменён уроком";
+    TitleChanged => "{0} (changed)", "{0} (изменён)";
     PreparingScenario => "Preparing the scenario…", "Готовлю сценарий…";
     PreparingTrace => "Preparing the trace…", "Готовлю трассу…";
     Downloaded => "Downloaded {0}", "Скачан {0}";

@@ -10,6 +10,10 @@ pub struct HeaderProps {
     /// An imported scenario on screen: the picker lists it, selected, above the built-ins.
     #[prop_or_default]
     pub imported: Option<BuiltinInfo>,
+    /// A lesson's try-it run on screen: the built-in changed, so the picker and the summary
+    /// say so rather than name the built-in as it is.
+    #[prop_or_default]
+    pub trying: bool,
     pub seed: u64,
     pub on_select: Callback<String>,
     /// A new seed for the same scenario and faults.
@@ -35,8 +39,12 @@ pub fn header(props: &HeaderProps) -> Html {
     let on_change = {
         let cb = props.on_select.clone();
         Callback::from(move |e: Event| {
+            // The try-it's own entry (value "") is the run on screen already.
             if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
-                cb.emit(select.value());
+                let name = select.value();
+                if !name.is_empty() {
+                    cb.emit(name);
+                }
             }
         })
     };
@@ -109,10 +117,16 @@ pub fn header(props: &HeaderProps) -> Html {
                             </option>
                         </optgroup>
                     }
+                    if props.trying && props.imported.is_none() {
+                        <optgroup label={i18n.t(S::ChangedByLesson)}>
+                            // Its own value: picking the built-in below loads it as it is.
+                            <option value="" selected=true>{ i18n.f(S::TitleChanged, &[&title]) }</option>
+                        </optgroup>
+                    }
                     { for groups.iter().map(|g| html! {
                         <optgroup label={group(g, i18n.lang).to_string()}>
                             { for props.scenarios.iter().filter(|s| s.group == *g).map(|s| html! {
-                                <option value={s.name.clone()} selected={props.imported.is_none() && s.name == props.current}>
+                                <option value={s.name.clone()} selected={props.imported.is_none() && !props.trying && s.name == props.current}>
                                     { s.title_in(i18n.lang) }
                                 </option>
                             }) }
@@ -147,10 +161,16 @@ pub fn header(props: &HeaderProps) -> Html {
                 <super::theme_button::ThemeButton />
             </div>
             <p class="summary">
-                if !title.is_empty() {
-                    <strong class="summary-title">{ title }</strong>{ if summary.is_empty() { "" } else { ". " } }
+                if props.trying {
+                    // The built-in's summary describes the run before the lesson changed it.
+                    <strong class="summary-title">{ i18n.f(S::TitleChanged, &[&title]) }</strong>
+                    {". "}{ i18n.t(S::ChangedByLesson) }{"."}
+                } else {
+                    if !title.is_empty() {
+                        <strong class="summary-title">{ title }</strong>{ if summary.is_empty() { "" } else { ". " } }
+                    }
+                    {summary}
                 }
-                {summary}
                 if let (true, Some(g)) = (props.guarantee_picked, &props.guarantee) {
                     {" "}<em class="picked">{ i18n.f(S::GuaranteePicked, &[g]) }</em>
                 }
