@@ -542,6 +542,18 @@ test('looks right at 1280×720, narrow, and in the light theme', async (page) =>
   const [card, scroller] = await page.evaluate(() => [document.querySelector('#diagram'), document.querySelector('.space-time-scroll')]
     .map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, width: r.width })));
   assert(scroller.width > card.width * 0.8, `the diagram spans its card on a phone: ${JSON.stringify({ card, scroller })}`);
+  // The names stand left of the now line, from the first step on (a short drawing opens
+  // wide enough for them).
+  if (await page.locator('#reset').isEnabled()) await page.click('#reset');
+  for (let i = 0; i < 3; i++) {
+    const clash = await page.evaluate(() => {
+      const now = document.querySelector('#space-time line.now').getBoundingClientRect().left;
+      return [...document.querySelectorAll('.lane-labels text')].map((t) => t.getBoundingClientRect())
+        .filter((r) => r.right > now - 2).map((r) => ({ right: r.right, now }));
+    });
+    assert(clash.length === 0, `step ${i}: a lane's name over the now line: ${JSON.stringify(clash)}`);
+    await page.click('#step');
+  }
   await page.locator('.lane-labels .lane-label text').first().click();
   await page.locator('#inspector').waitFor();
   await page.keyboard.press('Escape');

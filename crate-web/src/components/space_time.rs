@@ -28,7 +28,6 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
     // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
     let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
-    let label_x = f(CUT);
     // The pinned label column is as wide as the longest lane name needs (15 px bold: about
     // 9.6 px a character), at least the diagram's own label room and at most 320 px.
     let longest = d
@@ -75,8 +74,8 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             // off by its view box; the exported picture (`data-export-viewbox`) keeps it.
             <div class="space-time-frame">
             <div class="space-time-scroll" style={pane_px} ref={scroller} onscroll={on_scroll}><div class="space-time-track">
-                <svg id="space-time" width={f(d.width - CUT)} height={f(d.height)}
-                    viewBox={format!("{} 0 {} {}", f(CUT), f(d.width - CUT), f(d.height))}
+                <svg id="space-time" width={f(d.width - d.origin)} height={f(d.height)}
+                    viewBox={format!("{} 0 {} {}", f(d.origin), f(d.width - d.origin), f(d.height))}
                     data-export-viewbox={format!("0 0 {} {}", f(d.width), f(d.height))}
                     role="group" aria-label={tr(S::SpaceTimeSvg)}>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
@@ -109,7 +108,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     // column pinned over them (below) is the one to read and click.
                     { for d.lanes.iter().map(|l| html! {
                         <g class="lane">
-                            <line x1={label_x.clone()} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
+                            <line x1={f(d.origin)} x2={f(d.width)} y1={f(l.y)} y2={f(l.y)} />
                             <text class="lane-label" x="8" y={f(l.y + 5.0)} aria-hidden="true" data-export-only="">{ &l.label }</text>
                         </g>
                     }) }

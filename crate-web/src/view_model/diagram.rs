@@ -140,8 +140,12 @@ pub struct DiagramVm {
     /// The window starts after the beginning of the run.
     pub earlier_hidden: bool,
     /// Where the drawing's part in view begins when it opens (scrolled to now): the label
-    /// column's cut, or on a phone further right.
+    /// column's cut, or on a phone further right (a long drawing) or left (a short one).
     pub view_left: f64,
+    /// Where the drawing on screen begins: the label column's cut; on a phone, left of it
+    /// while the drawing is narrower than the screen, so that the now line stands right of
+    /// the lane names written over the drawing's left end, not under them.
+    pub origin: f64,
 }
 
 /// Producers, brokers, consumers, processors: one lane each, top to bottom.
@@ -568,11 +572,11 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     }
     // The box shows the drawing's right end (now); a short drawing starts at the cut.
     let cut = LABEL_WIDTH - 6.0;
-    let (view_left, obstacles) = match viewport {
-        Viewport::Wide => (cut, Vec::new()),
+    let (view_left, origin, obstacles) = match viewport {
+        Viewport::Wide => (cut, cut, Vec::new()),
         Viewport::Phone { visible } => {
-            let from = (width - visible).max(cut);
-            (from, names_over(&lanes, from))
+            let from = (width - visible).max(0.0);
+            (from, from.min(cut), names_over(&lanes, from))
         }
     };
     let shown_from = view_left.max(LABEL_WIDTH);
@@ -726,6 +730,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         now_label: S::NowN.f(lang, &[&dur(now)]),
         earlier_hidden,
         view_left,
+        origin,
     }
 }
 
@@ -1251,8 +1256,23 @@ mod tests {
                 sim.step();
                 let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, phone);
                 assert_eq!(d.width, d.now_x + PHONE_WIRE_WIDTH + 10.0);
-                assert_eq!(d.view_left, (d.width - 317.0).max(LABEL_WIDTH - 6.0));
+                assert_eq!(d.view_left, (d.width - 317.0).max(0.0));
+                // The screen is filled from the now line's left: a short drawing starts
+                // left of the label column's cut, and the names stand left of now.
+                assert_eq!(d.origin, d.view_left.min(LABEL_WIDTH - 6.0));
+                assert!(
+                    d.width - d.origin >= 317.0,
+                    "step {}: the screen is filled",
+                    sim.steps()
+                );
                 let names = names_over(&d.lanes, d.view_left);
+                let longest = names.iter().map(|n| n.x1).fold(0.0, f64::max);
+                assert!(
+                    longest + 4.0 <= d.now_x,
+                    "{name} step {}: a lane's name ends at {longest}, over the now line at {}",
+                    sim.steps(),
+                    d.now_x
+                );
                 let wide = diagram(&sim, WINDOW_COLUMNS, Lang::En);
                 for a in d.arrows.iter().filter(|a| a.labelled) {
                     let b = LabelBox::of(a, a.label_x, a.label_y);
