@@ -1034,6 +1034,19 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
 }, { lesson: true });
 
+test('at 1280×720 an answer sits beside its question, and the stage starts on screen', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?lesson=idempotent-producer&ls=4', { waitUntil: 'load' });
+  await page.waitForSelector('#question.asking');
+  const feedback = await answer(page, 0);
+  await feedback.waitFor();
+  const [f, q] = [await feedback.boundingBox(), await page.locator('#question').boundingBox()];
+  assert(f.x + f.width <= q.x && f.y < q.y + q.height, `the answer left of the question: ${JSON.stringify({ f, q })}`);
+  const stage = (await page.locator('main.stage').boundingBox()).y;
+  assert(stage < 650, `the stage starts on screen with the answer shown (${stage})`);
+  await page.screenshot({ path: join(artifacts, '29b-lesson-answer-1280x720.png'), fullPage: false });
+}, { lesson: true });
+
 test('a lesson\'s last step leads on to the next lesson, by click or PageDown', async (page) => {
   await page.goto(url + '?lesson=idempotent-producer&ls=5', { waitUntil: 'load' });
   await page.waitForSelector('#lesson-panel');

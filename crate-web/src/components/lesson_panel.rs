@@ -97,7 +97,30 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 </fieldset>
             }
         };
-        html! {
+        // The answer goes under the step's text, beside the question: the left column has
+        // the room, and at 720 px the stage stays in view below the lesson.
+        let feedback = q.feedback.as_ref().map(|f| html! {
+                <div id="feedback" role="status" tabindex="-1" class={classes!("feedback", match f.verdict {
+                    Verdict::Correct => "correct",
+                    Verdict::Incorrect => "incorrect",
+                    Verdict::Shown => "shown",
+                })}>
+                    <strong class="verdict">{ match f.verdict {
+                        Verdict::Correct => i18n.t(S::Correct),
+                        Verdict::Incorrect => i18n.t(S::Incorrect),
+                        Verdict::Shown => i18n.t(S::Revealed),
+                    } }</strong>
+                    {" "}<span class="actual">{ markdown::inline_text(&f.actual) }</span>
+                    if let Some(e) = &f.explanation {
+                        <div class="explanation">{ markdown::render(e) }</div>
+                    }
+                    // Another go makes sense only after a wrong answer.
+                    if f.verdict == Verdict::Incorrect {
+                        <button id="try-again" onclick={emit(&props.on_try_again)}>{ i18n.t(S::TryAgain) }</button>
+                    }
+                </div>
+        });
+        (html! {
             <section id="question" class={classes!("question", q.asking.then_some("asking"))}>
                 <h3>{ i18n.t(S::Predict) }</h3>
                 <div class="prompt">{ markdown::render(&q.prompt) }</div>
@@ -112,30 +135,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         <button id="show-answer" onclick={emit(&props.on_show)}>{ i18n.t(S::ShowAnswer) }</button>
                     </div>
                 }
-                if let Some(f) = &q.feedback {
-                    <div id="feedback" role="status" tabindex="-1" class={classes!("feedback", match f.verdict {
-                        Verdict::Correct => "correct",
-                        Verdict::Incorrect => "incorrect",
-                        Verdict::Shown => "shown",
-                    })}>
-                        <strong class="verdict">{ match f.verdict {
-                            Verdict::Correct => i18n.t(S::Correct),
-                            Verdict::Incorrect => i18n.t(S::Incorrect),
-                            Verdict::Shown => i18n.t(S::Revealed),
-                        } }</strong>
-                        {" "}<span class="actual">{ markdown::inline_text(&f.actual) }</span>
-                        if let Some(e) = &f.explanation {
-                            <div class="explanation">{ markdown::render(e) }</div>
-                        }
-                        // Another go makes sense only after a wrong answer.
-                        if f.verdict == Verdict::Incorrect {
-                            <button id="try-again" onclick={emit(&props.on_try_again)}>{ i18n.t(S::TryAgain) }</button>
-                        }
-                    </div>
-                }
             </section>
-        }
+        }, feedback)
     });
+    let answered = question.as_ref().is_some_and(|(_, f)| f.is_some());
     html! {
         <section id="lesson-panel" class="lesson-panel" aria-label={i18n.t(S::Lesson)}>
             <div class="lesson-head">
@@ -156,7 +159,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             if vm.first {
                 <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
             }
-            <div class="lesson-body">
+            <div class={classes!("lesson-body", answered.then_some("answered"))}>
                 <div id="lesson-text" class="narration">
                     if props.spotlight {
                         // What the text names may be far down the page (on a phone, a
@@ -174,7 +177,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     }
                     { markdown::render(&vm.text) }
                 </div>
-                { question.unwrap_or_default() }
+                if let Some((question, feedback)) = question {
+                    { question }
+                    { feedback.unwrap_or_default() }
+                }
             </div>
             if let (Some(chart), Some(scenario)) = (&vm.chart, &*chart_scenario) {
                 <crate::components::cost_chart::CostChart scenario={scenario.clone()}
