@@ -376,6 +376,10 @@ strings! {
     OffsetAt => "offset {0} at {1}", "смещение {0} в {1}";
     OffsetN => "offset {0}", "смещение {0}";
     NotYet => "not yet", "пока нет";
+    NotYetSink => "not yet: at the answer to its checkpoint's commit", "пока нет: при ответе на фиксацию его контрольной точки";
+    TxnDecidedUnheard => "Kafka has {0} this transaction (its marker is in the log), but {1} has not heard yet: the ledger's rows say what {1} knows.", "Kafka уже {0} эту транзакцию (маркер в логе), но {1} об этом ещё не знает: строки журнала — то, что знает {1}.";
+    DecidedAborted => "aborted", "откатила";
+    DecidedCommitted => "committed", "зафиксировала";
     Reads => "reads", "прочтения";
     Transaction => "transaction", "транзакция";
     TxnOpen => "open", "открыта";

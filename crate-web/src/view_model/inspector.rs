@@ -381,7 +381,8 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
     let mut notes = Vec::new();
     // This copy's transaction, as the log's markers decide it: what a read_committed reader
     // goes by (the ledger keeps what the producer heard, for the record as a whole).
-    if let Some(state) = eos_core::sim::observe::txn_state_at(replica, offset) {
+    let in_log = eos_core::sim::observe::txn_state_at(replica, offset);
+    if let Some(state) = in_log {
         rows.push(row(
             S::Transaction,
             lang,
@@ -429,6 +430,8 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             match (e.acked_offset, e.delivered_at) {
                 (Some(o), Some(t)) => S::OffsetAt.f(lang, &[&o, &dur(t)]),
                 (Some(o), None) => S::OffsetN.f(lang, &[&o]),
+                // A Flink sink's record is done when its checkpoint's commit is answered.
+                _ if e.sink.is_some() => S::NotYetSink.get(lang).to_string(),
                 _ => S::NotYet.get(lang).to_string(),
             },
         ));
@@ -475,6 +478,25 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
     }
     if notes.is_empty() {
         notes.push(S::NoAnomaly.get(lang).into());
+    }
+    // The log's marker decided the transaction before its producer heard (a transaction
+    // aborted at its timeout, which a Flink sink learns only when it commits): the two
+    // rows above disagree for a while, and say why.
+    if let Some(e) = sim.ledger.get(rec.value) {
+        let decided = match in_log {
+            Some(TxnCellState::Aborted) => Some(S::DecidedAborted),
+            Some(TxnCellState::Committed) => Some(S::DecidedCommitted),
+            _ => None,
+        };
+        // This copy's transaction as its producer heard it.
+        let unheard = e
+            .appends
+            .iter()
+            .any(|a| a.tp == tp && a.offset == offset && a.txn_outcome.is_none());
+        if let (Some(word), true, Some(by)) = (decided, unheard, eos_core::report::sender(e)) {
+            let heard = S::TxnDecidedUnheard.f(lang, &[&word.get(lang), &sim.names.node(by)]);
+            notes.insert(0, heard);
+        }
     }
     InspectorVm {
         kind: "record",
@@ -1030,6 +1052,61 @@ pub(crate) mod tests {
             offset: 0,
         };
         inspect(&sim, &at, Lang::En)
+    }
+
+    /// Kafka aborts a Flink sink's transaction at its timeout long before the sink hears it
+    /// (when it commits): meanwhile the record's rows disagree, and a note says why.
+    #[test]
+    fn a_transaction_decided_in_the_log_but_not_yet_heard_says_so() {
+        let name = "flink-2pc-txn-timeout-loss";
+        let look = |sim: &Simulation| {
+            let tp = (0..sim.names.topics.len() as u16)
+                .map(|topic| Tp {
+                    topic,
+                    partition: 0,
+                })
+                .find(|tp| sim.names.tp(*tp) == "ledger-0")
+                .expect("the partition");
+            // v9′ at offset 9 (as `eos-sim run flink-2pc-txn-timeout-loss --trace` says).
+            let at = Selection::Record {
+                tp,
+                broker: 0,
+                offset: 9,
+            };
+            inspect(sim, &at, Lang::En)
+        };
+        let value = |vm: &InspectorVm, label: &str| {
+            vm.rows
+                .iter()
+                .find(|r| r.0 == label)
+                .map(|r| r.1.clone())
+                .unwrap_or_default()
+        };
+        // After the ABORT marker (step 252), before the refused commit (step 263).
+        let vm = look(&at_step(name, 256));
+        assert!(vm.title.starts_with("Record v9′"), "{}", vm.title);
+        assert_eq!(value(&vm, "transaction"), "aborted");
+        assert_eq!(value(&vm, "ledger status"), "pending");
+        assert_eq!(
+            value(&vm, "acknowledged"),
+            "not yet: at the answer to its checkpoint's commit"
+        );
+        assert!(
+            vm.notes[0].starts_with("Kafka has aborted this transaction")
+                && vm.notes[0].contains("sink-0 has not heard yet"),
+            "{:?}",
+            vm.notes
+        );
+        // Once the sink has heard, the rows agree and the note goes.
+        let mut sim = at_step(name, 256);
+        sim.run(RunLimit::Completion);
+        let vm = look(&sim);
+        assert_eq!(value(&vm, "ledger status"), "failed");
+        assert!(
+            vm.notes.iter().all(|n| !n.contains("has not heard")),
+            "{:?}",
+            vm.notes
+        );
     }
 
     fn lane_input_at_end(g: Guarantee, input: u32) -> InspectorVm {
