@@ -377,7 +377,7 @@ strings! {
     OffsetN => "offset {0}", "смещение {0}";
     NotYet => "not yet", "пока нет";
     NotYetSink => "not yet: at the answer to its checkpoint's commit", "пока нет: при ответе на фиксацию его контрольной точки";
-    TxnDecidedUnheard => "Kafka has {0} this transaction (its marker is in the log), but {1} has not heard yet: the ledger's rows say what {1} knows.", "Kafka уже {0} эту транзакцию (маркер в логе), но {1} об этом ещё не знает: строки журнала — то, что знает {1}.";
+    TxnDecidedUnheard => "Kafka has {0} this transaction (its marker is in the log), but {1} has not heard yet: the ledger's rows say what {2} knows.", "Kafka уже {0} эту транзакцию (маркер в логе), но {1} об этом ещё не знает: строки журнала — то, что знает {2}.";
     DecidedAborted => "aborted", "откатила";
     DecidedCommitted => "committed", "зафиксировала";
     Reads => "reads", "прочтения";
@@ -547,8 +547,9 @@ strings! {
     NoPid => "no pid", "нет pid";
     MarkerCellTip => "offset {0}: the {1} marker for producer {2} (epoch {3}); never given to applications",
         "смещение {0}: маркер {1} продюсера {2} (эпоха {3}); приложениям не выдаётся";
-    RecordCellTip => "offset {0}: record {1} key {2} ({3}, epoch {4}){5}{6}",
-        "смещение {0}: запись {1}, ключ {2} ({3}, эпоха {4}){5}{6}";
+    RecordCellTip => "offset {0}: record {1} key {2} ({3}){4}{5}",
+        "смещение {0}: запись {1}, ключ {2} ({3}){4}{5}";
+    PidEpochSeqWords => "producer id {0}, epoch {1}, sequence {2}", "producer id {0}, эпоха {1}, sequence {2}";
     InTransaction => ", transaction {0}", ", транзакция {0}";
     ADuplicate => " — a DUPLICATE copy", " — ДУБЛИКАТ";
     DuplicateTag => "DUPLICATE", "ДУБЛИКАТ";

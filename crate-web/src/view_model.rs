@@ -37,6 +37,7 @@ pub struct CellVm {
     pub marker: Option<String>,
     pub producer_id: i64,
     pub epoch: i16,
+    pub sequence: i32,
     pub txn: Option<TxnCellState>,
     pub duplicate: bool,
 }
@@ -56,17 +57,15 @@ impl CellVm {
                 } else {
                     ""
                 };
+                // Words, not the cell's terse "pid 0 · e0 · seq 0": a screen reader says it.
+                let id = if self.producer_id < 0 {
+                    S::NoPid.get(lang).to_string()
+                } else {
+                    S::PidEpochSeqWords.f(lang, &[&self.producer_id, &self.epoch, &self.sequence])
+                };
                 S::RecordCellTip.f(
                     lang,
-                    &[
-                        &self.offset,
-                        &self.value,
-                        &self.key,
-                        &self.meta,
-                        &self.epoch,
-                        &txn,
-                        &dup,
-                    ],
+                    &[&self.offset, &self.value, &self.key, &id, &txn, &dup],
                 )
             }
         }
@@ -172,6 +171,7 @@ fn partition_vm(
                 marker: c.marker.clone(),
                 producer_id: c.producer_id,
                 epoch: c.epoch,
+                sequence: c.sequence,
                 txn: c.txn,
                 duplicate: c.duplicate,
             }

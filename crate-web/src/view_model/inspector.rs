@@ -494,7 +494,8 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             .iter()
             .any(|a| a.tp == tp && a.offset == offset && a.txn_outcome.is_none());
         if let (Some(word), true, Some(by)) = (decided, unheard, eos_core::report::sender(e)) {
-            let heard = S::TxnDecidedUnheard.f(lang, &[&word.get(lang), &sim.names.node(by)]);
+            let who = sim.names.node(by);
+            let heard = S::TxnDecidedUnheard.f(lang, &[&word.get(lang), &who, &who]);
             notes.insert(0, heard);
         }
     }
