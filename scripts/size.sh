@@ -17,8 +17,10 @@ cd "$(dirname "$0")/.."
 # that only a page read in Russian loads (the page 588.9 → 578.1 KB; the worker 21.5 KB);
 # 582 KB since a checkpoint opens in the inspector (581.9 KB with the reviews' fixes), which the playground issue
 # asks for by name; 580 KB since the chrome's Russian strings ship in that worker too (the
-# page 581.9 → 576.1 KB; the worker 21.5 → 29.0 KB, so its budget 24 → 30 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-591000}
+# page 581.9 → 576.1 KB; the worker 21.5 → 29.0 KB, so its budget 24 → 30 KB); 592 KB since a
+# try-it run is named as changed, a revealed answer moves beside its question and the inspector
+# explains a transaction decided before its producer heard (591.6 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-592000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
