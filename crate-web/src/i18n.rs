@@ -266,6 +266,7 @@ strings! {
     OpenInPlayground => "Open in the playground ↗", "Открыть в песочнице ↗";
     ClockStep => "step {0} · {1}", "шаг {0} · {1}";
     ClockFinished => " · finished", " · завершён";
+    ClockCut => " · stopped at its step limit", " · остановлен на пределе шагов";
     StepLimit => "This run stops at step {0}, its step limit here (limits.max_steps, at most {1} in the page): it has not ended there.",
         "Прогон останавливается на шаге {0} — здесь это предел шагов (limits.max_steps, в странице не больше {1}), а не конец прогона.";
     // Fault panel.

@@ -514,10 +514,17 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         } else {
             format!("step {step}")
         };
-        notice.push(format!(
-            "This link asks for {asked}, but its run ends at step {}: showing its last step.",
-            next.timeline.total_steps
-        ));
+        notice.push(if next.timeline.cut {
+            format!(
+                "This link asks for {asked}, but the page stops this run at step {} (below): showing that step.",
+                next.timeline.total_steps
+            )
+        } else {
+            format!(
+                "This link asks for {asked}, but its run ends at step {}: showing its last step.",
+                next.timeline.total_steps
+            )
+        });
         step = next.timeline.total_steps;
     }
     next.source = opened.source;
@@ -527,6 +534,8 @@ fn open(current: &Playground, opened: Opened) -> Playground {
     next.speed = current.speed;
     next.version = current.version + 1;
     next.selection = opened.selection;
+    // A run cut by its step limit says so (`with_scenario`); going to the step would drop it.
+    let limit = next.error.take();
     let next = Rc::new(next).reduce(Action::Seek(step));
     let mut next = Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
     // A message the run has neither on the wire nor delivered by this step is not selected.
@@ -544,9 +553,14 @@ fn open(current: &Playground, opened: Opened) -> Playground {
             next.selection = None;
         }
     }
-    if !notice.is_empty() {
-        next.error = Some(Notice::Text(notice.join(" ")));
-    }
+    next.error = match (notice.is_empty(), limit) {
+        (true, limit) => limit,
+        (false, None) => Some(Notice::Text(notice.join(" "))),
+        (false, Some(limit)) => {
+            notice.push(limit.text(Lang::En));
+            Some(Notice::Text(notice.join(" ")))
+        }
+    };
     next
 }
 
@@ -817,6 +831,29 @@ mod tests {
         assert!(russian.contains("на шаге 10"), "{russian}");
         let s = act(s, Action::RunToEnd);
         assert_eq!(s.sim.borrow().steps(), 10);
+        // At the cut the clock says so, after the notice is gone.
+        let clock = crate::view_model::clock(&s.sim.borrow(), Lang::En);
+        assert!(clock.ends_with("stopped at its step limit"), "{clock}");
+        // Opened from a link (an import, a permalink), the run still says it is cut; a step
+        // past the cut is not called the run's end.
+        let mut file = crate::builtins::get(builtin::DEFAULT)
+            .expect("built-in")
+            .file;
+        file.limits.max_steps = 10;
+        let base = Scenario::from_file(file).expect("valid");
+        let mut opened = Opened::at_start(crate::permalink::Source::Custom("x".into()), base);
+        let at_start = open(&s, opened.clone());
+        let said = at_start.error_text(Lang::En).unwrap_or_default();
+        assert!(said.contains("stops at step 10"), "{said}");
+        opened.step = 50;
+        let past = open(&s, opened);
+        let said = past.error_text(Lang::En).unwrap_or_default();
+        assert!(
+            said.contains("the page stops this run at step 10")
+                && said.contains("stops at step 10, its step limit here")
+                && !said.contains("its run ends"),
+            "{said}"
+        );
         // A run that ends says nothing.
         let whole = Playground::new(builtin::DEFAULT);
         assert!(!whole.timeline.cut && whole.error.is_none());
