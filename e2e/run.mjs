@@ -646,6 +646,17 @@ test('three lanes follow the clock: each guarantee\'s output log and counts at t
   assert((await inspector.count()) === 0, 'Escape closes it');
   await page.keyboard.press('Home');
   assert((await page.locator('.lane-stage li.cell').count()) === 0, 'back at the start, the lanes are too');
+  // The lane under the run's own guarantee is the run, step for step, also in the middle of
+  // a millisecond (at step 40 the COMMIT marker is on the wire, not yet written).
+  await page.goto(url + '?s=rpw-crash-exactly-once&step=40', { waitUntil: 'load' });
+  await page.locator('.lane-stage.exactly-once').waitFor();
+  for (const step of [40, 41, 39]) {
+    if (step === 41) await page.click('#step');
+    if (step === 39) { await page.click('#step-back'); await page.click('#step-back'); }
+    const hw = async (scope) => page.locator(`${scope} .partition`, { hasText: 'invoices-0' }).first().locator('.hw').innerText();
+    const [stage, lane] = [await hw('main.stage'), await hw('.lane-stage.exactly-once')];
+    assert(stage === lane, `step ${step}: the stage's invoices-0 reads ${stage}, the exactly-once lane ${lane}`);
+  }
 });
 
 test('transactions: markers, an aborted record and two isolation levels', async (page) => {

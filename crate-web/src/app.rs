@@ -161,13 +161,13 @@ pub fn app() -> Html {
     // lane's guarantee, replayed to the moment on screen (once per selection and moment); an
     // input of the compare table, in the lane's whole run, as the table counts it.
     let lane_run = {
-        let (seed, now) = {
+        let (seed, moment) = {
             let sim = state.sim.borrow();
-            (sim.seed, sim.now())
+            (sim.seed, crate::components::lane_stages::Moment::of(&sim))
         };
         use view_model::inspector::Selection;
         let lane = match state.selection {
-            Some(Selection::LaneRecord { guarantee, .. }) => Some((guarantee, Some(now))),
+            Some(Selection::LaneRecord { guarantee, .. }) => Some((guarantee, Some(moment))),
             Some(Selection::LaneInput { guarantee, .. }) => Some((guarantee, None)),
             _ => None,
         };
@@ -181,7 +181,13 @@ pub fn app() -> Html {
                 let (guarantee, until) = (*lane)?;
                 let scenario = eos_core::compare::with_guarantee(&s.0, guarantee).ok()?;
                 let mut run = scenario.simulation_without_trace(Some(*seed));
-                run.run(until.map_or(eos_core::RunLimit::Completion, eos_core::RunLimit::Until));
+                match until {
+                    // To the moment on screen, as the lanes are (`lane_stages::advance`).
+                    Some(m) => crate::components::lane_stages::advance(&mut run, m, &mut 0, |_| {}),
+                    None => {
+                        run.run(eos_core::RunLimit::Completion);
+                    }
+                }
                 Some(run)
             },
         )
@@ -214,6 +220,7 @@ pub fn app() -> Html {
     let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;
     let now = sim.now();
+    let moment = crate::components::lane_stages::Moment::of(&sim);
     let step = sim.steps();
     drop(sim);
 
@@ -327,7 +334,7 @@ pub fn app() -> Html {
             if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">
                     <crate::components::lane_stages::LaneStages scenario={crate::components::SharedScenario(state.scenario.clone())}
-                        seed={seed} time={now} selected={selected} on_select={on_pick.clone()} />
+                        seed={seed} moment={moment} selected={selected} on_select={on_pick.clone()} />
                 </Held>
                 <ComparePanel compare={compare} selected={selected} on_select={on_pick.clone()} />
                 <crate::components::outcome_chart::OutcomeChart scenario={crate::components::SharedScenario(state.scenario.clone())} />

@@ -596,8 +596,8 @@ strings! {
     CostPer => "messages", "сообщений";
     CostRinged => "ringed: duplicates or losses", "в кольце: дубликаты или потери";
     LanesTitle => "The three guarantees at this moment", "Три гарантии в этот момент";
-    LanesNote => "The same faults under each guarantee, each run to the time on the clock: the processor, its messages on the wire, its output log and the counts so far.",
-        "Те же сбои при каждой гарантии, каждый прогон доведён до времени на часах: процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
+    LanesNote => "The same faults under each guarantee, each run to the moment on screen (the lane under the run's own guarantee is the run itself, step for step): the processor, its messages on the wire, its output log and the counts so far.",
+        "Те же сбои при каждой гарантии, каждый прогон доведён до момента на экране (прогон с гарантией самого сценария совпадает с ним шаг в шаг): процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
     LaneWithOutput => "inputs with output", "входов с результатом";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";

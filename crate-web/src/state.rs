@@ -390,6 +390,11 @@ impl Snapshots {
         self.sims.get(after.saturating_sub(1))
     }
 
+    /// The run's start (always kept).
+    pub fn first(&self) -> Option<&Simulation> {
+        self.sims.first()
+    }
+
     /// How many copies are kept.
     pub fn kept(&self) -> usize {
         self.sims.len()

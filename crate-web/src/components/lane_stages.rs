@@ -19,12 +19,57 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// A moment of the main run: its clock, and how many of its steps happened at that time (a
+/// step in the middle of a millisecond shows only some of that millisecond's events).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Moment {
+    pub time: SimTime,
+    pub steps_at_time: u64,
+}
+
+impl Moment {
+    /// Where `sim` (a run that keeps its trace) stands.
+    pub fn of(sim: &Simulation) -> Moment {
+        let time = sim.now();
+        let trace = sim.trace();
+        let before = trace.partition_point(|r| r.time < time);
+        Moment {
+            time,
+            steps_at_time: (trace.len() - before) as u64,
+        }
+    }
+}
+
+/// Steps `sim` through every event before `m` and, at its time, until it has taken as many
+/// steps there as the main run (`taken`: the steps it has taken at that time already). The
+/// lane under the main run's own guarantee is the main run, step for step; another lane
+/// differs anyway, and stops at the same point of the moment as near as it can.
+pub fn advance(
+    sim: &mut Simulation,
+    m: Moment,
+    taken: &mut u64,
+    mut after_step: impl FnMut(&mut Simulation),
+) {
+    while let Some(next) = sim.next_event_time() {
+        if next > m.time || (next == m.time && *taken >= m.steps_at_time) {
+            break;
+        }
+        if sim.step() != eos_core::StepOutcome::Stepped {
+            break;
+        }
+        if sim.last_step_at() == m.time {
+            *taken += 1;
+        }
+        after_step(sim);
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LaneStagesProps {
     pub scenario: SharedScenario,
     pub seed: u64,
-    /// The main run's clock: every lane is run to this moment.
-    pub time: SimTime,
+    /// The main run's moment: every lane is run to it.
+    pub moment: Moment,
     /// What the inspector shows: a lane's record is `Selection::LaneRecord`.
     #[prop_or_default]
     pub selected: Option<Selection>,
@@ -48,6 +93,9 @@ struct Lane {
     guarantee: Guarantee,
     sim: Simulation,
     snapshots: Snapshots,
+    /// The time of the run's latest step and how many steps it took at that time
+    /// (`UNKNOWN` after a copy was restored: the copy does not say).
+    at: (SimTime, u64),
 }
 
 impl Lane {
@@ -57,26 +105,42 @@ impl Lane {
             snapshots: Snapshots::new(&sim, every, MAX_SNAPSHOTS)
                 .with_budget(SNAPSHOT_BUDGET_BYTES),
             sim,
+            at: (0, 0),
         }
     }
 
-    /// Runs to `time`: forward from where it is, or back from the latest copy before it.
-    fn seek(&mut self, time: SimTime) {
-        if self.sim.now() > time {
-            if let Some(s) = self.snapshots.at_or_before_time(time) {
+    /// Runs to the moment `m`: forward from where it is, or back from the latest copy before
+    /// its time.
+    fn seek(&mut self, m: Moment) {
+        let (last, n) = self.at;
+        if self.sim.now() > m.time || (last == m.time && n > m.steps_at_time) {
+            // A copy from before the moment's time, so that every step at it is counted.
+            let copy = match m.time.checked_sub(1) {
+                Some(before) => self.snapshots.at_or_before_time(before),
+                None => self.snapshots.first(),
+            };
+            if let Some(s) = copy {
                 self.sim = s.clone();
+                let n = if self.sim.steps() == 0 { 0 } else { UNKNOWN };
+                self.at = (self.sim.last_step_at(), n);
             }
         }
-        // Every event up to `time` and none after it, one step at a time (a step count alone
-        // could overshoot the moment).
-        while self.sim.next_event_time().is_some_and(|t| t <= time) {
-            if self.sim.step() != eos_core::StepOutcome::Stepped {
-                break;
-            }
-            self.snapshots.offer(&mut self.sim);
-        }
+        let mut taken = if self.at.0 == m.time { self.at.1 } else { 0 };
+        let (snapshots, at) = (&mut self.snapshots, &mut self.at);
+        advance(&mut self.sim, m, &mut taken, |sim| {
+            let t = sim.last_step_at();
+            *at = if at.0 == t {
+                (t, at.1.saturating_add(1))
+            } else {
+                (t, 1)
+            };
+            snapshots.offer(sim);
+        });
     }
 }
+
+/// A lane's count of steps at its latest step's time, after a copy was restored.
+const UNKNOWN: u64 = u64::MAX;
 
 fn fresh(scenario: &SharedScenario, seed: u64) -> Vec<Lane> {
     Guarantee::ALL
@@ -107,7 +171,7 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
     }
     let mut lanes = lanes.borrow_mut();
     for lane in lanes.iter_mut() {
-        lane.seek(props.time);
+        lane.seek(props.moment);
     }
     let title = S::LanesTitle.get(lang);
     html! {
@@ -202,6 +266,43 @@ mod tests {
         sim
     }
 
+    /// The lane under the main run's own guarantee is the main run: at every step, even in
+    /// the middle of a millisecond, forward and back, it has the same steps and logs.
+    #[test]
+    fn the_lane_of_the_main_runs_guarantee_follows_it_step_for_step() {
+        let s = SharedScenario(Rc::new(
+            builtin::get("rpw-crash-exactly-once").expect("built-in"),
+        ));
+        let mut lanes: Vec<Lane> = fresh(&s, s.seed())
+            .into_iter()
+            .filter(|l| l.guarantee == Guarantee::ExactlyOnce)
+            .map(|l| Lane::new(l.guarantee, l.sim, 7))
+            .collect();
+        let lane = &mut lanes[0];
+        let main_at = |steps: u64| {
+            let mut sim = s.simulation(None);
+            sim.run(RunLimit::Steps(steps));
+            sim
+        };
+        let mut mid_moment = 0;
+        for steps in (0..120).chain([60, 41, 40, 39, 3, 0, 90, 89]) {
+            let main = main_at(steps);
+            let m = Moment::of(&main);
+            mid_moment += usize::from(main.next_event_time() == Some(m.time));
+            lane.seek(m);
+            assert_eq!(lane.sim.steps(), main.steps(), "at step {steps}");
+            assert_eq!(
+                partition_views(&lane.sim),
+                partition_views(&main),
+                "at step {steps}"
+            );
+        }
+        assert!(
+            mid_moment > 5,
+            "steps in the middle of a moment were tried: {mid_moment}"
+        );
+    }
+
     #[test]
     fn a_lane_seeks_forward_and_back_to_the_same_state_as_a_fresh_run() {
         let s = SharedScenario(Rc::new(
@@ -216,7 +317,11 @@ mod tests {
         let end = direct(Guarantee::AtLeastOnce, SimTime::MAX).now();
         for time in [end / 2, end / 5, end, 0, end / 3, end / 3 + 1, end] {
             for lane in &mut lanes {
-                lane.seek(time);
+                // Every step at the time, as a fresh run to it takes.
+                lane.seek(Moment {
+                    time,
+                    steps_at_time: u64::MAX,
+                });
                 let want = direct(lane.guarantee, time);
                 assert_eq!(
                     lane.sim.steps(),
