@@ -324,6 +324,27 @@ test('a fault by click joins the schedule and changes only the future', async (p
   await page.selectOption('#fault-target', { index: 1 });
   assert(await page.locator('#fault-crash').isEnabled() && await page.locator('#fault-restart').isDisabled(), 'a running process: crash, not restart');
   await page.screenshot({ path: join(artifacts, '09-fault-by-click.png'), fullPage: true });
+  // A second press of the same fault at the same moment adds nothing; a fault added by
+  // click comes out again, and the run is the one before it.
+  const toEnd = async () => { if (await page.locator('#run-to-end').isEnabled()) await page.click('#run-to-end'); };
+  await page.click('#remove-fault-0');
+  assert((await page.locator('#added-faults').count()) === 0 && (await page.locator('.faults .injected').count()) === 0, 'none added by click now');
+  await toEnd();
+  const untouched = await traceHash(page);
+  await page.click('#reset');
+  await page.click('#step');
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.click('#fault-crash');
+  await page.click('#fault-crash');
+  assert((await page.locator('#added-faults li').count()) === 1, 'the crash, once');
+  assert(/already in the fault schedule/.test(await page.locator('.error[role=alert]').innerText()), 'the second press says why');
+  assert(/\bat \d+ ms: crash broker-0\b/.test(await page.locator('#added-faults').innerText()), 'named as the schedule names it');
+  await toEnd();
+  assert((await traceHash(page)) !== untouched, 'the crash changed the run');
+  await page.click('#remove-fault-0');
+  assert((await page.locator('#added-faults').count()) === 0, 'taken out');
+  await toEnd();
+  assert((await traceHash(page)) === untouched, 'the run as before the faults');
 });
 
 test('while playing, parts out of view wait, and catch up on pause or when scrolled to', async (page) => {

@@ -119,6 +119,9 @@ pub fn app() -> Html {
     let on_inject = use_callback(dispatcher.clone(), |spec: FaultSpec, d| {
         d.dispatch(Action::InjectFault(Box::new(spec)))
     });
+    let on_remove = use_callback(dispatcher.clone(), |n: usize, d| {
+        d.dispatch(Action::RemoveFault(n))
+    });
     let on_pick = use_callback(dispatcher.clone(), |s: Selection, d| {
         d.dispatch(Action::Select(Some(s)))
     });
@@ -310,7 +313,9 @@ pub fn app() -> Html {
                     </Held> }) }
                     <Transactions transactions={transactions} />
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
-                        injected={state.injected} on_inject={on_inject.clone()} down={down} />
+                        injected={state.injected} on_inject={on_inject.clone()} down={down}
+                        added={state.added.iter().map(view_model::describe_added).collect::<Vec<_>>()}
+                        on_remove={on_remove} />
                 </div>
                 <div class="brokers">
                     <Held hold={hold} still={outcome_still} class="held">

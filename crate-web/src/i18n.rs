@@ -287,6 +287,8 @@ strings! {
     Restart => "Restart", "Перезапустить";
     FaultSchedule => "Fault schedule", "Расписание сбоев";
     ByClick => " (+{0} by click)", " (+{0} вручную)";
+    AddedByClick => "Added by click (× takes one out)", "Добавлены вручную (× убирает)";
+    RemoveFault => "Remove: {0}", "Убрать: {0}";
     NoFaults => "no faults", "сбоев нет";
     ScheduleAt => "at {0}: {1}", "{0}: {1}";
     FreezeOutOfRange => "A freeze of {0} s is out of range: choose 1 to {1} seconds.",

@@ -42,6 +42,9 @@ pub enum Action {
     /// crash, a drop of a message on the wire, ... The run is rebuilt from the schedule, so
     /// the past stays as it was and the run stays reproducible.
     InjectFault(Box<FaultSpec>),
+    /// Take the `n`th fault added by click out of the schedule (the run is recomputed and
+    /// stays at its step).
+    RemoveFault(usize),
     /// Open something in the inspector, or close it (`None`).
     Select(Option<Selection>),
     /// Open a permalink or an imported scenario (see `permalink.rs`).
@@ -660,6 +663,15 @@ impl Reducible for Playground {
                     at_ms: eos_core::time::to_ms(now) + 1,
                     ..*spec
                 };
+                // The same fault at the same moment again (a second press) changes nothing.
+                if self.added.contains(&spec) {
+                    let mut same = self.bumped(self.finished, false);
+                    same.error = Some(Notice::Text(format!(
+                        "{} is already in the fault schedule.",
+                        crate::view_model::describe_added(&spec)
+                    )));
+                    return Rc::new(same);
+                }
                 match self.scenario.with_fault(spec) {
                     Ok(scenario) => {
                         let mut next =
@@ -688,6 +700,41 @@ impl Reducible for Playground {
                         Rc::new(same)
                     }
                 }
+            }
+            Action::RemoveFault(n) => {
+                // The faults added by click are the file's last ones, in the order added.
+                let mut file = self.scenario.file.clone();
+                let Some(at) = (file.faults.len() + n)
+                    .checked_sub(self.added.len())
+                    .filter(|_| n < self.added.len())
+                else {
+                    return self;
+                };
+                file.faults.remove(at);
+                let steps = self.sim.borrow().steps();
+                let mut added = self.added.as_ref().clone();
+                added.remove(n);
+                let mut next = match Scenario::from_file(file) {
+                    Ok(scenario) => Playground::with_scenario(&self.scenario_name, scenario, None),
+                    Err(e) => {
+                        let mut same = self.bumped(self.finished, false);
+                        same.error = Some(Notice::Text(e.to_string()));
+                        return Rc::new(same);
+                    }
+                };
+                next.injected = added.len() as u32;
+                next.added = Rc::new(added);
+                next.source = self.source.clone();
+                next.guarantee = self.guarantee;
+                next.speed = self.speed;
+                next.selection = self.selection;
+                next.version = self.version + 1;
+                let limit = next.error.take();
+                let next = Rc::new(next).reduce(Action::Seek(steps));
+                let mut next =
+                    Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
+                next.error = limit;
+                Rc::new(next)
             }
             Action::Open(opened) => Rc::new(open(&self, *opened)),
             // A bumped state carries no notice.
@@ -1046,6 +1093,58 @@ mod tests {
             2,
             "the schedule holds the new fault"
         );
+    }
+
+    /// A second press of the same fault at the same moment adds nothing, and says so; a
+    /// fault added by click can be taken out again, and the run is as if it never was.
+    #[test]
+    fn a_fault_added_by_click_is_added_once_and_can_be_removed() {
+        let mut s = Rc::new(Playground::new("lost-ack-idempotence-on"));
+        for _ in 0..6 {
+            s = act(s, Action::Step);
+        }
+        let untouched = {
+            let mut fresh = Rc::new(Playground::new("lost-ack-idempotence-on"));
+            fresh = act(fresh, Action::RunToEnd);
+            let hash = fresh.sim.borrow().trace_hash();
+            hash
+        };
+        let crash = || Action::InjectFault(Box::new(process_fault("broker-0", "crash", 0)));
+        let freeze = || Action::InjectFault(Box::new(process_fault("broker-0", "freeze", 2_000)));
+        let s = act(act(act(s, crash()), crash()), freeze());
+        assert_eq!(
+            (s.added.len(), s.injected),
+            (2, 2),
+            "the second crash is not added"
+        );
+        assert_eq!(
+            s.scenario.file.faults.len(),
+            3,
+            "the file's own fault and two"
+        );
+        let s = act(s, crash());
+        let said = s.error_text(Lang::En).unwrap_or_default();
+        assert!(
+            said.contains("crash broker-0 is already in the fault schedule"),
+            "{said}"
+        );
+        assert_eq!(s.sim.borrow().steps(), 6, "at its step");
+        // Out again, one after the other (the crash, then the freeze), at the same step.
+        let s = act(s, Action::RemoveFault(0));
+        assert_eq!(s.added.len(), 1);
+        assert_eq!(s.added[0].action, "freeze");
+        assert_eq!(s.sim.borrow().steps(), 6, "still at its step");
+        let s = act(s, Action::RemoveFault(5));
+        assert_eq!(s.added.len(), 1, "no such fault: nothing changes");
+        let s = act(s, Action::RemoveFault(0));
+        assert!(s.added.is_empty() && s.injected == 0);
+        assert_eq!(
+            s.scenario.file.faults.len(),
+            1,
+            "the file's own fault stays"
+        );
+        let s = act(s, Action::RunToEnd);
+        assert_eq!(s.sim.borrow().trace_hash(), untouched, "as if never added");
     }
 
     #[test]

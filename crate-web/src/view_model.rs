@@ -728,6 +728,27 @@ pub fn fault_schedule(sim: &Simulation, lang: Lang) -> Vec<String> {
         .collect()
 }
 
+/// A fault added by click, in the words of the fault schedule ("at 9 ms: crash shop"):
+/// English, as the schedule's own lines are.
+pub fn describe_added(f: &eos_core::scenario::schema::FaultSpec) -> String {
+    let mut what = f.action.replace('_', " ");
+    for part in [&f.target, &f.message, &f.from].into_iter().flatten() {
+        what.push(' ');
+        what.push_str(part);
+    }
+    if let Some(to) = &f.to {
+        what.push_str(" → ");
+        what.push_str(to);
+    }
+    if let Some(d) = f.duration_ms.or(f.extra_ms) {
+        what.push_str(&format!(
+            " for {}",
+            duration(eos_core::time::ms(d), Lang::En)
+        ));
+    }
+    format!("at {} ms: {what}", f.at_ms)
+}
+
 /// Freeze lengths offered by the fault panel, in seconds; any whole number in range works.
 pub const FREEZE_SECONDS: [u64; 4] = [1, 2, 6, 10];
 pub const FREEZE_SECONDS_MAX: u64 = 120;

@@ -11,6 +11,11 @@ pub struct FaultPanelProps {
     /// The fault schedule, one line each ("at 5 ms: freeze broker-0 for 6000 ms").
     pub schedule: Vec<String>,
     pub injected: u32,
+    /// The faults added by click, in the order added, each in words: each can be taken out.
+    #[prop_or_default]
+    pub added: Vec<String>,
+    #[prop_or_default]
+    pub on_remove: Callback<usize>,
     pub on_inject: Callback<FaultSpec>,
     /// The processes down now: they can be restarted, not crashed or frozen.
     pub down: Vec<String>,
@@ -122,6 +127,22 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                 <ol id="fault-schedule" class="schedule">
                     { for props.schedule.iter().map(|f| html! { <li>{ f }</li> }) }
                 </ol>
+            }
+            if !props.added.is_empty() {
+                <h3 class="schedule-title" id="added-faults-title">{ t(S::AddedByClick) }</h3>
+                <ul id="added-faults" class="added-faults" aria-labelledby="added-faults-title">
+                    { for props.added.iter().enumerate().map(|(n, f)| {
+                        let cb = props.on_remove.clone();
+                        html! {
+                            <li>
+                                <span>{ f }</span>
+                                <button id={format!("remove-fault-{n}")} class="remove"
+                                    aria-label={i18n.f(S::RemoveFault, &[f])} title={i18n.f(S::RemoveFault, &[f])}
+                                    onclick={Callback::from(move |_| cb.emit(n))}>{"×"}</button>
+                            </li>
+                        }
+                    }) }
+                </ul>
             }
         </section>
     }
