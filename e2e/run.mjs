@@ -304,6 +304,25 @@ test('scrub bar, jumps between notable events, and playback speed', async (page)
   await page.screenshot({ path: join(artifacts, '08-controls.png'), fullPage: false });
 });
 
+test('a playback button that its own press disables hands the focus on, in sight', async (page) => {
+  await page.click('#step');
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+  await page.focus('#run-to-end');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#run-to-end').disabled);
+  await page.waitForTimeout(50);
+  assert((await focused()) === 'step-back', `after End, the focus is on Back: ${await focused()}`);
+  await page.focus('#reset');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#reset').disabled);
+  await page.waitForTimeout(50);
+  assert((await focused()) === 'step', `after Reset, the focus is on Step: ${await focused()}`);
+  // A press that leaves its button enabled keeps the focus where it was.
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(50);
+  assert((await focused()) === 'step', `Step keeps it: ${await focused()}`);
+});
+
 test('a fault by click joins the schedule and changes only the future', async (page) => {
   for (let i = 0; i < 3; i++) await page.click('#step');
   const before = await page.locator('#event-log').innerText();

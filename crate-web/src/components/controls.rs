@@ -37,10 +37,19 @@ pub fn controls(props: &ControlsProps) -> Html {
                   action: Action,
                   disabled: bool| {
         let cb = props.on_action.clone();
+        // A press that reaches the start or the end disables the button pressed: the focus
+        // moves to the way back (or on), not out of sight.
+        let then: &'static [&'static str] = match id {
+            "reset" | "prev-event" | "step-back" => &["step", "play", "run-to-end"],
+            _ => &["step-back", "reset"],
+        };
         html! {
             <button id={id} class="ctl" disabled={disabled} title={format!("{label} ({key})")}
                 aria-keyshortcuts={key}
-                onclick={Callback::from(move |_| cb.emit(action.clone()))}>
+                onclick={Callback::from(move |_| {
+                    cb.emit(action.clone());
+                    super::keep_focus_near(id, then);
+                })}>
                 { icon(glyph) }<span>{label}</span>
             </button>
         }

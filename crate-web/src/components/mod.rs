@@ -71,6 +71,31 @@ pub fn focus_soon(id: &'static str) {
     gloo_timers::callback::Timeout::new(0, move || focus_by_id(id)).forget();
 }
 
+/// After a press of the control `id`: if the run's end or start has disabled it (End, Reset,
+/// Back at step 0), the focus would fall to the page's body, out of sight; it goes to the
+/// first of `then` that is enabled.
+pub fn keep_focus_near(id: &'static str, then: &'static [&'static str]) {
+    use wasm_bindgen::JsCast;
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let disabled = |e: &web_sys::Element| e.has_attribute("disabled");
+        if !doc.get_element_by_id(id).is_some_and(|e| disabled(&e)) {
+            return;
+        }
+        if let Some(next) = then
+            .iter()
+            .filter_map(|n| doc.get_element_by_id(n))
+            .find(|e| !disabled(e))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = next.focus();
+        }
+    })
+    .forget();
+}
+
 /// A scenario handed down by reference. Props and memo keys compare the pointer only: the
 /// page keeps one `Rc` until the scenario changes (a fault added by click, another scenario
 /// loaded), and a copy with the same value only costs a recomputation. Comparing whole
