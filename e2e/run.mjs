@@ -610,6 +610,14 @@ test('three guarantees side by side: the ledger agrees with eos-sim compare', as
   assert(rows === report['exactly-once'].processing.inputs, `one row per input (${rows})`);
   assert((await table.locator('td.lost').count()) === report['at-most-once'].processing.lost, 'losses marked');
   assert((await table.locator('td.dup').count()) === report['at-least-once'].processing.duplicates, 'duplicates marked');
+  // The keyboard reaches the lower half by skip links, and a cell says what it is.
+  for (const [skip, to] of [['#skip-lanes', 'lanes'], ['#skip-outcomes', 'outcomes'], ['#skip-fork', 'fork']]) {
+    await page.focus(skip);
+    await page.keyboard.press('Enter');
+    assert((await page.evaluate(() => document.activeElement?.id)) === to, `${skip} moves the focus to #${to}`);
+  }
+  const named = await table.locator('tbody button.cell-open').first().getAttribute('aria-label');
+  assert(/^v\d+ under at-most-once: .+\. Open in the inspector$/.test(named), `a cell's name: ${named}`);
   const eos = await table.locator('tbody tr td:nth-child(4)').allInnerTexts();
   assert(eos.every((t) => t === '1'), `exactly-once column is all 1: ${eos}`);
   await table.scrollIntoViewIfNeeded();

@@ -256,6 +256,11 @@ pub fn app() -> Html {
                     { skip("skip-controls", "controls", i18n.t(crate::i18n::S::SkipToControls)) }
                     { skip("skip-stage", "stage", i18n.t(crate::i18n::S::SkipToStage)) }
                     { skip("skip-diagram", "diagram", i18n.t(crate::i18n::S::SkipToDiagram)) }
+                    if compare.is_some() {
+                        { skip("skip-lanes", "lanes", i18n.t(crate::i18n::S::SkipToLanes)) }
+                        { skip("skip-outcomes", "outcomes", i18n.t(crate::i18n::S::SkipToCharts)) }
+                    }
+                    { skip("skip-fork", "fork", i18n.t(crate::i18n::S::SkipToFork)) }
                 </div>
             }
             if embed {

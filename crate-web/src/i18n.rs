@@ -738,6 +738,9 @@ strings! {
     SkipToControls => "Skip to the playback controls", "К управлению воспроизведением";
     SkipToStage => "Skip to the stage", "К сцене";
     SkipToDiagram => "Skip to the space-time diagram", "К пространственно-временной диаграмме";
+    SkipToLanes => "Skip to the three guarantees", "К трём гарантиям";
+    SkipToCharts => "Skip to the charts", "К графикам";
+    SkipToFork => "Skip to the fork", "К развилке";
     Operator => "operator", "оператор";
     LastSnapshot => "last snapshot", "последний снимок";
     Detail => "detail", "подробности";

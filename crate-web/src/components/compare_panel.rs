@@ -36,10 +36,12 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         };
         let lit = props.selected == Some(sel);
         let onclick = props.on_select.reform(move |_: MouseEvent| sel);
+        let tip = i18n.f(S::CompareCellTip, &[&input, &lane, &text]);
         html! {
             <td class={classes!("copies", class, lit.then_some("selected"))}>
+                // Named in full (input, lane, copies), not by its digit alone.
                 <button class="cell-open" aria-pressed={lit.to_string()} {onclick}
-                    title={i18n.f(S::CompareCellTip, &[&input, &lane, &text])}>{ text.clone() }</button>
+                    aria-label={tip.clone()} title={tip}>{ text.clone() }</button>
             </td>
         }
     };

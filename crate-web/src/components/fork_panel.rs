@@ -55,7 +55,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         })
     };
     html! {
-        <section class="fork card" aria-label={S::ForkFork.get(lang)}>
+        <section class="fork card" id="fork" tabindex="-1" aria-label={S::ForkFork.get(lang)}>
             <h2>{ S::ForkForkChangeOneThing.get(lang) }</h2>
             <div class="fork-controls">
                 <label>{ S::ForkChange.get(lang) }

@@ -175,7 +175,7 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
     }
     let title = S::LanesTitle.get(lang);
     html! {
-        <section class="card lane-stages" aria-label={title}>
+        <section class="card lane-stages" id="lanes" tabindex="-1" aria-label={title}>
             <h2>{ title }</h2>
             <p class="quiet">{ S::LanesNote.get(lang) }</p>
             <div class="lane-row">

@@ -35,7 +35,7 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
     ];
     let title = t(S::OutcomesTitle);
     html! {
-        <section class="outcomes panel" aria-label={title}>
+        <section class="outcomes panel" id="outcomes" tabindex="-1" aria-label={title}>
             <h2>{ title }
                 <span class="muted">{ format!(" · {name}, {}", t(S::OutcomesSub)) }</span></h2>
             <div class="chart-row">
