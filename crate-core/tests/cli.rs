@@ -59,6 +59,24 @@ fn list_prints_every_builtin() {
         assert!(first_words.contains(name), "{name} missing from:\n{out}");
     }
     assert_eq!(first_words.len(), BUILTIN.len(), "{out}");
+    // The group and the summary each start in one column, however long a name is.
+    let column = |line: &str, k: usize| {
+        let mut words = line
+            .char_indices()
+            .filter(|(i, c)| !c.is_whitespace() && (*i == 0 || line[..*i].ends_with("  ")));
+        words.nth(k).map(|(i, _)| line[..i].chars().count())
+    };
+    for k in [1, 2] {
+        let starts: std::collections::BTreeSet<_> = out.lines().map(|l| column(l, k)).collect();
+        assert_eq!(starts.len(), 1, "column {k} starts at {starts:?}:\n{out}");
+    }
+    let lessons = stdout(&eos_sim(&["lessons"]));
+    let starts: std::collections::BTreeSet<_> = lessons.lines().map(|l| column(l, 1)).collect();
+    assert_eq!(
+        starts.len(),
+        1,
+        "the titles start at {starts:?}:\n{lessons}"
+    );
 }
 
 #[test]

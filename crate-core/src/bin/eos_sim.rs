@@ -460,14 +460,35 @@ fn main() -> ExitCode {
     };
     match args.first().map(String::as_str) {
         Some("list") => {
-            for info in builtin::list() {
-                println!("{:<34} {:<22} {}", info.name, info.group, info.summary);
+            // Columns as wide as their longest entry.
+            let all = builtin::list();
+            let name = all
+                .iter()
+                .map(|i| i.name.chars().count())
+                .max()
+                .unwrap_or(0);
+            let group = all
+                .iter()
+                .map(|i| i.group.chars().count())
+                .max()
+                .unwrap_or(0);
+            for info in &all {
+                println!(
+                    "{:<name$}  {:<group$}  {}",
+                    info.name, info.group, info.summary
+                );
             }
             ExitCode::SUCCESS
         }
         Some("lessons") => {
-            for l in lesson::builtin_lessons() {
-                println!("{:<22} {}", l.id(), l.title().get(Lang::En));
+            let all = lesson::builtin_lessons();
+            let id = all
+                .iter()
+                .map(|l| l.id().chars().count())
+                .max()
+                .unwrap_or(0);
+            for l in &all {
+                println!("{:<id$}  {}", l.id(), l.title().get(Lang::En));
             }
             ExitCode::SUCCESS
         }
