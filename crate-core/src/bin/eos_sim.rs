@@ -234,6 +234,9 @@ fn check_lesson(l: &Lesson) -> (Vec<String>, String) {
 }
 
 /// Runs a scenario to its end: the report, and the run's names (keys, nodes) to print it.
+/// How often a long run says how far it is (about 20 s at the engine's rate).
+const PROGRESS_EVERY: u64 = 5_000_000;
+
 fn run(
     scenario: &Scenario,
     seed: Option<u64>,
@@ -247,7 +250,7 @@ fn run(
     if trace {
         loop {
             let outcome = sim.step();
-            if outcome != StepOutcome::Stepped {
+            if outcome != StepOutcome::Stepped || sim.steps() >= sim.max_steps {
                 break;
             }
             if let Some(rec) = sim.trace().last() {
@@ -258,7 +261,22 @@ fn run(
             }
         }
     } else {
-        sim.run(RunLimit::Completion);
+        // A long run (up to `limits.max_steps`, 100,000,000) says on stderr how far it is,
+        // every PROGRESS_EVERY steps, rather than minutes of silence.
+        loop {
+            let next = sim.steps().saturating_add(PROGRESS_EVERY);
+            let outcome = sim.run(RunLimit::Steps(next));
+            // `Stepped`: the chunk's steps are done and the run goes on.
+            if outcome != StepOutcome::Stepped || sim.steps() >= sim.max_steps {
+                break;
+            }
+            eprintln!(
+                "eos-sim: step {} at {} simulated (limits.max_steps {})…",
+                sim.steps(),
+                eos_core::time::format_duration(sim.now()),
+                sim.max_steps
+            );
+        }
     }
     let mut report = Report::of(scenario.name(), &sim);
     if let Some(f) = report.flink.as_mut() {
