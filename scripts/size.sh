@@ -19,8 +19,10 @@ cd "$(dirname "$0")/.."
 # asks for by name; 580 KB since the chrome's Russian strings ship in that worker too (the
 # page 581.9 → 576.1 KB; the worker 21.5 → 29.0 KB, so its budget 24 → 30 KB); 592 KB since a
 # try-it run is named as changed, a revealed answer moves beside its question and the inspector
-# explains a transaction decided before its producer heard (591.6 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-592000}
+# explains a transaction decided before its producer heard (591.6 KB); 594 KB since faults added by
+# click can be taken out, the three lanes follow the stage step for step, a cut run says so and
+# skip links reach the lower half (593.7 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-594000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

@@ -424,6 +424,42 @@ fn unreachable_default() -> Playground {
 
 /// A permalink's state, or the default view with the reason it could not be opened.
 impl Playground {
+    /// The same, with a notice.
+    fn noticed(&self, text: String) -> Rc<Self> {
+        let mut same = self.bumped(self.finished, false);
+        same.error = Some(Notice::Text(text));
+        Rc::new(same)
+    }
+
+    /// The same run with its faults changed (`scenario`, whose last faults are `added`, the
+    /// faults added by click), at the step it was at; a scenario that cannot be built leaves
+    /// everything as it was and says why.
+    fn refaulted(
+        self: Rc<Self>,
+        scenario: Result<Scenario, eos_core::ScenarioError>,
+        added: Vec<FaultSpec>,
+    ) -> Rc<Self> {
+        let scenario = match scenario {
+            Ok(s) => s,
+            Err(e) => return self.noticed(e.to_string()),
+        };
+        let steps = self.sim.borrow().steps();
+        let mut next = Playground::with_scenario(&self.scenario_name, scenario, None);
+        next.injected = added.len() as u32;
+        next.added = Rc::new(added);
+        next.source = self.source.clone();
+        next.guarantee = self.guarantee;
+        next.speed = self.speed;
+        next.selection = self.selection;
+        next.version = self.version + 1;
+        // A run cut by its step limit keeps saying so at the step it goes to.
+        let limit = next.error.take();
+        let next = Rc::new(next).reduce(Action::Seek(steps));
+        let mut next = Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
+        next.error = limit;
+        Rc::new(next)
+    }
+
     /// The same source and added faults as `self`, as `scenario` (another seed or guarantee),
     /// from step 0; a scenario that cannot be built leaves everything as it was and says why.
     fn rerun(
@@ -442,11 +478,7 @@ impl Playground {
                 next.version = self.version + 1;
                 Rc::new(next)
             }
-            Err(e) => {
-                let mut same = self.bumped(self.finished, false);
-                same.error = Some(Notice::Text(e.to_string()));
-                Rc::new(same)
-            }
+            Err(e) => self.noticed(e.to_string()),
         }
     }
 }
@@ -579,11 +611,7 @@ impl Reducible for Playground {
         match action {
             Action::Load(name) => match crate::builtins::get(&name) {
                 Ok(s) => Rc::new(Playground::with_scenario(&name, s, None)),
-                Err(e) => {
-                    let mut same = self.bumped(self.finished, false);
-                    same.error = Some(Notice::Text(e.to_string()));
-                    Rc::new(same)
-                }
+                Err(e) => self.noticed(e.to_string()),
             },
             Action::LoadScenario(name, scenario) => {
                 Rc::new(Playground::with_scenario(&name, (*scenario).clone(), None))
@@ -654,10 +682,7 @@ impl Reducible for Playground {
                 Rc::new(next)
             }
             Action::InjectFault(spec) => {
-                let (now, steps) = {
-                    let sim = self.sim.borrow();
-                    (sim.now(), sim.steps())
-                };
+                let now = self.sim.borrow().now();
                 let spec = FaultSpec {
                     // Strictly after every event already processed: the past is unchanged.
                     at_ms: eos_core::time::to_ms(now) + 1,
@@ -665,41 +690,13 @@ impl Reducible for Playground {
                 };
                 // The same fault at the same moment again (a second press) changes nothing.
                 if self.added.contains(&spec) {
-                    let mut same = self.bumped(self.finished, false);
-                    same.error = Some(Notice::Text(format!(
-                        "{} is already in the fault schedule.",
-                        crate::view_model::describe_added(&spec)
-                    )));
-                    return Rc::new(same);
+                    let said = crate::view_model::describe_added(&spec);
+                    return self.noticed(format!("{said} is already in the fault schedule."));
                 }
-                match self.scenario.with_fault(spec) {
-                    Ok(scenario) => {
-                        let mut next =
-                            Playground::with_scenario(&self.scenario_name, scenario, None);
-                        next.injected = self.injected + 1;
-                        next.source = self.source.clone();
-                        next.guarantee = self.guarantee;
-                        let mut added = self.added.as_ref().clone();
-                        added.push(
-                            next.scenario
-                                .file
-                                .faults
-                                .last()
-                                .cloned()
-                                .unwrap_or_default(),
-                        );
-                        next.added = Rc::new(added);
-                        next.speed = self.speed;
-                        next.selection = self.selection;
-                        next.version = self.version + 1;
-                        Rc::new(next).reduce(Action::Seek(steps))
-                    }
-                    Err(e) => {
-                        let mut same = self.bumped(self.finished, false);
-                        same.error = Some(Notice::Text(e.to_string()));
-                        Rc::new(same)
-                    }
-                }
+                let mut added = self.added.as_ref().clone();
+                added.push(spec.clone());
+                let scenario = self.scenario.with_fault(spec);
+                self.refaulted(scenario, added)
             }
             Action::RemoveFault(n) => {
                 // The faults added by click are the file's last ones, in the order added.
@@ -711,30 +708,9 @@ impl Reducible for Playground {
                     return self;
                 };
                 file.faults.remove(at);
-                let steps = self.sim.borrow().steps();
                 let mut added = self.added.as_ref().clone();
                 added.remove(n);
-                let mut next = match Scenario::from_file(file) {
-                    Ok(scenario) => Playground::with_scenario(&self.scenario_name, scenario, None),
-                    Err(e) => {
-                        let mut same = self.bumped(self.finished, false);
-                        same.error = Some(Notice::Text(e.to_string()));
-                        return Rc::new(same);
-                    }
-                };
-                next.injected = added.len() as u32;
-                next.added = Rc::new(added);
-                next.source = self.source.clone();
-                next.guarantee = self.guarantee;
-                next.speed = self.speed;
-                next.selection = self.selection;
-                next.version = self.version + 1;
-                let limit = next.error.take();
-                let next = Rc::new(next).reduce(Action::Seek(steps));
-                let mut next =
-                    Rc::try_unwrap(next).unwrap_or_else(|rc| rc.bumped(rc.finished, false));
-                next.error = limit;
-                Rc::new(next)
+                self.refaulted(Scenario::from_file(file), added)
             }
             Action::Open(opened) => Rc::new(open(&self, *opened)),
             // A bumped state carries no notice.
