@@ -227,6 +227,34 @@ fn check_fails_on_an_invalid_file() {
     assert_clean_failure(&o, "cluster.brokers");
 }
 
+/// A number the field's type cannot hold (negative, too large) is told the field's own
+/// range, as an in-type number out of range is, not the type's.
+#[test]
+fn a_number_that_does_not_fit_its_type_is_told_the_fields_range() {
+    for (value, says) in [("-5", "`-5`"), ("4294967296", "`4294967296`")] {
+        let path = std::env::temp_dir().join(format!(
+            "eos-sim-cli-test-{}-count{value}.toml",
+            std::process::id()
+        ));
+        std::fs::write(
+            &path,
+            format!(
+                "version = 1\nname = \"x\"\n[[topics]]\nname = \"t\"\n[[producers]]\nname = \"p\"\n[[producers.sends]]\ntopic = \"t\"\ncount = {value}\n"
+            ),
+        )
+        .unwrap();
+        let file = TempFile(path);
+        let o = eos_sim(&["check", &file.0.to_string_lossy()]);
+        assert_clean_failure(&o, says);
+        let err = stderr(&o);
+        assert!(
+            err.contains("expected a whole number from 1 to 2000000")
+                && !err.contains("from 0 to 4294967295"),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn run_of_an_unknown_scenario_fails_cleanly() {
     let o = eos_sim(&["run", "no-such-thing"]);

@@ -64,6 +64,42 @@ pub fn process_names_of(file: &ScenarioFile) -> Vec<String> {
         .collect()
 }
 
+/// A whole number that does not fit its field's type (`count = -5`) is told the field's own
+/// range, not the type's ("from 1 to 2000000", not "from 0 to 4294967295"): the file is read
+/// again with the type's largest value in its place, and the validation, which knows every
+/// field's range, says it.
+fn field_range(text: &str, e: &toml::de::Error, message: &str) -> Option<String> {
+    const TYPES: [(&str, &str, &str); 4] = [
+        ("u8", "255", "a whole number from 0 to 255"),
+        ("u16", "65535", "a whole number from 0 to 65535"),
+        ("u32", "4294967295", "a whole number from 0 to 4294967295"),
+        ("u64", "9223372036854775807", "a whole number, 0 or more"),
+    ];
+    let raw = e.message();
+    if !raw.starts_with("invalid value: integer") {
+        return None;
+    }
+    let (_, probe, said) = TYPES
+        .iter()
+        .find(|(t, _, _)| raw.ends_with(&format!("expected {t}")))?;
+    let span = e.span()?;
+    let patched = format!(
+        "{}{probe}{}",
+        text.get(..span.start)?,
+        text.get(span.end..)?
+    );
+    let file: ScenarioFile = toml::from_str(&patched).ok()?;
+    let Err(ScenarioError::Invalid(errors)) = build::build(&file) else {
+        return None;
+    };
+    let allowed = errors.iter().find_map(|f| {
+        let rest = f.message.strip_prefix(*probe)?;
+        let range = rest.split_once("(allowed: ")?.1;
+        range.split_once(')').map(|(r, _)| r.to_string())
+    })?;
+    Some(message.replacen(said, &format!("a whole number from {allowed}"), 1))
+}
+
 impl Scenario {
     /// Parses and validates TOML text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -74,7 +110,10 @@ impl Scenario {
             });
         }
         let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Parse {
-            message: not_a_scenario(text).unwrap_or_else(|| error::plain_types(&e.to_string())),
+            message: not_a_scenario(text).unwrap_or_else(|| {
+                let message = error::plain_types(&e.to_string());
+                field_range(text, &e, &message).unwrap_or(message)
+            }),
         })?;
         Scenario::from_file(file)
     }
