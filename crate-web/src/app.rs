@@ -218,7 +218,8 @@ pub fn app() -> Html {
     let clock = view_model::clock(&sim, lang);
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
-    let finished = sim.is_finished();
+    // At the page's step limit the run goes no further either: the forward controls rest.
+    let finished = sim.is_finished() || sim.steps() >= sim.max_steps;
     let schedule = view_model::fault_schedule(&sim, lang);
     let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;
@@ -320,7 +321,11 @@ pub fn app() -> Html {
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
                         injected={state.injected} on_inject={on_inject.clone()} down={down}
                         added={state.added.iter().map(view_model::describe_added).collect::<Vec<_>>()}
-                        on_remove={on_remove} />
+                        on_remove={on_remove}
+                        refused={match &state.error {
+                            Some(n @ crate::state::Notice::AlreadyScheduled(_)) => Some(n.text(lang)),
+                            _ => None,
+                        }} />
                 </div>
                 <div class="brokers">
                     <Held hold={hold} still={outcome_still} class="held">

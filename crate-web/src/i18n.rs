@@ -289,6 +289,7 @@ strings! {
     ByClick => " (+{0} by click)", " (+{0} вручную)";
     AddedByClick => "Added by click (× takes one out)", "Добавлены вручную (× убирает)";
     RemoveFault => "Remove: {0}", "Убрать: {0}";
+    AlreadyScheduled => "{0} is already in the fault schedule.", "{0}: такой сбой уже есть в расписании.";
     NoFaults => "no faults", "сбоев нет";
     ScheduleAt => "at {0}: {1}", "{0}: {1}";
     FreezeOutOfRange => "A freeze of {0} s is out of range: choose 1 to {1} seconds.",
@@ -378,6 +379,7 @@ strings! {
     Acknowledged => "acknowledged", "подтверждена";
     OffsetAt => "offset {0} at {1}", "смещение {0} в {1}";
     OffsetN => "offset {0}", "смещение {0}";
+    SinkCountedRefused => "no: {1} counts offset {0} as done, but Kafka refused its commit", "нет: {1} считает смещение {0} готовым, но Kafka отказала в фиксации";
     NotYet => "not yet", "пока нет";
     NotYetSink => "not yet: at the answer to its checkpoint's commit", "пока нет: при ответе на фиксацию его контрольной точки";
     TxnDecidedUnheard => "Kafka has {0} this transaction (its marker is in the log), but {1} has not heard yet: the ledger's rows say what {2} knows.", "Kafka уже {0} эту транзакцию (маркер в логе), но {1} об этом ещё не знает: строки журнала — то, что знает {2}.";

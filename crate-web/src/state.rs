@@ -111,6 +111,9 @@ pub enum Notice {
     Text(String),
     /// The run reached its step limit at this step, not its end.
     StepLimit(u64),
+    /// A fault pressed again at the same moment (its words): said by the fault panel too,
+    /// where the press was.
+    AlreadyScheduled(String),
 }
 
 impl Notice {
@@ -118,6 +121,7 @@ impl Notice {
         match self {
             Notice::Text(t) => t.clone(),
             Notice::StepLimit(steps) => S::StepLimit.f(lang, &[steps, &PAGE_MAX_STEPS]),
+            Notice::AlreadyScheduled(fault) => S::AlreadyScheduled.f(lang, &[fault]),
         }
     }
 }
@@ -690,8 +694,10 @@ impl Reducible for Playground {
                 };
                 // The same fault at the same moment again (a second press) changes nothing.
                 if self.added.contains(&spec) {
+                    let mut same = self.bumped(self.finished, false);
                     let said = crate::view_model::describe_added(&spec);
-                    return self.noticed(format!("{said} is already in the fault schedule."));
+                    same.error = Some(Notice::AlreadyScheduled(said));
+                    return Rc::new(same);
                 }
                 let mut added = self.added.as_ref().clone();
                 added.push(spec.clone());

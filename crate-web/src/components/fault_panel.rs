@@ -16,6 +16,9 @@ pub struct FaultPanelProps {
     pub added: Vec<String>,
     #[prop_or_default]
     pub on_remove: Callback<usize>,
+    /// A press that added nothing (the same fault again), said here as well as above.
+    #[prop_or_default]
+    pub refused: Option<String>,
     pub on_inject: Callback<FaultSpec>,
     /// The processes down now: they can be restarted, not crashed or frozen.
     pub down: Vec<String>,
@@ -117,6 +120,9 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
             if let Err(why) = &seconds {
                 <p id="freeze-error" class="field-error" role="alert">{ why }</p>
             }
+            if let Some(why) = &props.refused {
+                <p class="field-error" aria-hidden="true">{ why }</p>
+            }
             <h3 class="schedule-title">
                 { t(S::FaultSchedule) }
                 if props.injected > 0 { <span class="injected">{ i18n.f(S::ByClick, &[&props.injected]) }</span> }
@@ -138,7 +144,11 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                                 <span>{ f }</span>
                                 <button id={format!("remove-fault-{n}")} class="remove"
                                     aria-label={i18n.f(S::RemoveFault, &[f])} title={i18n.f(S::RemoveFault, &[f])}
-                                    onclick={Callback::from(move |_| cb.emit(n))}>{"×"}</button>
+                                    onclick={Callback::from(move |_| {
+                                        cb.emit(n);
+                                        // The button goes with its fault: the focus stays in the panel.
+                                        crate::components::focus_soon("fault-target");
+                                    })}>{"×"}</button>
                             </li>
                         }
                     }) }

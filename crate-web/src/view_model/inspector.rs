@@ -429,6 +429,11 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             lang,
             match (e.acked_offset, e.delivered_at) {
                 (Some(o), Some(t)) => S::OffsetAt.f(lang, &[&o, &dur(t)]),
+                // Counted done by a Flink sink whose commit Kafka refused: not an ack.
+                (Some(o), None) if e.status == DeliveryStatus::Failed => {
+                    let by = eos_core::report::sender(e).map(|n| sim.names.node(n));
+                    S::SinkCountedRefused.f(lang, &[&o, &by.unwrap_or_default()])
+                }
                 (Some(o), None) => S::OffsetN.f(lang, &[&o]),
                 // A Flink sink's record is done when its checkpoint's commit is answered.
                 _ if e.sink.is_some() => S::NotYetSink.get(lang).to_string(),
@@ -1098,11 +1103,16 @@ pub(crate) mod tests {
             "{:?}",
             vm.notes
         );
-        // Once the sink has heard, the rows agree and the note goes.
+        // Once the sink has heard, the rows agree and the note goes; the record is counted
+        // done by Flink, not acknowledged by Kafka.
         let mut sim = at_step(name, 256);
         sim.run(RunLimit::Completion);
         let vm = look(&sim);
         assert_eq!(value(&vm, "ledger status"), "failed");
+        assert_eq!(
+            value(&vm, "acknowledged"),
+            "no: sink-0 counts offset 9 as done, but Kafka refused its commit"
+        );
         assert!(
             vm.notes.iter().all(|n| !n.contains("has not heard")),
             "{:?}",
