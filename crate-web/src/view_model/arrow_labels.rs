@@ -128,14 +128,20 @@ pub fn place(
         };
         let bounds = [left, right, now_x];
         let mut found = find_place(a, bounds, &placed, &lines);
-        // On a phone a message on the wire whose word is wider than the room right of the
-        // now line is cut short ("AddPartitio…"; the tooltip and inspector name it in full)
-        // rather than written across the line.
+        // On a phone a label wider than the room on its side of the now line (right of it
+        // for a message on the wire, left of it for one delivered) is cut short
+        // ("AddPartitio…"; the tooltip and inspector name it in full) rather than written
+        // across the line.
         let across = |b: &LabelBox| b.x0 < now_x && now_x < b.x1;
-        if clear_of_lines && a.in_flight && found.is_none_or(|(_, _, b)| across(&b)) {
+        if clear_of_lines && found.is_none_or(|(_, _, b)| across(&b)) {
+            let side = if a.in_flight {
+                right - now_x
+            } else {
+                now_x - left
+            };
             // Characters that fit, less the "×3" a label for several arrows carries.
             let chars = a.kind.chars().count();
-            let room = (((right - now_x - 10.0) / CHAR_WIDTH).floor().max(0.0) as usize)
+            let room = (((side - 10.0) / CHAR_WIDTH).floor().max(0.0) as usize)
                 .saturating_sub(text(a).chars().count() - chars);
             if room >= 5 && room < chars {
                 let mut short = a.clone();
