@@ -150,6 +150,33 @@ fn run_prints_a_text_summary() {
     assert!(out.contains("duplicates 3"), "{out}");
 }
 
+/// A run stopped by `limits.max_steps` narrates every step it took, its last one too.
+#[test]
+fn a_trace_cut_by_its_step_limit_narrates_its_last_step() {
+    let path = std::env::temp_dir().join(format!(
+        "eos-sim-cli-test-{}-max-steps.toml",
+        std::process::id()
+    ));
+    let text = std::fs::read_to_string(format!("{SCENARIOS}/lost-ack-idempotence-off.toml"))
+        .unwrap()
+        .replace("[[topics]]", "[limits]\nmax_steps = 5\n\n[[topics]]");
+    std::fs::write(&path, text).unwrap();
+    let file = TempFile(path);
+    let o = eos_sim(&["run", &file.0.to_string_lossy(), "--trace"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .last()
+        .unwrap_or_default();
+    assert!(
+        last.starts_with("#5 "),
+        "the last narrated step: {last}\n{out}"
+    );
+    assert!(out.contains("run        5 steps"), "{out}");
+}
+
 #[test]
 fn check_passes_every_scenario_file() {
     let mut files: Vec<String> = std::fs::read_dir(SCENARIOS)

@@ -219,7 +219,7 @@ pub fn app() -> Html {
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
     // At the page's step limit the run goes no further either: the forward controls rest.
-    let finished = sim.is_finished() || sim.steps() >= sim.max_steps;
+    let finished = sim.is_finished() || sim.at_step_limit();
     let schedule = view_model::fault_schedule(&sim, lang);
     let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;

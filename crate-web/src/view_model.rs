@@ -812,7 +812,7 @@ pub fn parse_component(value: &str) -> Option<NodeId> {
 pub fn clock(sim: &Simulation, lang: Lang) -> String {
     let end = if sim.is_finished() {
         S::ClockFinished.get(lang)
-    } else if sim.steps() >= sim.max_steps {
+    } else if sim.at_step_limit() {
         // Cut by its step limit (the page's at most): not the run's end.
         S::ClockCut.get(lang)
     } else {

@@ -233,10 +233,10 @@ fn check_lesson(l: &Lesson) -> (Vec<String>, String) {
     }
 }
 
-/// Runs a scenario to its end: the report, and the run's names (keys, nodes) to print it.
 /// How often a long run says how far it is (about 20 s at the engine's rate).
 const PROGRESS_EVERY: u64 = 5_000_000;
 
+/// Runs a scenario to its end: the report, and the run's names (keys, nodes) to print it.
 fn run(
     scenario: &Scenario,
     seed: Option<u64>,
@@ -250,7 +250,7 @@ fn run(
     if trace {
         loop {
             let outcome = sim.step();
-            if outcome != StepOutcome::Stepped || sim.steps() >= sim.max_steps {
+            if outcome != StepOutcome::Stepped {
                 break;
             }
             if let Some(rec) = sim.trace().last() {
@@ -267,7 +267,7 @@ fn run(
             let next = sim.steps().saturating_add(PROGRESS_EVERY);
             let outcome = sim.run(RunLimit::Steps(next));
             // `Stepped`: the chunk's steps are done and the run goes on.
-            if outcome != StepOutcome::Stepped || sim.steps() >= sim.max_steps {
+            if outcome != StepOutcome::Stepped || sim.at_step_limit() {
                 break;
             }
             eprintln!(

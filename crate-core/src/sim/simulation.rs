@@ -331,6 +331,12 @@ impl Simulation {
         self.queue.is_empty()
     }
 
+    /// The run has taken as many steps as its limit (`limits.max_steps`, or the page's cap)
+    /// allows: it goes no further, though it has not ended.
+    pub fn at_step_limit(&self) -> bool {
+        self.steps >= self.max_steps
+    }
+
     /// Whether the run has ended, though events may still be queued: `is_finished` holds
     /// only once a step has found the queue empty, and a run stopped at its last step may
     /// still hold events that do nothing (a timer no longer needed). Tried on a copy.
