@@ -167,8 +167,7 @@ fn a_trace_cut_by_its_step_limit_narrates_its_last_step() {
     let out = stdout(&o);
     let last = out
         .lines()
-        .filter(|l| l.starts_with('#'))
-        .last()
+        .rfind(|l| l.starts_with('#'))
         .unwrap_or_default();
     assert!(
         last.starts_with("#5 "),
