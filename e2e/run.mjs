@@ -206,6 +206,55 @@ test('the keyboard presses what has the focus; Escape closes the Share menu and 
   assert(await page.evaluate(() => document.activeElement.id === 'scenario-picker'), 'the focus stays on the picker');
 });
 
+test('a log, the diagram and a compare column are one tab stop each; ↑/↓ move inside, ←/→ still step', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
+  await page.locator('#compare-table').waitFor();
+  await page.focus('#step');
+  await page.keyboard.press('End');
+  const stops = (sel) => page.evaluate((sel) => document.querySelectorAll(`${sel} [data-rove][tabindex="0"]`).length, sel);
+  const items = (sel) => page.evaluate((sel) => document.querySelectorAll(`${sel} [data-rove]`).length, sel);
+  assert((await items('#space-time')) > 5 && (await stops('#space-time')) === 1, 'the diagram: many arrows, one tab stop');
+  const logs = await page.evaluate(() => [...document.querySelectorAll('ol.log')]
+    .filter((ol) => ol.querySelector('[data-rove]'))
+    .map((ol) => ol.querySelectorAll('[data-rove][tabindex="0"]').length));
+  assert(logs.length > 0 && logs.every((n) => n === 1), `one tab stop per log: ${logs}`);
+  // ↓ moves to the next cell of the same log, and that cell becomes the log's tab stop.
+  const first = page.locator('ol.log [data-rove][tabindex="0"]').first();
+  await first.focus();
+  const [offset, log, broker] = await page.evaluate(() => [document.activeElement.dataset.rove, document.activeElement.closest('ol').dataset.partition, document.activeElement.closest('ol').dataset.broker]);
+  const step = await stepNumber(page);
+  await page.keyboard.press('ArrowDown');
+  const moved = await page.evaluate(() => [document.activeElement.dataset.rove, document.activeElement.closest('ol')?.dataset.partition, document.activeElement.getAttribute('tabindex')]);
+  assert(moved[0] !== offset && moved[1] === log && moved[2] === '0', `↓ moves inside the log: ${offset} → ${moved}`);
+  await page.keyboard.press('ArrowUp');
+  assert(await page.evaluate((o) => document.activeElement.dataset.rove === o, offset), '↑ comes back');
+  assert((await stepNumber(page)) === step, '↑/↓ do not step the run');
+  // At a log's last cell ↓ stays there: it does not run on into the next log.
+  const last = page.locator(`ol.log[data-partition="${log}"][data-broker="${broker}"] [data-rove]`).last();
+  await last.focus();
+  const lastKey = await last.getAttribute('data-rove');
+  await page.keyboard.press('ArrowDown');
+  assert(await page.evaluate(([l, k]) => document.activeElement.closest('ol')?.dataset.partition === l && document.activeElement.dataset.rove === k, [log, lastKey]), '↓ at the last cell stays on it');
+  await first.focus();
+  // Tab leaves the log at once: the next stop is outside it.
+  await page.keyboard.press('Tab');
+  assert(await page.evaluate((l) => document.activeElement.closest('ol')?.dataset.partition !== l, log), 'Tab leaves the log');
+  // The diagram: ↓ from its stop is another arrow; ← still steps back.
+  await page.locator('#space-time [data-rove][tabindex="0"]').focus();
+  const arrow = await page.evaluate(() => document.activeElement.dataset.rove);
+  await page.keyboard.press('ArrowUp');
+  assert(await page.evaluate((a) => document.activeElement.closest('#space-time') && document.activeElement.dataset.rove !== a, arrow), '↑ moves to another arrow');
+  await page.keyboard.press('ArrowLeft');
+  assert((await stepNumber(page)) === step - 1, '← still steps back with the focus on an arrow');
+  // The compare table: one stop per guarantee's column.
+  await page.locator('#compare-table').scrollIntoViewIfNeeded();
+  assert((await stops('#compare-table')) === 3, 'a tab stop per column of the compare table');
+  await page.locator('#compare-table [data-rove][tabindex="0"]').first().focus();
+  const lane = await page.evaluate(() => document.activeElement.dataset.rove.split(':')[0]);
+  await page.keyboard.press('ArrowDown');
+  assert(await page.evaluate((l) => document.activeElement.dataset.rove.startsWith(l + ':'), lane), '↓ stays in its column');
+});
+
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {
   const theme = () => page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
   // The system's theme, followed as it changes.

@@ -21,8 +21,10 @@ cd "$(dirname "$0")/.."
 # try-it run is named as changed, a revealed answer moves beside its question and the inspector
 # explains a transaction decided before its producer heard (591.6 KB); 594 KB since faults added by
 # click can be taken out, the three lanes follow the stage step for step, a cut run says so and
-# skip links reach the lower half (593.7 KB); 595 KB with the second pass's fixes (594.1 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-595000}
+# skip links reach the lower half (593.7 KB); 595 KB with the second pass's fixes (594.1 KB);
+# 598 KB since a log, the diagram, the wire list and a compare column are one tab stop each
+# (597.3 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-598000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

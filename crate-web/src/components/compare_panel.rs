@@ -21,6 +21,31 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
     let c = &props.compare;
+    // One tab stop per lane's column (rove.rs): the cell last focused there, else the one
+    // open in the inspector, else the first row's. Keys are "lane:input".
+    let rove = super::rove::use_rove();
+    let stops: Vec<Option<String>> = c
+        .lanes
+        .iter()
+        .map(|lane| {
+            let chosen = match props.selected {
+                Some(Selection::LaneInput { guarantee, input }) if guarantee.name() == *lane => {
+                    Some(input)
+                }
+                _ => None,
+            };
+            let preferred: Vec<String> = chosen
+                .into_iter()
+                .chain(c.rows.first().map(|r| r.id))
+                .map(|id| format!("{lane}:{id}"))
+                .collect();
+            rove.stop(lane, &preferred, &|k| {
+                k.split_once(':')
+                    .and_then(|(_, id)| id.parse::<u32>().ok())
+                    .is_some_and(|id| c.rows.iter().any(|r| r.id == id))
+            })
+        })
+        .collect();
     let cell = |input: &str, id: u32, lane: &'static str, n: u32| {
         let (class, text) = match n {
             0 => ("lost", t(S::Lost0).to_string()),
@@ -35,12 +60,15 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
             input: id,
         };
         let lit = props.selected == Some(sel);
+        let key = format!("{lane}:{id}");
+        let is_stop = stops.iter().flatten().any(|s| *s == key);
         let onclick = props.on_select.reform(move |_: MouseEvent| sel);
         let tip = i18n.f(S::CompareCellTip, &[&input, &lane, &text]);
         html! {
             <td class={classes!("copies", class, lit.then_some("selected"))}>
                 // Named in full (input, lane, copies), not by its digit alone.
                 <button class="cell-open" aria-pressed={lit.to_string()} {onclick}
+                    tabindex={super::rove::tabindex(is_stop)} data-rove={key}
                     aria-label={tip.clone()} title={tip}>{ text.clone() }</button>
             </td>
         }
@@ -52,7 +80,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
             if !c.stages.is_empty() {
                 <p class="quiet stages">{ i18n.f(S::CompareStages, &[&c.stages]) }</p>
             }
-            <table id="compare-table">
+            <table id="compare-table" data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                 <thead>
                     <tr>
                         <th scope="col">{ t(S::Input) }</th>

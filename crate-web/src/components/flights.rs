@@ -29,13 +29,24 @@ pub fn flights(props: &FlightsProps) -> Html {
     let t = |s: S| i18n.t(s);
     // Past the first MAX_SHOWN rows, a count: those beyond the list, and those not given.
     let more = props.more + props.flights.len().saturating_sub(MAX_SHOWN);
+    // One tab stop for the list (rove.rs): the one last focused, else the selected message,
+    // else the first.
+    let rove = super::rove::use_rove();
+    let shown = || props.flights.iter().take(MAX_SHOWN).filter(|f| !f.lost);
+    let chosen = match props.selected {
+        Some(Selection::Message(id)) => Some(id),
+        _ => None,
+    };
+    let stop = rove.stop_number(&[chosen, shown().next().map(|f| f.id)], &|id| {
+        shown().any(|f| f.id == id)
+    });
     html! {
         <section class="flights" aria-label={t(S::OnTheWire)}>
             <h2>{ t(S::OnTheWire) }</h2>
             if props.flights.is_empty() {
                 <p class="quiet">{ t(S::NothingInFlight) }</p>
             } else {
-                <ul>
+                <ul data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                     // Keyed in a list of their own (yew matches by key only there).
                     <>{ for props.flights.iter().take(MAX_SHOWN).map(|f| {
                         if f.lost {
@@ -53,7 +64,8 @@ pub fn flights(props: &FlightsProps) -> Html {
                         let (click, key) = activate(&props.on_select, sel);
                         let live = props.live;
                         html! {
-                            <li key={f.key} tabindex={live.then_some("0")} role={live.then_some("button")} data-msg={f.id.to_string()}
+                            <li key={f.key} tabindex={live.then_some(super::rove::tabindex(stop == Some(f.id)))}
+                                data-rove={live.then(|| f.id.to_string())} role={live.then_some("button")} data-msg={f.id.to_string()}
                                 class={classes!((props.selected == Some(sel)).then_some("selected"))}
                                 title={live.then(|| t(S::InspectMessageTip))}
                                 onclick={live.then_some(click)} onkeydown={live.then_some(key)}>

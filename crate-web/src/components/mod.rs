@@ -25,6 +25,7 @@ pub mod outcome_chart;
 pub mod partition_log;
 pub mod processor_card;
 pub mod producer_card;
+pub mod rove;
 pub mod share_menu;
 pub mod space_time;
 pub mod theme_button;

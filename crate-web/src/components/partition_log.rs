@@ -51,6 +51,20 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
             None
         }
     };
+    // One tab stop for the cells (rove.rs): the one last focused, else the selected record,
+    // else the first cell.
+    let rove = super::rove::use_rove();
+    let chosen = match props.selected {
+        Some(Selection::Record {
+            tp: t,
+            broker: b,
+            offset,
+        }) if t == tp && b == broker => Some(offset),
+        _ => None,
+    };
+    let stop = rove.stop_number(&[chosen, p.cells.first().map(|c| c.offset)], &|o| {
+        p.cells.iter().any(|c| c.offset == o)
+    });
     html! {
         <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={(live && props.stage).then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
             <div class="partition-head">
@@ -74,7 +88,8 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
             // A long log draws its cells smaller (offset and value; key and producer id stay in
             // each cell's tooltip), so a busy partition stays a few rows high.
             <ol class={classes!("log", (p.cells.len() > DENSE_FROM).then_some("dense"))}
-                data-partition={p.title.clone()} data-broker={broker.to_string()}>
+                data-partition={p.title.clone()} data-broker={broker.to_string()}
+                data-roves="" onfocusin={live.then(|| rove.onfocusin.clone())} onkeydown={live.then(|| rove.onkeydown.clone())}>
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }
@@ -83,7 +98,8 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 <>{ for p.cells.iter().map(|c| html! {
                     <LogCell key={c.offset} cell={c.clone()} tp={tp} broker={broker}
                         selected={props.selected == Some(Selection::Record { tp, broker, offset: c.offset })}
-                        on_select={props.on_select.clone()} live={live} line={line(c.offset)} />
+                        on_select={props.on_select.clone()} live={live} line={line(c.offset)}
+                        tab_stop={stop == Some(c.offset)} />
                 }) }</>
                 if p.cells.is_empty() { <li class="empty">{ i18n.t(S::EmptyLog) }</li> }
             </ol>
@@ -101,6 +117,8 @@ struct LogCellProps {
     live: bool,
     /// "LSO" or "HW": the line drawn on the cell's left, with its tag.
     line: Option<&'static str>,
+    /// The log's one tab stop (rove.rs); ↑ and ↓ reach the other cells.
+    tab_stop: bool,
 }
 
 /// One record's cell, keyed by offset: as the log grows, cells already drawn are neither
@@ -125,7 +143,8 @@ fn log_cell(props: &LogCellProps) -> Html {
             data-line={props.line} title={title.clone()}
             aria-label={live.then_some(title)}
             data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
-            tabindex={live.then_some("0")} role={live.then_some("button")}
+            tabindex={live.then_some(super::rove::tabindex(props.tab_stop))} role={live.then_some("button")}
+            data-rove={live.then(|| c.offset.to_string())}
             aria-pressed={live.then(|| props.selected.to_string())}
             onclick={live.then_some(click)} onkeydown={live.then_some(key)}>
             <span class="offset">{ c.offset }</span>

@@ -59,6 +59,29 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             }
         })
     };
+    // One tab stop for the arrows and marks (rove.rs): the one last focused, else the
+    // selected message's, else the current step's arrow, else the newest.
+    let rove = super::rove::use_rove();
+    let chosen = match props.selected {
+        Some(Selection::Message(id)) => vec![format!("a{id}"), format!("k{id}")],
+        _ => Vec::new(),
+    };
+    let mut preferred = chosen;
+    preferred.extend(
+        [d.arrows.iter().rev().find(|a| a.current), d.arrows.last()]
+            .into_iter()
+            .flatten()
+            .map(|a| format!("a{}", a.msg_id)),
+    );
+    let stop = rove.stop("", &preferred, &|k| match (
+        k.get(..1),
+        k.get(1..).and_then(|n| n.parse::<u64>().ok()),
+    ) {
+        (Some("a"), Some(id)) => d.arrows.iter().any(|a| a.msg_id == id),
+        (Some("k"), Some(id)) => d.marks.iter().any(|m| m.msg == Some(id)),
+        _ => false,
+    });
+    let is_stop = |k: String| stop.as_deref() == Some(k.as_str());
     html! {
         <section class="card space-time" id="diagram" tabindex="-1" aria-label={tr(S::SpaceTime)}>
             <div class="space-time-head">
@@ -77,7 +100,8 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                 <svg id="space-time" width={f(d.width - d.origin)} height={f(d.height)}
                     viewBox={format!("{} 0 {} {}", f(d.origin), f(d.width - d.origin), f(d.height))}
                     data-export-viewbox={format!("0 0 {} {}", f(d.width), f(d.height))}
-                    role="group" aria-label={tr(S::SpaceTimeSvg)}>
+                    role="group" aria-label={tr(S::SpaceTimeSvg)}
+                    data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
                     // "On the wire" at the zone's foot, so the now label can sit right of the
                     // now line when there is no room left of it (early in a run).
@@ -130,9 +154,10 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     // patched (it slides left as time moves on), not rebuilt.
                     <>{ for d.arrows.iter().map(|a| html! {
                         <Arrow key={a.msg_id} arrow={a.clone()} on_select={props.on_select.clone()}
-                            selected={props.selected == Some(Selection::Message(a.msg_id))} />
+                            selected={props.selected == Some(Selection::Message(a.msg_id))}
+                            tab_stop={is_stop(format!("a{}", a.msg_id))} />
                     }) }</>
-                    { for d.marks.iter().map(|m| mark(m, &props.on_select, props.selected, &i18n)) }
+                    { for d.marks.iter().map(|m| mark(m, &props.on_select, props.selected, &i18n, &is_stop)) }
                     <g class="arrow-labels">{ for d.arrows.iter()
                         .filter(|a| a.labelled || props.selected == Some(Selection::Message(a.msg_id)))
                         .map(|a| arrow_label(a, &props.on_select)) }</g>
@@ -171,6 +196,8 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
 struct ArrowProps {
     arrow: ArrowVm,
     selected: bool,
+    /// The diagram's one tab stop (rove.rs); ↑ and ↓ reach the others.
+    tab_stop: bool,
     on_select: Callback<Selection>,
 }
 
@@ -191,7 +218,8 @@ fn arrow(props: &ArrowProps) -> Html {
     );
     html! {
         <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), a.lost.then_some("lost"), selected.then_some("selected"))}
-            tabindex="0" role="button" data-msg={a.msg_id.to_string()}
+            tabindex={super::rove::tabindex(props.tab_stop)} data-rove={format!("a{}", a.msg_id)}
+            role="button" data-msg={a.msg_id.to_string()}
             aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
             onclick={click} onkeydown={key}>
             <title>{ &a.title }</title>
@@ -232,6 +260,7 @@ fn mark(
     on_select: &Callback<Selection>,
     selected: Option<Selection>,
     i18n: &I18n,
+    is_stop: &dyn Fn(String) -> bool,
 ) -> Html {
     let f = |v: f64| (v.round() as i64).to_string();
     let cross = |x: f64, y: f64| format!("M{} {} l12 12 m0 -12 l-12 12", f(x - 6.0), f(y - 6.0));
@@ -252,7 +281,8 @@ fn mark(
     let (click, key) = activate(on_select, Selection::Message(id));
     let chosen = selected == Some(Selection::Message(id));
     html! {
-        <g class={classes!("mark", m.kind, chosen.then_some("selected"))} tabindex="0" role="button"
+        <g class={classes!("mark", m.kind, chosen.then_some("selected"))} role="button"
+            tabindex={super::rove::tabindex(is_stop(format!("k{id}")))} data-rove={format!("k{id}")}
             data-msg={id.to_string()} aria-label={i18n.f(S::InspectMessage, &[&id, &m.title])}
             onclick={click} onkeydown={key}>
             <title>{ &m.title }</title>
