@@ -84,6 +84,14 @@ impl Job {
             .unwrap_or_default()
     }
 
+    /// The task sends downstream (not a sink).
+    fn has_outputs(&self, t: usize) -> bool {
+        self.topology
+            .tasks
+            .get(t)
+            .is_some_and(|d| d.outputs.iter().any(|g| !g.channels.is_empty()))
+    }
+
     pub(super) fn outputs_have_room(&self, t: usize) -> bool {
         let Some(def) = self.topology.tasks.get(t) else {
             return false;
@@ -333,6 +341,7 @@ impl Job {
             task: node,
             id,
             blocked: exactly_once,
+            overtook: false,
         }));
     }
 
@@ -456,6 +465,13 @@ impl Job {
                 }
                 a.unaligned = true;
             }
+            // Said after a switch to unaligned, before the snapshot it causes.
+            ctx.note(Note::Flink(FlinkNote::BarrierReceived {
+                task: Self::node(t),
+                id,
+                blocked: false,
+                overtook: true,
+            }));
             if self.tasks[t]
                 .align
                 .as_ref()
@@ -471,11 +487,6 @@ impl Job {
             if let Some(snap) = a.snapshot.as_mut() {
                 push_channel_state(snap, c, true, ahead);
             }
-            ctx.note(Note::Flink(FlinkNote::BarrierReceived {
-                task: Self::node(t),
-                id,
-                blocked: false,
-            }));
             if inputs.iter().all(|i| a.received.contains(i)) {
                 let snap = a.snapshot.take();
                 self.tasks[t].align = None;
@@ -511,6 +522,7 @@ impl Job {
             unaligned: true,
             alignment: snap.alignment,
             tracked: false,
+            forwarded: self.has_outputs(t),
         }));
         self.tasks[t].last_snapshot = id;
         if let Some(a) = self.tasks[t].align.as_mut() {
@@ -544,6 +556,7 @@ impl Job {
             unaligned: false,
             alignment: snap.alignment,
             tracked: self.config.mode == CheckpointMode::AtLeastOnce,
+            forwarded: self.has_outputs(t),
         }));
         self.upload(t, snap, ctx);
     }

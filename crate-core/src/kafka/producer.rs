@@ -1186,7 +1186,14 @@ impl Producer {
                 // CORRUPT_MESSAGE and the like: nothing was stored, send the same batch again.
                 self.retry(batch_id, error, ctx);
             }
-            ProduceResult::Error { error, .. } if self.is_transactional() && is_fatal(error) => {
+            // A produce refused for an old epoch is abortable, not fatal (KIP-588: the broker
+            // answers INVALID_PRODUCER_EPOCH rather than PRODUCER_FENCED so that the client
+            // aborts); the abort's EndTxn then meets PRODUCER_FENCED, which is fatal.
+            ProduceResult::Error { error, .. }
+                if self.is_transactional()
+                    && is_fatal(error)
+                    && error != KafkaError::InvalidProducerEpoch =>
+            {
                 self.fatal(error, ctx);
             }
             ProduceResult::Error { error, .. } => {

@@ -18,8 +18,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// How long the coordinator waits for a partition leader to answer WriteTxnMarkers before it
-/// sends the markers again.
-pub const MARKER_RETRY_MS: u64 = 1_000;
+/// sends the markers again: the broker's own `request.timeout.ms` (30 s). Kafka's
+/// `TransactionMarkerChannelManager` sends markers as inter-broker requests; one unanswered
+/// that long counts as disconnected, and `TransactionMarkerRequestCompletionHandler` queues
+/// its markers again.
+pub const MARKER_RETRY_MS: u64 = 30_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -33,6 +33,9 @@ pub enum FlinkNote {
         id: u64,
         /// Aligned: the channel is blocked until the other barriers arrive.
         blocked: bool,
+        /// Unaligned: the barrier overtook the records queued ahead of it.
+        #[serde(default)]
+        overtook: bool,
     },
     SwitchedToUnaligned {
         task: NodeId,
@@ -47,6 +50,9 @@ pub enum FlinkNote {
         alignment: SimTime,
         #[serde(default)]
         tracked: bool,
+        /// The barrier went on downstream (false for a sink, which has no output).
+        #[serde(default)]
+        forwarded: bool,
     },
     CheckpointAcked {
         id: u64,
@@ -237,11 +243,15 @@ impl FlinkNote {
                     if pos.is_empty() { "no partitions".to_string() } else { pos.join(", ") }
                 )
             }
-            FlinkNote::BarrierReceived { task, id, blocked: true } => format!(
+            FlinkNote::BarrierReceived { task, id, blocked: true, .. } => format!(
                 "Barrier {id} reaches {}: that input is blocked (its records wait in the buffer) until barrier {id} arrives on the others.",
                 n(task)
             ),
-            FlinkNote::BarrierReceived { task, id, blocked: false } => format!(
+            FlinkNote::BarrierReceived { task, id, blocked: false, overtook: true } => format!(
+                "Barrier {id} reaches {} and overtakes the records queued ahead of it (unaligned): they will go into the checkpoint as channel state, and the input is not blocked.",
+                n(task)
+            ),
+            FlinkNote::BarrierReceived { task, id, blocked: false, overtook: false } => format!(
                 "Barrier {id} reaches {} on one input; the input is not blocked.",
                 n(task)
             ),
@@ -249,10 +259,11 @@ impl FlinkNote {
                 "{} has aligned checkpoint {id} for longer than the aligned-checkpoint timeout: it switches to unaligned.",
                 n(task)
             ),
-            FlinkNote::SnapshotTaken { task, id, unaligned, alignment, tracked } => format!(
-                "{} takes snapshot {id}{} and forwards the barrier{}.",
+            FlinkNote::SnapshotTaken { task, id, unaligned, alignment, tracked, forwarded } => format!(
+                "{} takes snapshot {id}{}{}{}.",
                 n(task),
                 if *unaligned { " (unaligned: in-flight records go into the checkpoint)" } else { "" },
+                if *forwarded { " and forwards the barrier" } else { "" },
                 match (*alignment > 0, *tracked) {
                     (false, _) => String::new(),
                     (true, false) => format!(" after {} of alignment", format_duration(*alignment)),
@@ -295,9 +306,10 @@ impl FlinkNote {
                 format!("{} processes {}.", n(task), rec(record))
             }
             FlinkNote::Looped { task, record, passes_left } => format!(
-                "{} sends {} round the loop edge ({passes_left} passes left).",
+                "{} sends {} round the loop edge ({passes_left} {} left).",
                 n(task),
-                rec(record)
+                rec(record),
+                if *passes_left == 1 { "pass" } else { "passes" }
             ),
             FlinkNote::SinkWrote { task, record, how, .. } => match how.as_str() {
                 "upsert" => format!("{} upserts {} into the store (by key).", n(task), rec(record)),
@@ -314,12 +326,12 @@ impl FlinkNote {
                 count(u64::from(*records))
             ),
             FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records } => format!(
-                "{} commits {transactional_id} (checkpoint {checkpoint}, {}): visible to read_committed.",
+                "{} commits {transactional_id} (checkpoint {checkpoint}, {}): Kafka has decided the commit; read_committed readers see the records once its COMMIT markers are written.",
                 n(task),
                 count(records.len() as u64)
             ),
             FlinkNote::SinkCommitRejected { task, transactional_id, checkpoint, records, error } => format!(
-                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {} records of checkpoint {checkpoint} are lost, silently.",
+                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {} records of checkpoint {checkpoint} are lost. The job does not fail: only an error in the sink's log says so (\"…most likely signals data loss\").",
                 error.name(),
                 n(task),
                 records.len()

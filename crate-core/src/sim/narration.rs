@@ -527,7 +527,14 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             high_watermark,
             isolation,
         } => {
-            if *skipped > 0 {
+            if *skipped > 0 && *isolation == crate::kafka::Isolation::ReadUncommitted {
+                // read_uncommitted hands aborted records over: only markers are dropped.
+                format!(
+                    "{} polls {} at offset {offset}: only transaction markers, which the consumer does not hand to the application.",
+                    n(consumer),
+                    tp(t)
+                )
+            } else if *skipped > 0 {
                 format!(
                     "{} polls {} at offset {offset}: only markers and aborted records, which it drops.",
                     n(consumer),
