@@ -936,7 +936,7 @@ impl Producer {
                     .get(&batch_id)
                     .is_some_and(|b| b.closed && !b.backing_off && b.in_flight.is_none());
                 let busy = in_flight.entry(leader).or_insert(0);
-                if !ready || *busy >= self.config.max_in_flight {
+                if !ready || *busy >= self.config.max_in_flight || self.retry_waits(batch_id) {
                     break;
                 }
                 if let Some(q) = self.queues.get_mut(&tp) {
@@ -959,6 +959,29 @@ impl Producer {
             self.send_txn_request(TxnRequest::AddPartitions { partitions: to_add }, ctx);
         }
         sent
+    }
+
+    /// The Java client sends a retried batch (one with a sequence already) only once every
+    /// earlier batch of its partition is answered: `RecordAccumulator`'s
+    /// `shouldStopDrainBatchesForPartition` waits for the first in-flight sequence, which
+    /// "effectively reduces our in flight request count to 1". The batches behind it wait
+    /// in the queue. librdkafka sends its retries back to back.
+    fn retry_waits(&self, batch_id: u64) -> bool {
+        if self.config.client != super::config::ClientKind::Java || !self.is_idempotent() {
+            return false;
+        }
+        let Some(b) = self.batches.get(&batch_id) else {
+            return false;
+        };
+        if b.base_sequence == NO_SEQUENCE {
+            return false;
+        }
+        // The queue is in sequence order: an earlier batch not answered is on the wire.
+        self.in_flight.values().any(|f| {
+            self.batches.get(&f.batch_id).is_some_and(|e| {
+                e.tp == b.tp && e.epoch == b.epoch && e.base_sequence < b.base_sequence
+            })
+        })
     }
 
     /// Sends a batch; returns true when it now waits for an answer (acks ≠ 0).
