@@ -143,14 +143,17 @@ pub fn place(
             let chars = a.kind.chars().count();
             let room = (((side - 10.0) / CHAR_WIDTH).floor().max(0.0) as usize)
                 .saturating_sub(text(a).chars().count() - chars);
-            if room >= 5 && room < chars {
-                let mut short = a.clone();
-                short.kind = a.kind.chars().take(room - 1).collect::<String>() + "…";
+            // The room on the side may be taken in part (the lane names at a phone's left
+            // edge): shorter cuts are tried down to four characters and the "…".
+            let mut short = a.clone();
+            for keep in (4..room.min(chars)).rev() {
+                short.kind = a.kind.chars().take(keep).collect::<String>() + "…";
                 if let Some(f) =
                     find_place(&short, bounds, &placed, &lines).filter(|(_, _, b)| !across(b))
                 {
-                    arrows[i].kind = short.kind;
+                    arrows[i].kind = std::mem::take(&mut short.kind);
                     found = Some(f);
+                    break;
                 }
             }
         }
