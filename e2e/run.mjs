@@ -252,7 +252,22 @@ test('a log, the diagram and a compare column are one tab stop each; ↑/↓ mov
   await page.locator('#compare-table [data-rove][tabindex="0"]').first().focus();
   const lane = await page.evaluate(() => document.activeElement.dataset.rove.split(':')[0]);
   await page.keyboard.press('ArrowDown');
-  assert(await page.evaluate((l) => document.activeElement.dataset.rove.startsWith(l + ':'), lane), '↓ stays in its column');
+  const down = await page.evaluate(() => document.activeElement.dataset.rove);
+  assert(down.startsWith(lane + ':'), `↓ stays in its column: ${down}`);
+  // The three columns' stops share the row: Tab goes to the next column on that row.
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate(() => document.activeElement.dataset.rove ?? '');
+  assert(!next.startsWith(lane + ':') && next.split(':')[1] === down.split(':')[1], `Tab goes to the next column, same row: ${down} → ${next}`);
+  // A message on the wire that arrives takes the focus with it: it goes to the list's next
+  // message or to the message's arrow, never to the page's body.
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  const wire = page.locator('.flights [data-rove][tabindex="0"]');
+  if (await wire.count()) {
+    await wire.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    assert(await page.evaluate(() => document.activeElement !== document.body && document.activeElement.isConnected), 'the focus stays on the page when its message arrives');
+  }
 });
 
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {

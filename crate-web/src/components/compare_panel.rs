@@ -21,31 +21,23 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
     let c = &props.compare;
-    // One tab stop per lane's column (rove.rs): the cell last focused there, else the one
-    // open in the inspector, else the first row's. Keys are "lane:input".
+    // One tab stop per lane's column (rove.rs), all three on one row, so that Tab goes
+    // from column to column and then out of the table: the row of the cell last focused,
+    // else the one open in the inspector, else the first. ↑/↓ move in a column. Keys are
+    // "lane:input".
     let rove = super::rove::use_rove();
-    let stops: Vec<Option<String>> = c
-        .lanes
-        .iter()
-        .map(|lane| {
-            let chosen = match props.selected {
-                Some(Selection::LaneInput { guarantee, input }) if guarantee.name() == *lane => {
-                    Some(input)
-                }
-                _ => None,
-            };
-            let preferred: Vec<String> = chosen
-                .into_iter()
-                .chain(c.rows.first().map(|r| r.id))
-                .map(|id| format!("{lane}:{id}"))
-                .collect();
-            rove.stop(lane, &preferred, &|k| {
-                k.split_once(':')
-                    .and_then(|(_, id)| id.parse::<u32>().ok())
-                    .is_some_and(|id| c.rows.iter().any(|r| r.id == id))
-            })
-        })
-        .collect();
+    let listed = |id: u32| c.rows.iter().any(|r| r.id == id);
+    let chosen = match props.selected {
+        Some(Selection::LaneInput { input, .. }) => Some(input),
+        _ => None,
+    };
+    let row = rove
+        .last()
+        .and_then(|k| k.split_once(':'))
+        .and_then(|(_, id)| id.parse::<u32>().ok())
+        .filter(|id| listed(*id))
+        .or(chosen.filter(|id| listed(*id)))
+        .or(c.rows.first().map(|r| r.id));
     let cell = |input: &str, id: u32, lane: &'static str, n: u32| {
         let (class, text) = match n {
             0 => ("lost", t(S::Lost0).to_string()),
@@ -61,7 +53,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         };
         let lit = props.selected == Some(sel);
         let key = format!("{lane}:{id}");
-        let is_stop = stops.iter().flatten().any(|s| *s == key);
+        let is_stop = row == Some(id);
         let onclick = props.on_select.reform(move |_: MouseEvent| sel);
         let tip = i18n.f(S::CompareCellTip, &[&input, &lane, &text]);
         html! {
@@ -80,7 +72,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
             if !c.stages.is_empty() {
                 <p class="quiet stages">{ i18n.f(S::CompareStages, &[&c.stages]) }</p>
             }
-            <table id="compare-table" data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
+            <table id="compare-table" data-roves="" ref={rove.container.clone()} onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                 <thead>
                     <tr>
                         <th scope="col">{ t(S::Input) }</th>

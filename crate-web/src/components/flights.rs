@@ -46,7 +46,7 @@ pub fn flights(props: &FlightsProps) -> Html {
             if props.flights.is_empty() {
                 <p class="quiet">{ t(S::NothingInFlight) }</p>
             } else {
-                <ul data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
+                <ul data-roves="" ref={rove.container.clone()} onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                     // Keyed in a list of their own (yew matches by key only there).
                     <>{ for props.flights.iter().take(MAX_SHOWN).map(|f| {
                         if f.lost {

@@ -61,11 +61,20 @@ pub fn inspector(props: &InspectorProps) -> Html {
                         || panel.as_ref().is_some_and(|p| p.contains(Some(&a)))
                 })
             });
-            if let Some(el) = opener
-                .borrow()
-                .as_ref()
-                .filter(|el| lost && el.is_connected())
-            {
+            // An opener gone from the page meanwhile (a message on the wire that has
+            // arrived) hands the focus to the same message drawn elsewhere (its arrow).
+            let opener = opener.borrow().clone().filter(|_| lost).and_then(|el| {
+                if el.is_connected() {
+                    return Some(el);
+                }
+                let id = el.get_attribute("data-msg")?;
+                document
+                    .as_ref()?
+                    .query_selector(&format!("[data-msg=\"{id}\"][tabindex]"))
+                    .ok()
+                    .flatten()
+            });
+            if let Some(el) = opener.as_ref() {
                 use wasm_bindgen::JsCast;
                 if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
                     let _ = h.focus();

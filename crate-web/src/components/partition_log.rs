@@ -89,7 +89,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
             // each cell's tooltip), so a busy partition stays a few rows high.
             <ol class={classes!("log", (p.cells.len() > DENSE_FROM).then_some("dense"))}
                 data-partition={p.title.clone()} data-broker={broker.to_string()}
-                data-roves="" onfocusin={live.then(|| rove.onfocusin.clone())} onkeydown={live.then(|| rove.onkeydown.clone())}>
+                data-roves="" ref={rove.container.clone()} onfocusin={live.then(|| rove.onfocusin.clone())} onkeydown={live.then(|| rove.onkeydown.clone())}>
                 if p.earlier > 0 {
                     <li class="earlier">{ i18n.f(S::EarlierCells, &[&p.earlier]) }</li>
                 }

@@ -18,6 +18,8 @@ const ATTR: &str = "data-rove";
 pub struct Rove {
     /// The item last focused, by key.
     current: Option<String>,
+    /// The container (`data-roves`), for giving the focus back when its item is gone.
+    pub container: NodeRef,
     pub onfocusin: Callback<FocusEvent>,
     pub onkeydown: Callback<KeyboardEvent>,
 }
@@ -67,11 +69,19 @@ fn move_focus(e: &KeyboardEvent) {
     let Ok(all) = container.query_selector_all("[data-rove]") else {
         return;
     };
-    let same: Vec<web_sys::Element> = (0..all.length())
+    let mut same: Vec<web_sys::Element> = (0..all.length())
         .filter_map(|i| all.item(i))
         .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
         .filter(|el| group(&el.get_attribute(ATTR).unwrap_or_default()) == group(&key))
         .collect();
+    // Items that say when they happen (`data-at`: the diagram's arrows and marks, drawn in
+    // two lists) are visited in time order.
+    let at = |el: &web_sys::Element| {
+        el.get_attribute("data-at")
+            .and_then(|a| a.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    eos_core::order::sort_by_key(&mut same, at);
     let Some(at) = same.iter().position(|el| *el == item) else {
         return;
     };
@@ -82,19 +92,64 @@ fn move_focus(e: &KeyboardEvent) {
     }
 }
 
+/// The focused item left the page (a message arrived, a log folded its first cells, an
+/// arrow left the diagram's window): the focus, which fell to the page's body, goes to the
+/// group's tab stop, or to the same message drawn elsewhere (its arrow) when the group is
+/// empty. A reader who clicked elsewhere keeps that: the item they left is still there.
+fn give_focus_back(container: &NodeRef, focused: &std::cell::RefCell<Option<web_sys::Element>>) {
+    let Some(gone) = focused.borrow().clone().filter(|el| !el.is_connected()) else {
+        return;
+    };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let lost = doc
+        .active_element()
+        .is_none_or(|a| doc.body().is_some_and(|b| a == *b.as_ref()));
+    if !lost {
+        return;
+    }
+    let stop = container.cast::<web_sys::Element>().and_then(|c| {
+        c.query_selector("[data-rove][tabindex=\"0\"]")
+            .ok()
+            .flatten()
+    });
+    let same = || {
+        gone.get_attribute("data-msg").and_then(|id| {
+            doc.query_selector(&format!("[data-msg=\"{id}\"][tabindex]"))
+                .ok()
+                .flatten()
+        })
+    };
+    if let Some(el) = stop.or_else(same) {
+        *focused.borrow_mut() = Some(el.clone());
+        focus(el);
+    }
+}
+
 #[hook]
 pub fn use_rove() -> Rove {
     let current = use_state_eq(|| None::<String>);
+    let container = use_node_ref();
+    let focused = use_mut_ref(|| None::<web_sys::Element>);
     let onfocusin = {
-        let set = current.setter();
+        let (set, focused) = (current.setter(), focused.clone());
         Callback::from(move |e: FocusEvent| {
-            if let Some(key) = item_of(e.target()).and_then(|el| el.get_attribute(ATTR)) {
-                set.set(Some(key));
+            if let Some(item) = item_of(e.target()) {
+                if let Some(key) = item.get_attribute(ATTR) {
+                    set.set(Some(key));
+                }
+                *focused.borrow_mut() = Some(item);
             }
         })
     };
+    {
+        let (container, focused) = (container.clone(), focused.clone());
+        use_effect(move || give_focus_back(&container, &focused));
+    }
     Rove {
         current: (*current).clone(),
+        container,
         onfocusin,
         onkeydown: Callback::from(|e: KeyboardEvent| move_focus(&e)),
     }
@@ -115,6 +170,11 @@ impl Rove {
             .chain(preferred)
             .find(|k| present(k))
             .cloned()
+    }
+
+    /// The key of the item last focused, whatever its group.
+    pub fn last(&self) -> Option<&str> {
+        self.current.as_deref()
     }
 
     /// `stop` for a container of one group whose keys are numbers (a log's offsets, message

@@ -101,7 +101,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     viewBox={format!("{} 0 {} {}", f(d.origin), f(d.width - d.origin), f(d.height))}
                     data-export-viewbox={format!("0 0 {} {}", f(d.width), f(d.height))}
                     role="group" aria-label={tr(S::SpaceTimeSvg)}
-                    data-roves="" onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
+                    data-roves="" ref={rove.container.clone()} onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                     <rect class="wire-zone" x={f(d.now_x)} y="0" width={f(d.width - d.now_x)} height={f(d.height)} />
                     // "On the wire" at the zone's foot, so the now label can sit right of the
                     // now line when there is no room left of it (early in a run).
@@ -219,6 +219,7 @@ fn arrow(props: &ArrowProps) -> Html {
     html! {
         <g class={classes!("arrow", a.in_flight.then_some("wire"), a.current.then_some("current"), a.lost.then_some("lost"), selected.then_some("selected"))}
             tabindex={super::rove::tabindex(props.tab_stop)} data-rove={format!("a{}", a.msg_id)}
+            data-at={f(a.x1.min(a.x2))}
             role="button" data-msg={a.msg_id.to_string()}
             aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
             onclick={click} onkeydown={key}>
@@ -283,6 +284,7 @@ fn mark(
     html! {
         <g class={classes!("mark", m.kind, chosen.then_some("selected"))} role="button"
             tabindex={super::rove::tabindex(is_stop(format!("k{id}")))} data-rove={format!("k{id}")}
+            data-at={f(m.x)}
             data-msg={id.to_string()} aria-label={i18n.f(S::InspectMessage, &[&id, &m.title])}
             onclick={click} onkeydown={key}>
             <title>{ &m.title }</title>
