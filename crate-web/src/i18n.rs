@@ -473,6 +473,7 @@ strings! {
     IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
     NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
     WaitingForPid => "waiting for a producer id", "ждёт producer id";
+    ProducerClosedFenced => "closed: fenced (pid {0} · epoch {1} is over)", "закрыт: отсечён (pid {0} · эпоха {1} в прошлом)";
     ProducerDown => "crashed: its producer id, epoch and batches were only in memory",
         "упал: его producer id, эпоха и батчи были только в памяти";
     GroupNothing => "group {0} · nothing committed", "группа {0} · ничего не зафиксировано";

@@ -351,6 +351,8 @@ fn producer_vm(
     let crashed = sim.status.get(&node).is_some_and(|s| s.crashed);
     let identity = match (p.is_idempotent(), p.state) {
         _ if crashed => S::ProducerDown.get(lang).to_string(),
+        // Fenced and closed: it will not ask for a producer id again.
+        _ if p.is_fenced() => S::ProducerClosedFenced.f(lang, &[&p.producer_id, &p.epoch]),
         (false, _) => S::IdempotenceOff.get(lang).to_string(),
         (true, ClientState::Ready) => {
             let seqs: Vec<String> = p
@@ -997,6 +999,30 @@ pub(crate) mod tests {
             .iter()
             .any(|e| e.tone == "retry" && e.text.contains("request.timeout.ms")));
         assert!(events(&sim, 3, None, Lang::En).len() <= 3);
+    }
+
+    #[test]
+    fn a_fenced_producer_s_card_says_it_closed_not_that_it_waits() {
+        let sim = finished("zombie-fencing");
+        let cards = producers(&sim, Lang::En);
+        let old = cards
+            .iter()
+            .find(|p| p.name == "old-instance")
+            .expect("card");
+        assert!(
+            old.identity.starts_with("closed: fenced"),
+            "{}",
+            old.identity
+        );
+        let new = cards
+            .iter()
+            .find(|p| p.name == "new-instance")
+            .expect("card");
+        assert!(
+            new.identity.starts_with("pid 0 · epoch"),
+            "{}",
+            new.identity
+        );
     }
 
     #[test]

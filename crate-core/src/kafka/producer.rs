@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Backoff jitter, as the Java client applies it (±20%).
-const BACKOFF_JITTER_PERCENT: u8 = 20;
+pub const BACKOFF_JITTER_PERCENT: u8 = 20;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -225,6 +225,13 @@ impl Producer {
 
     pub fn node(&self) -> NodeId {
         self.owner.unwrap_or(NodeId::Producer(self.index))
+    }
+
+    /// Fenced (a fatal error): the producer is closed for good.
+    pub fn is_fenced(&self) -> bool {
+        self.txn
+            .as_ref()
+            .is_some_and(|t| t.phase == TxnPhase::Fatal)
     }
 
     pub fn is_idempotent(&self) -> bool {

@@ -24,6 +24,21 @@ fn records(names: &Names, ids: &[RecordId]) -> String {
     }
 }
 
+/// "1 record", "3 records": a count and its noun, singular or plural.
+fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "offset 4", "offsets 4–6".
+fn offsets(first: u64, last: u64) -> String {
+    if first == last {
+        format!("offset {first}")
+    } else {
+        format!("offsets {first}–{last}")
+    }
+}
+
 fn seq_range(base: i32, count: usize) -> String {
     if base < 0 {
         return "no sequence (idempotence off)".into();
@@ -97,11 +112,13 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             format_duration(*extra)
         ),
         Fault::LoseAck { tp, count } => format!(
-            "lose the acknowledgement of the next {count} append(s) to {}",
+            "lose the acknowledgement of the next {} to {}",
+            counted(*count, "append", "appends"),
             names.tp(*tp)
         ),
         Fault::Corrupt { tp, count } => format!(
-            "corrupt the next {count} produce request(s) for {} (their batch checksum will not match)",
+            "corrupt the next {} for {} (their batch checksum will not match)",
+            counted(*count, "produce request", "produce requests"),
             names.tp(*tp)
         ),
         Fault::DropOnWire { matcher: m, count } => format!(
@@ -238,10 +255,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             reason,
             ..
         } => format!(
-            "{} will retry {} after {} ({reason}).",
+            "{} will retry {} ({reason}) after {}, give or take the client's {}% jitter.",
             n(producer),
             records(names, ids),
-            format_duration(*backoff)
+            format_duration(*backoff),
+            crate::kafka::producer::BACKOFF_JITTER_PERCENT
         ),
         Note::Delivered {
             producer,
@@ -391,8 +409,9 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             records: count,
             log_end_offset,
         } => format!(
-            "{} copies {count} record(s) of {} from the leader; its log now ends at {log_end_offset}.",
+            "{} copies {} of {} from the leader; its log now ends at {log_end_offset}.",
             n(broker),
+            counted(*count, "record", "records"),
             tp(t)
         ),
         Note::HighWatermarkAdvanced {
@@ -501,10 +520,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 }
             };
             format!(
-                "{} reads {} record(s) of {} (offsets {first}–{last}){dropped}.",
+                "{} reads {} of {} ({}){dropped}.",
                 n(consumer),
-                read.len(),
-                tp(t)
+                counted(read.len() as u64, "record", "records"),
+                tp(t),
+                offsets(first, last)
             )
         }
         Note::FetchSent {
@@ -726,7 +746,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             error,
             records: ids,
         } => format!(
-            "{} is fenced ({error}): its epoch is over (a newer instance took its transactional id, or the coordinator aborted its transaction at the timeout). It closes; {} of its open transaction will never commit.",
+            "{} is fenced ({error}): its epoch is over, because a newer instance took its transactional id or the coordinator aborted its transaction at the timeout (the error does not say which). It closes; {} of its transaction will never be committed.",
             n(producer),
             records(names, ids)
         ),
@@ -869,8 +889,9 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             format_duration(*duration)
         ),
         Note::Thawed { node, held } => format!(
-            "{} wakes up and processes the {held} request(s) that queued while it was frozen, in order.",
-            n(node)
+            "{} wakes up and handles the {} that arrived while it was frozen, in order.",
+            n(node),
+            counted(*held, "message", "messages")
         ),
         Note::Crashed { node } => format!("{} crashes: whatever it held in memory is gone.", n(node)),
         Note::Restarted { node } => format!("{} restarts.", n(node)),
