@@ -230,7 +230,7 @@ impl FlinkNote {
                 "The JobManager triggers checkpoint {id}: each source records its position and emits barrier {id}."
             ),
             FlinkNote::CheckpointTriggered { id, last: true } => format!(
-                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id})."
+                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id}). A final checkpoint is aligned even where the others are unaligned: its barriers wait behind the buffered records."
             ),
             FlinkNote::BarrierEmitted { task, id, positions } => {
                 let pos: Vec<String> = positions
@@ -248,7 +248,7 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::BarrierReceived { task, id, blocked: false, overtook: true } => format!(
-                "Barrier {id} reaches {} and overtakes the records queued ahead of it (unaligned): they will go into the checkpoint as channel state, and the input is not blocked.",
+                "Barrier {id} reaches {} ahead of the records queued in its input (unaligned, it overtook them): they will go into the checkpoint as channel state, and the input is not blocked.",
                 n(task)
             ),
             FlinkNote::BarrierReceived { task, id, blocked: false, overtook: false } => format!(
