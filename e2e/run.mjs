@@ -263,11 +263,12 @@ test('a log, the diagram and a compare column are one tab stop each; ↑/↓ mov
   await page.keyboard.press('Home');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   const wire = page.locator('.flights [data-rove][tabindex="0"]');
-  if (await wire.count()) {
-    await wire.focus();
-    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
-    assert(await page.evaluate(() => document.activeElement !== document.body && document.activeElement.isConnected), 'the focus stays on the page when its message arrives');
-  }
+  assert((await wire.count()) === 1, 'a message on the wire at step 3');
+  await wire.focus();
+  const msg = await wire.getAttribute('data-msg');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  assert(await page.evaluate((m) => !document.querySelector(`.flights [data-msg="${m}"]`), msg), 'the message has arrived');
+  assert(await page.evaluate(() => document.activeElement !== document.body && document.activeElement.isConnected), 'the focus stays on the page when its message arrives');
 });
 
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {

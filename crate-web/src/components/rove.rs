@@ -4,10 +4,11 @@
 //! stay the page's step keys, so a reader who clicked a record can still step the run.
 //!
 //! An item carries `data-rove` with its key; a key's part before `:` names its group when
-//! one container holds several (the compare table's columns). The container carries
-//! `data-roves` and takes `onfocusin` and `onkeydown` (yew hands events down from the app's
-//! root, so the container is found from the item, not as the event's current target); an
-//! item is a tab stop when its key is `Rove::stop`'s.
+//! one container holds several (the compare table's columns, whose stops share a row so that
+//! Tab goes from column to column). The container carries `data-roves` and takes
+//! `onfocusin` and `onkeydown` (yew hands events down from the app's root, so the container
+//! is found from the item, not as the event's current target); an item is a tab stop when
+//! its key is the one `Rove::stop` picks (the compare table picks its row from `last`).
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -157,16 +158,11 @@ pub fn use_rove() -> Rove {
 
 impl Rove {
     /// The key that takes the tab stop among the items `present` accepts: the item last
-    /// focused if it is still there (in `group`), else the first of `preferred` there.
-    /// Plain slices and `dyn`: one copy of this code for every group in the page.
-    pub fn stop(
-        &self,
-        in_group: &str,
-        preferred: &[String],
-        present: &dyn Fn(&str) -> bool,
-    ) -> Option<String> {
-        let last = self.current.as_ref().filter(|k| group(k) == in_group);
-        last.into_iter()
+    /// focused if it is still there, else the first of `preferred` there. Plain slices and
+    /// `dyn`: one copy of this code for every group in the page.
+    pub fn stop(&self, preferred: &[String], present: &dyn Fn(&str) -> bool) -> Option<String> {
+        self.current
+            .iter()
             .chain(preferred)
             .find(|k| present(k))
             .cloned()

@@ -73,7 +73,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             .flatten()
             .map(|a| format!("a{}", a.msg_id)),
     );
-    let stop = rove.stop("", &preferred, &|k| match (
+    let stop = rove.stop(&preferred, &|k| match (
         k.get(..1),
         k.get(1..).and_then(|n| n.parse::<u64>().ok()),
     ) {
