@@ -449,6 +449,23 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             last_stable_offset,
             isolation,
         } => match isolation {
+            // "serves reader 0 entries" read as a name and a number.
+            _ if *count == 0 => format!(
+                "{} has nothing new for {} in {} from offset {from}: {}.",
+                n(broker),
+                n(consumer),
+                tp(t),
+                if *isolation == crate::kafka::Isolation::ReadCommitted
+                    && from >= last_stable_offset
+                    && last_stable_offset < high_watermark
+                {
+                    format!("read_committed reads only below the last stable offset {last_stable_offset}, where an open transaction holds it (high watermark {high_watermark})")
+                } else if from >= high_watermark {
+                    format!("the high watermark is {high_watermark}")
+                } else {
+                    format!("high watermark {high_watermark}, last stable offset {last_stable_offset}")
+                }
+            ),
             crate::kafka::Isolation::ReadCommitted => format!(
                 "{} serves {} {count} entr{} of {} from offset {from}, up to the last stable offset {last_stable_offset} (read_committed; high watermark {high_watermark}).",
                 n(broker),
@@ -612,15 +629,28 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             producer_id,
             epoch,
         } => {
-            let meaning = match to.as_str() {
-                "PrepareCommit" => ": the decision to commit is durable, whatever happens next",
-                "PrepareAbort" => ": the decision to abort is durable",
-                "CompleteCommit" | "CompleteAbort" => ": every partition has its marker",
-                "Ongoing" => ": the transaction is open",
+            let meaning = match (to.as_str(), from == to) {
+                ("PrepareCommit", _) => {
+                    ": the decision to commit is durable, whatever happens next"
+                }
+                ("PrepareAbort", _) => ": the decision to abort is durable",
+                ("CompleteCommit" | "CompleteAbort", _) => ": every partition has its marker",
+                // Only InitProducerId leads to Empty, always with a new epoch.
+                ("Empty", _) => {
+                    ": an instance starts at this epoch, and a request at an older one is refused from now on"
+                }
+                ("Ongoing", true) => ": the open transaction now spans more partitions",
+                ("Ongoing", false) => ": the transaction is open",
                 _ => "",
             };
+            // "Ongoing → Ongoing" read as nothing happening.
+            let change = if from == to {
+                format!("{to} again")
+            } else {
+                format!("{from} → {to}")
+            };
             format!(
-                "The transaction coordinator ({}) writes {from} → {to} for \"{transactional_id}\" (producer {producer_id}, epoch {epoch}) to __transaction_state{meaning}.",
+                "The transaction coordinator ({}) writes {change} for \"{transactional_id}\" (producer {producer_id}, epoch {epoch}) to __transaction_state{meaning}.",
                 n(coordinator)
             )
         }
