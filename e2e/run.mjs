@@ -271,6 +271,35 @@ test('a log, the diagram and a compare column are one tab stop each; ↑/↓ mov
   assert(await page.evaluate(() => document.activeElement !== document.body && document.activeElement.isConnected), 'the focus stays on the page when its message arrives');
 });
 
+test('the diagram fills its card early in a run, and keeps a focused arrow in view as the run grows', async (page) => {
+  await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
+  await page.focus('#step');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  // Few moments (enough to fill at up to 170 px a column): the columns spread, so the drawing reaches the frame's right end (within
+  // the room left for a scroll bar) instead of stopping half way.
+  const fill = await page.evaluate(() => {
+    const box = document.querySelector('.space-time-scroll').getBoundingClientRect();
+    const svg = document.querySelector('#space-time').getBoundingClientRect();
+    return [box.right - svg.right, box.width];
+  });
+  assert(fill[0] >= -1 && fill[0] <= 40, `the drawing ends at the frame's right end: ${fill[0]} px short of ${fill[1]}`);
+  // An arrow with the focus stays in the box's view while the run grows past it.
+  await page.locator('#space-time [data-rove][tabindex="0"]').focus();
+  const key = await page.evaluate(() => document.activeElement.dataset.rove);
+  for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowRight');
+  const seen = await page.evaluate((k) => {
+    const a = document.activeElement, box = document.querySelector('.space-time-scroll');
+    if (a?.dataset.rove !== k) return `the focus moved to ${a?.dataset.rove}`;
+    const [r, b] = [a.getBoundingClientRect(), box.getBoundingClientRect()];
+    return r.right > b.left && r.right <= b.right ? 'ok' : `off view: ${r.left}–${r.right} in ${b.left}–${b.right}`;
+  }, key);
+  assert(seen === 'ok', `the focused arrow is in view: ${seen}`);
+  assert(await page.locator('#space-time-now').isVisible(), '"Back to now" is offered');
+  await page.click('#space-time-now');
+  assert(await page.evaluate(() => document.querySelector('.space-time-scroll').scrollLeft === 0), 'back at now');
+});
+
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {
   const theme = () => page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
   // The system's theme, followed as it changes.

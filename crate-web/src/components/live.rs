@@ -122,8 +122,9 @@ impl Part for DiagramPart {
 }
 
 /// A phone's window (up to 560 px wide, as `style.css` has it) shows the drawing in all but
-/// 73 px of its width (the page's and the card's padding, measured); a wider one is wide.
-/// `innerWidth` is read without a layout.
+/// 73 px of its width (the page's and the card's padding, measured); a wider one is wide,
+/// its diagram's frame as wide as the page (at most 1,600 px) less 78 px of padding
+/// (measured) and 17 px for a scroll bar. `innerWidth` is read without a layout.
 fn viewport() -> view_model::diagram::Viewport {
     use view_model::diagram::Viewport;
     #[cfg(target_arch = "wasm32")]
@@ -136,7 +137,10 @@ fn viewport() -> view_model::diagram::Viewport {
         Some(w) if w <= 560.0 => Viewport::Phone {
             visible: (w - 73.0).max(120.0),
         },
-        _ => Viewport::Wide,
+        Some(w) => Viewport::Wide {
+            frame: Some(w.min(1600.0) - 95.0),
+        },
+        None => Viewport::Wide { frame: None },
     }
 }
 

@@ -10,6 +10,43 @@ const CUT: f64 = crate::view_model::diagram::LABEL_WIDTH - 6.0;
 const EDGE_TICK: f64 = 48.0;
 use crate::view_model::diagram::NOW_LABEL_ROOM;
 
+/// The diagram grows at its right end (now) at every step, so an arrow or mark that has the
+/// focus moves left, out of the box's view: the box scrolls sideways to keep it in view, its
+/// right end (where the message arrives) first. Only the box scrolls, never the page (a
+/// reader may have scrolled it elsewhere), and only while the focus is in the diagram: that
+/// is the one time this reads the layout.
+fn keep_focus_in_view(scroller: &NodeRef) {
+    let Some(el) = scroller.cast::<web_sys::Element>() else {
+        return;
+    };
+    let Some(active) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+    else {
+        return;
+    };
+    if active == el || !el.contains(Some(&active)) {
+        return;
+    }
+    let (item, view) = (
+        active.get_bounding_client_rect(),
+        el.get_bounding_client_rect(),
+    );
+    const ROOM: f64 = 24.0;
+    let (lo, hi) = (view.left() + ROOM, view.right() - ROOM);
+    // How far the content must move left (positive) or right (negative).
+    let by = if item.right() > hi {
+        item.right() - hi
+    } else if item.right() < lo || (item.left() < lo && item.width() <= hi - lo) {
+        (item.right() - item.width().min(hi - lo)) - lo
+    } else {
+        0.0
+    };
+    if by.abs() >= 1.0 {
+        el.set_scroll_left(el.scroll_left() + by.round() as i32);
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct SpaceTimeProps {
     pub diagram: DiagramVm,
@@ -28,15 +65,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
     // Whole pixels: crisp lines, and no float formatting code in the shipped wasm.
     let f = |v: f64| (v.round() as i64).to_string();
     let bottom = d.height - 4.0;
-    // The pinned label column is as wide as the longest lane name needs (15 px bold: about
-    // 9.6 px a character), at least the diagram's own label room and at most 320 px.
-    let longest = d
-        .lanes
-        .iter()
-        .map(|l| l.label.chars().count())
-        .max()
-        .unwrap_or(0);
-    let pane = (longest as f64 * 9.6 + 24.0).clamp(CUT, 320.0);
+    let pane = d.pane;
     let pane_px = format!("margin-left: {}px", f(pane));
     // Scrolled back into the past: a button returns to now. Read only when the reader
     // scrolls (never at a step), so it costs no layout while the run plays.
@@ -59,6 +88,10 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             }
         })
     };
+    {
+        let scroller = scroller.clone();
+        use_effect(move || keep_focus_in_view(&scroller));
+    }
     // One tab stop for the arrows and marks (rove.rs): the one last focused, else the
     // selected message's, else the current step's arrow, else the newest.
     let rove = super::rove::use_rove();

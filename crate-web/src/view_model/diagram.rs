@@ -16,6 +16,8 @@ use eos_core::time::SimTime;
 pub const LABEL_WIDTH: f64 = 170.0;
 /// Horizontal room for one event column.
 pub const COLUMN_WIDTH: f64 = 58.0;
+/// The most room one column takes when a short drawing spreads to fill a wide frame.
+pub const MAX_COLUMN_WIDTH: f64 = 170.0;
 /// Room right of the now line for messages still on the wire.
 pub const WIRE_WIDTH: f64 = 150.0;
 /// The same on a phone, whose diagram shows about 250–360 px in all.
@@ -26,17 +28,18 @@ pub const PHONE_WIRE_WIDTH: f64 = 112.0;
 /// end, so arrow labels keep clear of the names.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Viewport {
-    Wide,
+    /// `frame`: the width of the diagram's frame (the pinned lane names and the drawing),
+    /// when known. A drawing narrower than the frame spreads its columns to fill it, up to
+    /// `MAX_COLUMN_WIDTH` each, rather than leave the frame's right half empty.
+    Wide { frame: Option<f64> },
     /// `visible`: the drawing's visible width, in pixels.
-    Phone {
-        visible: f64,
-    },
+    Phone { visible: f64 },
 }
 
 impl Viewport {
     fn wire_width(self) -> f64 {
         match self {
-            Viewport::Wide => WIRE_WIDTH,
+            Viewport::Wide { .. } => WIRE_WIDTH,
             Viewport::Phone { .. } => PHONE_WIRE_WIDTH,
         }
     }
@@ -146,6 +149,8 @@ pub struct DiagramVm {
     /// while the drawing is narrower than the screen, so that the now line stands right of
     /// the lane names written over the drawing's left end, not under them.
     pub origin: f64,
+    /// The width of the pinned lane names' column on a wide screen.
+    pub pane: f64,
 }
 
 /// Producers, brokers, consumers, processors: one lane each, top to bottom.
@@ -187,6 +192,8 @@ pub fn lanes(sim: &Simulation, lang: Lang) -> Vec<LaneVm> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeScale {
     pub times: Vec<SimTime>,
+    /// The room one column takes: `COLUMN_WIDTH`, or more when a short drawing spreads.
+    pub column: f64,
 }
 
 /// How many columns the window's first column moves at a time, for a window of `columns`:
@@ -267,11 +274,27 @@ impl TimeScale {
             }
         }
         times.reverse();
-        TimeScale { times }
+        TimeScale {
+            times,
+            column: COLUMN_WIDTH,
+        }
     }
 
-    fn column_x(i: usize) -> f64 {
-        LABEL_WIDTH + COLUMN_WIDTH * (i as f64 + 0.5)
+    /// The same moments, each column `drawing / (columns - 0.5)` wide (the first column's
+    /// middle is half a column in, the now line at the last one's middle), between
+    /// `COLUMN_WIDTH` and `MAX_COLUMN_WIDTH`: `drawing` is the room from the drawing's
+    /// left edge to the now line.
+    fn spread(self, drawing: f64) -> TimeScale {
+        let n = self.times.len() as f64 - 0.5;
+        let column = if n > 0.0 { drawing / n } else { COLUMN_WIDTH };
+        TimeScale {
+            column: column.clamp(COLUMN_WIDTH, MAX_COLUMN_WIDTH),
+            ..self
+        }
+    }
+
+    fn column_x(&self, i: usize) -> f64 {
+        LABEL_WIDTH + self.column * (i as f64 + 0.5)
     }
 
     /// Where a moment lies; `None` before the window. After the last column: the now line.
@@ -284,19 +307,19 @@ impl TimeScale {
         // times[i - 1] <= t < times[i]
         let left = self.times[i - 1];
         let Some(&right) = self.times.get(i) else {
-            return Some(Self::column_x(i - 1));
+            return Some(self.column_x(i - 1));
         };
         let frac = (t - left) as f64 / (right - left) as f64;
-        Some(Self::column_x(i - 1) + COLUMN_WIDTH * frac)
+        Some(self.column_x(i - 1) + self.column * frac)
     }
 
     pub fn now_x(&self) -> f64 {
-        Self::column_x(self.times.len().saturating_sub(1))
+        self.column_x(self.times.len().saturating_sub(1))
     }
 
     /// The left edge of the drawing area.
     pub fn left(&self) -> f64 {
-        LABEL_WIDTH + COLUMN_WIDTH * 0.15
+        LABEL_WIDTH + self.column * 0.15
     }
 }
 
@@ -361,7 +384,7 @@ pub const FAN_OUT: f64 = 7.0;
 pub const WIRE_ARROWS: usize = 60;
 
 pub fn diagram(sim: &Simulation, columns: usize, lang: Lang) -> DiagramVm {
-    diagram_in(sim, columns, lang, Viewport::Wide)
+    diagram_in(sim, columns, lang, Viewport::Wide { frame: None })
 }
 
 /// The names a phone writes over the drawing (as `space_time.rs` draws them: 12 px bold, 8 px
@@ -374,7 +397,8 @@ fn names_over(lanes: &[LaneVm], visible_left: f64) -> Vec<super::arrow_labels::L
                 .label
                 .strip_prefix(l.role)
                 .map_or(l.label.as_str(), str::trim_start);
-            let baseline = l.y + 5.0 - 14.0;
+            // `style.css` lifts a name 15 px on a phone.
+            let baseline = l.y + 5.0 - 15.0;
             super::arrow_labels::LabelBox {
                 x0: visible_left + 5.0,
                 x1: visible_left + 12.0 + name.chars().count() as f64 * 7.6,
@@ -390,7 +414,14 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     let lanes = lanes(sim, lang);
     let y_of = |node: NodeId| lanes.iter().find(|l| l.node == node).map(|l| l.y);
     let columns = columns.max(1);
-    let scale = TimeScale::paged(sim, columns, stride(columns));
+    let mut scale = TimeScale::paged(sim, columns, stride(columns));
+    // The pinned lane names' column, and what is left of the frame for the drawing (its
+    // box starts at the label column's cut): a short drawing spreads to fill it.
+    let pane = pane_width(&lanes);
+    if let Viewport::Wide { frame: Some(frame) } = viewport {
+        let drawing = frame - pane - viewport.wire_width() - 10.0 - 6.0;
+        scale = scale.spread(drawing);
+    }
     let now_x = scale.now_x();
     // The "on the wire" zone right of now, and nothing further: the box scrolls sideways
     // from its right end, so now is in view from the first step.
@@ -573,7 +604,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     // The box shows the drawing's right end (now); a short drawing starts at the cut.
     let cut = LABEL_WIDTH - 6.0;
     let (view_left, origin, obstacles) = match viewport {
-        Viewport::Wide => (cut, cut, Vec::new()),
+        Viewport::Wide { .. } => (cut, cut, Vec::new()),
         Viewport::Phone { visible } => {
             let from = (width - visible).max(0.0);
             (from, from.min(cut), names_over(&lanes, from))
@@ -708,7 +739,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     // and no tick that would read the same as the one before (two moments in one ms).
     let mut ticks: Vec<TickVm> = Vec::new();
     for (i, t) in scale.times.iter().enumerate() {
-        let x = TimeScale::column_x(i);
+        let x = scale.column_x(i);
         if i % TICK_EVERY != 0 || x >= now_x - NOW_LABEL_ROOM {
             continue;
         }
@@ -735,7 +766,19 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         earlier_hidden,
         view_left,
         origin,
+        pane,
     }
+}
+
+/// The pinned lane names' column: as wide as the longest name needs (15 px bold: about
+/// 9.6 px a character), at least the label column's cut and at most 320 px.
+fn pane_width(lanes: &[LaneVm]) -> f64 {
+    let longest = lanes
+        .iter()
+        .map(|l| l.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    (longest as f64 * 9.6 + 24.0).clamp(LABEL_WIDTH - 6.0, 320.0)
 }
 
 fn push_band(
@@ -1207,40 +1250,100 @@ mod tests {
         use super::super::arrow_labels::LabelBox;
         let mut labels = 0;
         for name in builtin::names() {
-            let mut sim = builtin::get(&name).expect("built-in").simulation(None);
-            while !sim.is_finished() && sim.steps() < 400 {
-                sim.step();
-                let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
-                let boxes: Vec<LabelBox> = d
-                    .arrows
-                    .iter()
-                    .filter(|a| a.labelled)
-                    .map(|a| LabelBox::of(a, a.label_x, a.label_y))
-                    .collect();
-                labels += boxes.len();
-                for (i, b) in boxes.iter().enumerate() {
-                    assert!(
-                        b.x0 >= LABEL_WIDTH && b.x1 <= d.width,
-                        "{name} step {}: a label outside the drawing: {b:?}",
-                        sim.steps()
-                    );
-                    assert!(
-                        boxes[i + 1..].iter().all(|o| !o.overlaps(b)),
-                        "{name} step {}: labels overlap",
-                        sim.steps()
-                    );
-                }
-                if let Some(first) = d.arrows.iter().find(|a| a.current) {
-                    assert!(
-                        d.arrows.iter().any(|a| a.current && a.labelled),
-                        "{name} step {}: no current arrow named ({})",
-                        sim.steps(),
-                        first.kind
-                    );
+            // A frame of its own and a 1280 px window's, where a short drawing spreads.
+            for viewport in [None, Some(1185.0)].map(|frame| Viewport::Wide { frame }) {
+                let mut sim = builtin::get(&name).expect("built-in").simulation(None);
+                while !sim.is_finished() && sim.steps() < 400 {
+                    sim.step();
+                    let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, viewport);
+                    let boxes: Vec<LabelBox> = d
+                        .arrows
+                        .iter()
+                        .filter(|a| a.labelled)
+                        .map(|a| LabelBox::of(a, a.label_x, a.label_y))
+                        .collect();
+                    labels += boxes.len();
+                    for (i, b) in boxes.iter().enumerate() {
+                        assert!(
+                            b.x0 >= LABEL_WIDTH && b.x1 <= d.width,
+                            "{name} step {}: a label outside the drawing: {b:?}",
+                            sim.steps()
+                        );
+                        assert!(
+                            boxes[i + 1..].iter().all(|o| !o.overlaps(b)),
+                            "{name} step {}: labels overlap",
+                            sim.steps()
+                        );
+                    }
+                    if let Some(first) = d.arrows.iter().find(|a| a.current) {
+                        assert!(
+                            d.arrows.iter().any(|a| a.current && a.labelled),
+                            "{name} step {}: no current arrow named ({})",
+                            sim.steps(),
+                            first.kind
+                        );
+                    }
                 }
             }
         }
-        assert!(labels > 1_000, "labels were drawn: {labels}");
+        assert!(labels > 2_000, "labels were drawn: {labels}");
+    }
+
+    /// Early in a run a wide frame is filled: the columns spread (never narrower than
+    /// `COLUMN_WIDTH`, never wider than `MAX_COLUMN_WIDTH`), and the drawing ends at the
+    /// frame's right edge once they need no more than that; a long drawing is unchanged.
+    #[test]
+    fn a_short_drawing_spreads_to_fill_a_wide_frame() {
+        let frame = 1185.0;
+        let wide = Viewport::Wide { frame: Some(frame) };
+        let mut sim = builtin::get("lost-ack-idempotence-off")
+            .expect("built-in")
+            .simulation(None);
+        let (mut spread, mut filled, mut unchanged) = (0, 0, 0);
+        while !sim.is_finished() && sim.steps() < 300 {
+            sim.step();
+            let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, wide);
+            let plain = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+            let columns = TimeScale::paged(&sim, WINDOW_COLUMNS, stride(WINDOW_COLUMNS))
+                .times
+                .len();
+            let column = (d.now_x - LABEL_WIDTH) / (columns as f64 - 0.5);
+            assert!(
+                (COLUMN_WIDTH - 1e-6..=MAX_COLUMN_WIDTH + 1e-6).contains(&column),
+                "step {}: a column {column} px wide",
+                sim.steps()
+            );
+            // The box shows the drawing from the label column's cut, right of the pane.
+            let shown = d.width - (LABEL_WIDTH - 6.0);
+            if column > COLUMN_WIDTH + 1e-6 {
+                spread += 1;
+                assert!(
+                    shown <= frame - d.pane + 0.5,
+                    "step {}: spread wider than the frame",
+                    sim.steps()
+                );
+                assert!(
+                    d.width > plain.width,
+                    "step {}: spread, not wider",
+                    sim.steps()
+                );
+                if column < MAX_COLUMN_WIDTH - 1e-6 {
+                    filled += 1;
+                    assert!(
+                        (shown - (frame - d.pane)).abs() < 0.5,
+                        "step {}: {shown} px of {frame}",
+                        sim.steps()
+                    );
+                }
+            } else {
+                unchanged += 1;
+                assert_eq!(d, plain, "step {}: a long drawing changed", sim.steps());
+            }
+        }
+        assert!(
+            spread > 3 && filled > 0 && unchanged > 3,
+            "{spread} {filled} {unchanged}"
+        );
     }
 
     /// On a phone the wire zone is narrower, and no label goes over a lane's name, which
