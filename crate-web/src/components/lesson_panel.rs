@@ -78,8 +78,11 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 </label>
             }
         } else {
+            // Short choices ("1", "2", "3") go side by side: a row, not a column of rows,
+            // keeps the stage in view below the lesson at 720 px.
+            let short = q.choices.iter().all(|c| c.chars().count() <= 16);
             html! {
-                <fieldset class="choices">
+                <fieldset class={classes!("choices", short.then_some("short"))}>
                     <legend class="visually-hidden">{ i18n.t(S::YourAnswer) }</legend>
                     { for q.choices.iter().enumerate().map(|(k, label)| {
                         let k32 = u32::try_from(k).unwrap_or(u32::MAX);
