@@ -298,6 +298,7 @@ test('the diagram fills its card early in a run, and keeps a focused arrow in vi
   assert(await page.locator('#space-time-now').isVisible(), '"Back to now" is offered');
   await page.click('#space-time-now');
   assert(await page.evaluate(() => document.querySelector('.space-time-scroll').scrollLeft === 0), 'back at now');
+  assert(await page.evaluate(() => document.activeElement?.id === 'diagram'), 'the focus goes to the diagram, not the page\'s body');
 });
 
 test('the theme button forces light or dark over the system\'s, and a reload keeps it', async (page) => {

@@ -25,8 +25,10 @@ cd "$(dirname "$0")/.."
 # 598 KB since a log, the diagram, the wire list and a compare column are one tab stop each
 # (597.3 KB); 600 KB since the review's fixes to them (the focus given back when its item
 # leaves the page, the compare table's shared row, time order in the diagram) and the
-# fidelity review's narration (598.9 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-600000}
+# fidelity review's narration (598.9 KB); 598 KB since wasm-opt assumes the first 1 KB of
+# memory unused (`--low-memory-unused`, index.html: 600.1 → 596.0 KB, the diagram's spread
+# columns and the lessons' short choices included).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-598000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

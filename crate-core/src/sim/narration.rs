@@ -643,8 +643,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 ("Ongoing", false) => ": the transaction is open",
                 _ => "",
             };
-            // "Ongoing → Ongoing" read as nothing happening.
-            let change = if from == to {
+            // "Ongoing → Ongoing" read as nothing happening. A transactional id's first write
+            // (InitProducerId at epoch 0: its state starts Empty) is not "again".
+            let change = if from == to && to == "Empty" && *epoch == 0 {
+                to.clone()
+            } else if from == to {
                 format!("{to} again")
             } else {
                 format!("{from} → {to}")
@@ -709,7 +712,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => {
             let list: Vec<String> = offsets.iter().map(|(t, o)| format!("{} → {o}", tp(t))).collect();
             format!(
-                "{} holds group \"{group}\"'s offsets {} as pending, inside producer {producer_id}'s transaction.",
+                "{} holds the offsets of group \"{group}\" ({}) as pending, inside producer {producer_id}'s transaction.",
                 n(broker),
                 list.join(", ")
             )

@@ -2,6 +2,7 @@ use super::activate;
 use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use crate::view_model::diagram::{ArrowVm, DiagramVm, MarkVm};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Where the lanes begin: the width of the pinned label column.
@@ -80,11 +81,23 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
             }
         })
     };
+    // The button goes once the box is back at now: the focus goes to the diagram's card
+    // (Tab then reaches its arrows), not to the page's body.
     let to_now = {
         let scroller = scroller.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(el) = scroller.cast::<web_sys::Element>() {
                 el.set_scroll_left(0);
+                if let Some(card) = el
+                    .closest("#diagram")
+                    .ok()
+                    .flatten()
+                    .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = card.focus_with_options(&options);
+                }
             }
         })
     };

@@ -10,6 +10,8 @@ const CHAR_WIDTH: f64 = 8.6;
 /// A label's box around its baseline: this far above it, and this far below.
 const ASCENT: f64 = 13.0;
 const DESCENT: f64 = 4.0;
+/// The least room between two labels side by side on one line, in pixels.
+const GAP: f64 = 14.0;
 /// Where along its arrow a label is tried, from its middle outwards.
 const ALONG: [f64; 5] = [0.5, 0.35, 0.65, 0.2, 0.8];
 
@@ -42,8 +44,10 @@ impl LabelBox {
         }
     }
 
+    /// Closer than `GAP` side by side counts too: two labels on one line with no room
+    /// between them read as one ("produce response produce response").
     pub fn overlaps(&self, o: &LabelBox) -> bool {
-        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+        self.x0 < o.x1 + GAP && o.x0 < self.x1 + GAP && self.y0 < o.y1 && o.y0 < self.y1
     }
 }
 
@@ -190,12 +194,15 @@ fn find_place(
             // Kept inside the drawing, and beside the now line rather than across it (on its
             // side of the line) when there is room there.
             let x = x.clamp(left + half, (right - half).max(left + half));
-            let beside = if x < now_x {
-                x.min(now_x - half - 3.0)
+            let (before, after) = (x.min(now_x - half - 3.0), x.max(now_x + half + 3.0));
+            // A message on the wire is named in the wire zone if it fits there, else just
+            // left of the now line; a delivered one on its side of the line.
+            if a.in_flight {
+                candidates.push((after, y));
+                candidates.push((before, y));
             } else {
-                x.max(now_x + half + 3.0)
-            };
-            candidates.push((beside, y));
+                candidates.push((if x < now_x { before } else { after }, y));
+            }
             candidates.push((x, y));
         }
     }
@@ -209,9 +216,16 @@ fn find_place(
             }
         }
     }
+    // Off the now line if any place is, else across it.
+    let off_now = |b: &LabelBox| !(b.x0 < now_x && now_x < b.x1);
     candidates
         .iter()
-        .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)))
+        .find_map(|&(x, y)| fits(x, y).filter(off_now).map(|b| (x, y, b)))
+        .or_else(|| {
+            candidates
+                .iter()
+                .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)))
+        })
 }
 
 /// How many labels in view (right of `view_left`) cross another arrow or the now line.

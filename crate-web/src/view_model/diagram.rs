@@ -737,13 +737,19 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     // Every other column from the window's first (which moves in whole strides, so a tick
     // keeps its column from step to step), clear of the now label left of the now line,
     // and no tick that would read the same as the one before (two moments in one ms).
+    // The now label is written left of the now line, ending 6 px before it (14 px bold
+    // mono: about 8.6 px a character); a tick's label is centred on its line.
+    let now_label = S::NowN.f(lang, &[&dur(now)]);
+    let now_label_left =
+        now_x - 6.0 - (now_label.chars().count() as f64 * 8.6).max(NOW_LABEL_ROOM - 6.0);
     let mut ticks: Vec<TickVm> = Vec::new();
     for (i, t) in scale.times.iter().enumerate() {
         let x = scale.column_x(i);
-        if i % TICK_EVERY != 0 || x >= now_x - NOW_LABEL_ROOM {
+        let label = dur(*t);
+        let half = label.chars().count() as f64 * 8.6 / 2.0;
+        if i % TICK_EVERY != 0 || x + half + 10.0 > now_label_left {
             continue;
         }
-        let label = dur(*t);
         if ticks.last().is_some_and(|p| p.label == label) {
             continue;
         }
@@ -762,7 +768,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         bands,
         ticks,
         now_x,
-        now_label: S::NowN.f(lang, &[&dur(now)]),
+        now_label,
         earlier_hidden,
         view_left,
         origin,
@@ -1248,7 +1254,7 @@ mod tests {
     #[test]
     fn labels_never_overlap_and_stay_inside_the_drawing() {
         use super::super::arrow_labels::LabelBox;
-        let mut labels = 0;
+        let (mut labels, mut across_now) = (0, 0);
         for name in builtin::names() {
             // A frame of its own and a 1280 px window's, where a short drawing spreads.
             for viewport in [None, Some(1185.0)].map(|frame| Viewport::Wide { frame }) {
@@ -1263,6 +1269,22 @@ mod tests {
                         .map(|a| LabelBox::of(a, a.label_x, a.label_y))
                         .collect();
                     labels += boxes.len();
+                    // A tick's label (centred on its line) ends short of the now label
+                    // (ending 6 px before the now line): "5.002 s" ran under "now · 5.103 s".
+                    let now_left = d.now_x - 6.0 - d.now_label.chars().count() as f64 * 8.6;
+                    for t in &d.ticks {
+                        let right = t.x + t.label.chars().count() as f64 * 8.6 / 2.0;
+                        assert!(
+                            right < now_left,
+                            "{name} step {}: tick {} under the now label",
+                            sim.steps(),
+                            t.label
+                        );
+                    }
+                    across_now += boxes
+                        .iter()
+                        .filter(|b| b.x0 < d.now_x && d.now_x < b.x1)
+                        .count();
                     for (i, b) in boxes.iter().enumerate() {
                         assert!(
                             b.x0 >= LABEL_WIDTH && b.x1 <= d.width,
@@ -1287,6 +1309,11 @@ mod tests {
             }
         }
         assert!(labels > 2_000, "labels were drawn: {labels}");
+        // A label goes across the now line only when no place beside it is free.
+        assert!(
+            across_now * 50 < labels,
+            "{across_now} of {labels} labels across the now line"
+        );
     }
 
     /// Early in a run a wide frame is filled: the columns spread (never narrower than
