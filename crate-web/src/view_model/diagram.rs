@@ -603,13 +603,23 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     }
     // The box shows the drawing's right end (now); a short drawing starts at the cut.
     let cut = LABEL_WIDTH - 6.0;
-    let (view_left, origin, obstacles) = match viewport {
+    let (view_left, origin, mut obstacles) = match viewport {
         Viewport::Wide { .. } => (cut, cut, Vec::new()),
         Viewport::Phone { visible } => {
             let from = (width - visible).max(0.0);
             (from, from.min(cut), names_over(&lanes, from))
         }
     };
+    // "On the wire", written at the wire zone's foot (8 px in from its right and bottom
+    // edges, 14 px semibold): a label over it read as one with it.
+    let height = TOP + LANE_GAP * lanes.len() as f64 + 8.0;
+    let zone_label = S::WireZone.get(lang).chars().count() as f64 * 8.6;
+    obstacles.push(super::arrow_labels::LabelBox {
+        x0: width - 8.0 - zone_label,
+        x1: width - 8.0,
+        y0: height - 8.0 - 13.0,
+        y1: height - 8.0 + 4.0,
+    });
     // Labels keep inside the drawing on screen: on a phone a short drawing opens left of the
     // label column's cut (`origin`), and a label may use that room (the lane names there are
     // obstacles) rather than cross the now line.
@@ -761,7 +771,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     };
     DiagramVm {
         width,
-        height: TOP + LANE_GAP * lanes.len() as f64 + 8.0,
+        height,
         lanes,
         arrows,
         marks,
@@ -1249,6 +1259,16 @@ mod tests {
         );
     }
 
+    /// Where "on the wire" is written: at the wire zone's foot, 8 px in.
+    fn zone_label(d: &DiagramVm) -> super::super::arrow_labels::LabelBox {
+        super::super::arrow_labels::LabelBox {
+            x0: d.width - 8.0 - "on the wire".len() as f64 * 8.6,
+            x1: d.width - 8.0,
+            y0: d.height - 21.0,
+            y1: d.height - 4.0,
+        }
+    }
+
     /// At every step of every built-in: no two labels overlap, each lies inside the drawing,
     /// and the first current arrow is named.
     #[test]
@@ -1285,6 +1305,13 @@ mod tests {
                         .iter()
                         .filter(|b| b.x0 < d.now_x && d.now_x < b.x1)
                         .count();
+                    // Nor over "on the wire" at the wire zone's foot.
+                    let zone = zone_label(&d);
+                    assert!(
+                        boxes.iter().all(|b| !b.overlaps(&zone)),
+                        "{name} step {}: a label over \"on the wire\"",
+                        sim.steps()
+                    );
                     for (i, b) in boxes.iter().enumerate() {
                         assert!(
                             b.x0 >= LABEL_WIDTH && b.x1 <= d.width,
@@ -1384,6 +1411,7 @@ mod tests {
             "rpw-crash-exactly-once",
             "seed-frozen-broker",
             "zombie-fencing",
+            "acks1-leader-crash-loss",
         ] {
             let mut sim = builtin::get(name).expect("built-in").simulation(None);
             while !sim.is_finished() && sim.steps() < 300 {
@@ -1423,6 +1451,12 @@ mod tests {
                             a.kind
                         );
                     }
+                    assert!(
+                        !zone_label(&d).overlaps(&b),
+                        "{name} step {}: \"{}\" over \"on the wire\"",
+                        sim.steps(),
+                        a.kind
+                    );
                     assert!(
                         names.iter().all(|n| !n.overlaps(&b)),
                         "{name} step {}: \"{}\" over a lane's name",
