@@ -20,6 +20,8 @@ pub const COLUMN_WIDTH: f64 = 58.0;
 pub const MAX_COLUMN_WIDTH: f64 = 170.0;
 /// Room right of the now line for messages still on the wire.
 pub const WIRE_WIDTH: f64 = 150.0;
+/// The most a wide frame's wire zone grows while the drawing is short.
+pub const WIRE_GROWTH: f64 = 110.0;
 /// The same on a phone, whose diagram shows about 250–360 px in all.
 pub const PHONE_WIRE_WIDTH: f64 = 112.0;
 
@@ -424,8 +426,15 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     }
     let now_x = scale.now_x();
     // The "on the wire" zone right of now, and nothing further: the box scrolls sideways
-    // from its right end, so now is in view from the first step.
-    let width = now_x + viewport.wire_width() + 10.0;
+    // from its right end, so now is in view from the first step. In the first few moments,
+    // when the columns cannot spread any wider, the zone takes up to `WIRE_GROWTH` more of
+    // the frame (room for "init producer id response" there).
+    let mut wire = viewport.wire_width();
+    if let Viewport::Wide { frame: Some(frame) } = viewport {
+        let left_over = frame - pane - (now_x + wire + 10.0 - (LABEL_WIDTH - 6.0));
+        wire += left_over.clamp(0.0, WIRE_GROWTH);
+    }
+    let width = now_x + wire + 10.0;
     let left = scale.left();
     let current_step = sim.steps();
     let name = |n: NodeId| super::node_name(sim, n, lang);
@@ -1379,6 +1388,13 @@ mod tests {
                 assert!(
                     d.width > plain.width,
                     "step {}: spread, not wider",
+                    sim.steps()
+                );
+                // Columns at their widest: the wire zone takes more of the frame.
+                let wire = d.width - d.now_x - 10.0;
+                assert!(
+                    column < MAX_COLUMN_WIDTH - 1e-6 || wire > WIRE_WIDTH,
+                    "step {}: the wire zone stayed {wire} px",
                     sim.steps()
                 );
                 if column < MAX_COLUMN_WIDTH - 1e-6 {
