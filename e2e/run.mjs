@@ -592,13 +592,13 @@ test('dropping a message on the wire by click changes the run and joins the sche
   assert((await stepNumber(page)) === 6, 'still at step 6');
   assert((await page.locator('#event-log').innerText()) === before, 'the past is unchanged');
   const schedule = await page.locator('#fault-schedule').innerText();
-  assert(/drop the first 1 produce from app to broker 0/.test(schedule), `schedule: ${schedule}`);
+  assert(/drop the first Produce request from app to broker 0/.test(schedule), `schedule: ${schedule}`);
   // The panel says so, and the same drop is not offered twice for this moment.
   assert(await page.locator('#msg-drop').isDisabled(), 'Drop it is not offered again');
   assert(/Added to the fault schedule/.test(await inspector.innerText()), 'the panel says the drop was added');
   assert(!(await page.locator('#msg-delay').isDisabled()), 'a delay is still offered');
   await page.click('#step');
-  assert(/The network drops app → broker 0 "produce/.test(await page.locator('#event-log').innerText()), 'the drop is narrated');
+  assert(/The network drops the Produce request "produce[^"]*" from app to broker 0/.test(await page.locator('#event-log').innerText()), 'the drop is narrated');
   // Its cross sits at the moment of the loss, on the now line, not right of it as if to
   // come; a click on it names the message and how it was lost.
   const lost = page.locator('#space-time g.mark.lost[data-msg]').last();

@@ -133,7 +133,13 @@ impl Job {
             channel_state_records: 0,
             last,
         });
-        ctx.note(Note::Flink(FlinkNote::CheckpointTriggered { id, last }));
+        let unaligned_job = self.config.unaligned_allowed()
+            && (self.config.unaligned || self.config.aligned_timeout.is_some());
+        ctx.note(Note::Flink(FlinkNote::CheckpointTriggered {
+            id,
+            last,
+            unaligned_job,
+        }));
         for t in 0..self.tasks.len() {
             if self.tasks[t].source.is_some() {
                 ctx.send_as(

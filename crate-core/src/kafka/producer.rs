@@ -605,8 +605,9 @@ impl Producer {
                     partitions: partitions.clone(),
                 },
                 format!(
-                    "AddPartitionsToTxn ({} partition(s)) to the transaction coordinator",
-                    partitions.len()
+                    "AddPartitionsToTxn ({} partition{}) to the transaction coordinator",
+                    partitions.len(),
+                    if partitions.len() == 1 { "" } else { "s" }
                 ),
             ),
             TxnRequest::AddOffsets => {

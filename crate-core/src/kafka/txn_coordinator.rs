@@ -67,6 +67,15 @@ impl Default for TxnProtocol {
     }
 }
 
+/// The request's name as Kafka's documentation writes it.
+fn end_txn_name(commit: bool) -> &'static str {
+    if commit {
+        "EndTxn(commit)"
+    } else {
+        "EndTxn(abort)"
+    }
+}
+
 fn kafka_error(e: &TxnStateError) -> KafkaError {
     e.kafka_error().unwrap_or(KafkaError::InvalidTxnState)
 }
@@ -93,7 +102,7 @@ impl TxnCoordinator {
         let Some(meta) = self.transactions.get_mut(&transit.transactional_id) else {
             return Err(KafkaError::InvalidTxnState);
         };
-        let from = meta.state();
+        let (from, from_epoch) = (meta.state(), meta.producer_epoch());
         if self.log.append(transit.clone(), ctx.now).is_err() {
             meta.cancel_pending();
             return Err(KafkaError::ConcurrentTransactions);
@@ -107,6 +116,7 @@ impl TxnCoordinator {
             to: transit.state.name().to_string(),
             producer_id: transit.producer_id,
             epoch: transit.producer_epoch,
+            from_epoch,
         });
         Ok(())
     }
@@ -301,16 +311,23 @@ impl TxnCoordinator {
             Ok(EndTxnPlan::AlreadyDone {
                 producer_id,
                 producer_epoch,
-            }) => answer(ctx, None, producer_id, producer_epoch),
+            }) => {
+                ctx.note(Note::TxnEndAnsweredAsRetry {
+                    coordinator: me,
+                    transactional_id: transactional_id.to_string(),
+                    request: end_txn_name(commit).to_string(),
+                    state: meta.state().name().to_string(),
+                    producer_id,
+                    epoch: producer_epoch,
+                    same_epoch_as_new: !version.bumps_epoch_at_end_txn(),
+                });
+                answer(ctx, None, producer_id, producer_epoch)
+            }
             Err(e) => {
                 let error = TxnCoordinator::refused(
                     me,
                     transactional_id,
-                    if commit {
-                        "EndTxn(commit)"
-                    } else {
-                        "EndTxn(abort)"
-                    },
+                    end_txn_name(commit),
                     producer_id,
                     epoch,
                     kafka_error(&e),

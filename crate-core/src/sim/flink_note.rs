@@ -22,6 +22,8 @@ pub enum FlinkNote {
     CheckpointTriggered {
         id: u64,
         last: bool,
+        /// The job's other checkpoints may be unaligned (unaligned, or an aligned timeout).
+        unaligned_job: bool,
     },
     BarrierEmitted {
         task: NodeId,
@@ -226,16 +228,21 @@ impl FlinkNote {
         let n = |node: &NodeId| names.node(*node);
         let rec = |r: &RecordId| names.record(*r);
         match self {
-            FlinkNote::CheckpointTriggered { id, last: false } => format!(
+            FlinkNote::CheckpointTriggered { id, last: false, .. } => format!(
                 "The JobManager triggers checkpoint {id}: each source records its position and emits barrier {id}."
             ),
-            FlinkNote::CheckpointTriggered { id, last: true } => format!(
-                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id}). A final checkpoint is aligned even where the others are unaligned: its barriers wait behind the buffered records."
+            FlinkNote::CheckpointTriggered { id, last: true, unaligned_job } => format!(
+                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id}).{}",
+                if *unaligned_job {
+                    " A final checkpoint is always aligned, unlike this job's others: its barriers wait behind the buffered records."
+                } else {
+                    ""
+                }
             ),
             FlinkNote::BarrierEmitted { task, id, positions } => {
                 let pos: Vec<String> = positions
                     .iter()
-                    .map(|(tp, o)| format!("{} @{o}", names.tp(*tp)))
+                    .map(|(tp, o)| format!("{} at offset {o}", names.tp(*tp)))
                     .collect();
                 format!(
                     "{} snapshots its position ({}) and sends barrier {id} downstream.",
@@ -244,7 +251,7 @@ impl FlinkNote {
                 )
             }
             FlinkNote::BarrierReceived { task, id, blocked: true, .. } => format!(
-                "Barrier {id} reaches {}: that input is blocked (its records wait in the buffer) until barrier {id} arrives on the others.",
+                "Barrier {id} reaches {} on one input: that input is blocked (its records wait in the buffer) until barrier {id} has arrived on every other input.",
                 n(task)
             ),
             FlinkNote::BarrierReceived { task, id, blocked: false, overtook: true } => format!(
@@ -256,7 +263,7 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::SwitchedToUnaligned { task, id } => format!(
-                "{} has aligned checkpoint {id} for longer than the aligned-checkpoint timeout: it switches to unaligned.",
+                "Checkpoint {id} started longer ago than aligned_checkpoint_timeout (Flink's execution.checkpointing.aligned-checkpoint-timeout): at {} it continues unaligned, and its barriers overtake the records queued ahead of them.",
                 n(task)
             ),
             FlinkNote::SnapshotTaken { task, id, unaligned, alignment, tracked, forwarded } => format!(
@@ -294,13 +301,13 @@ impl FlinkNote {
                 "The job finished with checkpoint {checkpoint}; the sinks commit what it covers."
             ),
             FlinkNote::SourceEmitted { task, record, tp, offset } => format!(
-                "{} reads {} from {} @{offset} and emits it.",
+                "{} reads {} from {} at offset {offset} and emits it.",
                 n(task),
                 rec(record),
                 names.tp(*tp)
             ),
             FlinkNote::Processed { task, record, count: Some(c) } => {
-                format!("{} counts {}: its key is now at {c}.", n(task), rec(record))
+                format!("{} counts {}: the count for its key is now {c}.", n(task), rec(record))
             }
             FlinkNote::Processed { task, record, count: None } => {
                 format!("{} processes {}.", n(task), rec(record))

@@ -4,6 +4,7 @@ use super::fault::{Fault, MessageMatch};
 use super::names::Names;
 use super::note::{DropReason, Note};
 use crate::ids::{NodeId, RecordId};
+use crate::kafka::protocol::MessageKind;
 use crate::kafka::KafkaError;
 use crate::time::format_duration;
 
@@ -58,13 +59,48 @@ fn pid(producer_id: i64) -> String {
     }
 }
 
-fn matcher(names: &Names, m: &MessageMatch) -> String {
-    let mut parts = Vec::new();
-    if let Some(k) = m.kind {
-        parts.push(k.name().replace('_', " "));
-    } else {
-        parts.push("message".into());
+/// A message kind as Kafka and Flink name it ("Produce request", "EndTxn request").
+pub fn message_name(kind: MessageKind) -> &'static str {
+    match kind {
+        MessageKind::InitProducerId => "InitProducerId request",
+        MessageKind::InitProducerIdResponse => "InitProducerId response",
+        MessageKind::Produce => "Produce request",
+        MessageKind::ProduceResponse => "Produce response",
+        // A follower pulls with Fetch; the leader's answer carries the records.
+        MessageKind::Replicate => "replica Fetch response",
+        MessageKind::ReplicateResponse => "follower acknowledgement",
+        MessageKind::Fetch => "Fetch request",
+        MessageKind::FetchResponse => "Fetch response",
+        MessageKind::OffsetCommit => "OffsetCommit request",
+        MessageKind::OffsetCommitResponse => "OffsetCommit response",
+        MessageKind::OffsetFetch => "OffsetFetch request",
+        MessageKind::OffsetFetchResponse => "OffsetFetch response",
+        MessageKind::AddPartitionsToTxn => "AddPartitionsToTxn request",
+        MessageKind::AddOffsetsToTxn => "AddOffsetsToTxn request",
+        MessageKind::TxnOffsetCommit => "TxnOffsetCommit request",
+        MessageKind::EndTxn => "EndTxn request",
+        MessageKind::TxnResponse => "transaction coordinator response",
+        MessageKind::WriteTxnMarkers => "WriteTxnMarkers request",
+        MessageKind::WriteTxnMarkersResponse => "WriteTxnMarkers response",
+        MessageKind::CheckpointTrigger => "checkpoint trigger",
+        MessageKind::CheckpointAck => "checkpoint acknowledgement",
+        MessageKind::CheckpointNotify => "notifyCheckpointComplete call",
+        MessageKind::CheckpointAbort => "notifyCheckpointAborted call",
     }
+}
+
+/// "Produce request", "3 Produce requests", "message", "2 messages": what a fault matches.
+fn matched(kind: Option<MessageKind>, count: u32) -> String {
+    let one = kind.map_or("message", message_name);
+    if count == 1 {
+        one.to_string()
+    } else {
+        format!("{count} {one}s")
+    }
+}
+
+fn matcher(names: &Names, m: &MessageMatch, count: u32) -> String {
+    let mut parts = vec![matched(m.kind, count)];
     if let Some(f) = m.from {
         parts.push(format!("from {}", names.node(f)));
     }
@@ -92,14 +128,14 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             None => format!("crash {}", n(node)),
         },
         Fault::Restart { node } => format!("restart {}", n(node)),
-        Fault::Drop { matcher: m, count } => format!("drop the next {count} {}", matcher(names, m)),
+        Fault::Drop { matcher: m, count } => format!("drop the next {}", matcher(names, m, *count)),
         Fault::Delay {
             matcher: m,
             extra,
             count,
         } => format!(
-            "delay the next {count} {} by {}",
-            matcher(names, m),
+            "delay the next {} by {}",
+            matcher(names, m, *count),
             format_duration(*extra)
         ),
         Fault::Duplicate {
@@ -107,31 +143,40 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             extra,
             count,
         } => format!(
-            "duplicate the next {count} {} (the copy {} later)",
-            matcher(names, m),
+            "duplicate the next {} (the copy {} later)",
+            matcher(names, m, *count),
             format_duration(*extra)
         ),
         Fault::LoseAck { tp, count } => format!(
             "lose the acknowledgement of the next {} to {}",
-            counted(*count, "append", "appends"),
+            if *count == 1 {
+                "append".to_string()
+            } else {
+                counted(*count, "append", "appends")
+            },
             names.tp(*tp)
         ),
         Fault::Corrupt { tp, count } => format!(
-            "corrupt the next {} for {} (their batch checksum will not match)",
-            counted(*count, "produce request", "produce requests"),
-            names.tp(*tp)
+            "corrupt the next {} for {} ({} checksum will not match)",
+            matched(Some(MessageKind::Produce), *count),
+            names.tp(*tp),
+            if *count == 1 {
+                "its batch"
+            } else {
+                "their batches'"
+            }
         ),
         Fault::DropOnWire { matcher: m, count } => format!(
-            "drop the first {count} {} already on the wire",
-            matcher(names, m)
+            "drop the first {} already on the wire",
+            matcher(names, m, *count)
         ),
         Fault::DelayOnWire {
             matcher: m,
             extra,
             count,
         } => format!(
-            "delay the first {count} {} already on the wire by {}",
-            matcher(names, m),
+            "delay the first {} already on the wire by {}",
+            matcher(names, m, *count),
             format_duration(*extra)
         ),
         Fault::Partition { a, b } => format!("cut the link between {} and {}", n(a), n(b)),
@@ -173,15 +218,15 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp: t,
         } => match names.key(*key) {
             Some(k) => format!(
-                "The application gives {} record {} with key \"{k}\"; it goes to {}.",
-                n(producer),
+                "The application hands record {} (key \"{k}\") to producer {}; it goes to {}.",
                 names.record(*record),
+                n(producer),
                 tp(t)
             ),
             None => format!(
-                "The application gives {} record {}; it goes to {}.",
-                n(producer),
+                "The application hands record {} to producer {}; it goes to {}.",
                 names.record(*record),
+                n(producer),
                 tp(t)
             ),
         },
@@ -306,7 +351,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::StaleResponseIgnored { producer, kind, .. } => format!(
             "{} ignores a late {} for a request it already gave up on or completed.",
             n(producer),
-            kind.name().replace('_', " ")
+            message_name(*kind)
         ),
         Note::EpochBumped {
             producer,
@@ -361,7 +406,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 format!("sequences {base_sequence}–{last_sequence}")
             };
             format!(
-                "{} has already stored producer {producer_id}'s {seq} at offset {original_offset}; it answers with offset {original_offset} again instead of appending a duplicate.",
+                "{} has already stored producer id {producer_id}'s {seq} at offset {original_offset}; it answers with offset {original_offset} again instead of appending a duplicate.",
                 n(broker)
             )
         }
@@ -387,11 +432,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             ..
         } => match expected_sequence {
             Some(e) => format!(
-                "{} refuses producer {producer_id}'s sequence {base_sequence}: it expected {e} ({error}). Nothing is appended.",
+                "{} refuses producer id {producer_id}'s sequence {base_sequence}: it expected {e} ({error}). Nothing is appended.",
                 n(broker)
             ),
             None => format!(
-                "{} refuses producer {producer_id} at epoch {epoch}: a newer epoch exists ({error}). Nothing is appended.",
+                "{} refuses producer id {producer_id} at epoch {epoch}: a newer epoch exists ({error}). Nothing is appended.",
                 n(broker)
             ),
         },
@@ -450,35 +495,43 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             isolation,
         } => match isolation {
             // "serves reader 0 entries" read as a name and a number.
+            // Records past the last stable offset are there; read_committed may not read them.
+            _ if *count == 0
+                && *isolation == crate::kafka::Isolation::ReadCommitted
+                && from >= last_stable_offset
+                && last_stable_offset < high_watermark =>
+            {
+                format!(
+                    "{} has nothing {} may read yet in {} from offset {from}: an open transaction holds the last stable offset at {last_stable_offset}, and read_committed waits there, even for records already below the high watermark {high_watermark}.",
+                    n(broker),
+                    n(consumer),
+                    tp(t)
+                )
+            }
             _ if *count == 0 => format!(
                 "{} has nothing new for {} in {} from offset {from}: {}.",
                 n(broker),
                 n(consumer),
                 tp(t),
-                if *isolation == crate::kafka::Isolation::ReadCommitted
-                    && from >= last_stable_offset
-                    && last_stable_offset < high_watermark
-                {
-                    format!("read_committed reads only below the last stable offset {last_stable_offset}, where an open transaction holds it (high watermark {high_watermark})")
-                } else if from >= high_watermark {
+                if from >= high_watermark {
                     format!("the high watermark is {high_watermark}")
                 } else {
                     format!("high watermark {high_watermark}, last stable offset {last_stable_offset}")
                 }
             ),
             crate::kafka::Isolation::ReadCommitted => format!(
-                "{} serves {} {count} entr{} of {} from offset {from}, up to the last stable offset {last_stable_offset} (read_committed; high watermark {high_watermark}).",
+                "{} returns {} of {} (records and any markers) to {}, from offset {from} up to the last stable offset {last_stable_offset} (read_committed; high watermark {high_watermark}).",
                 n(broker),
-                n(consumer),
-                if *count == 1 { "y" } else { "ies" },
-                tp(t)
+                counted(*count, "log entry", "log entries"),
+                tp(t),
+                n(consumer)
             ),
             crate::kafka::Isolation::ReadUncommitted => format!(
-                "{} serves {} {count} entr{} of {} from offset {from}, up to the high watermark {high_watermark}.",
+                "{} returns {} of {} (records and any markers) to {}, from offset {from} up to the high watermark {high_watermark}.",
                 n(broker),
-                n(consumer),
-                if *count == 1 { "y" } else { "ies" },
-                tp(t)
+                counted(*count, "log entry", "log entries"),
+                tp(t),
+                n(consumer)
             ),
         },
         Note::LeaderElected {
@@ -529,19 +582,28 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let last = read.last().map_or(0, |r| r.0);
             let dropped = match (*skipped, isolation) {
                 (0, _) => String::new(),
-                (k, crate::kafka::Isolation::ReadUncommitted) => {
-                    format!("; markers not given to the application: {k}")
+                (k, crate::kafka::Isolation::ReadUncommitted) => format!(
+                    " and drops {}, which are not for the application",
+                    counted(k, "marker", "markers")
+                ),
+                (1, crate::kafka::Isolation::ReadCommitted) => {
+                    " and drops 1 entry (a marker or an aborted record)".to_string()
                 }
                 (k, crate::kafka::Isolation::ReadCommitted) => {
-                    format!("; skipped, as markers or aborted records: {k}")
+                    format!(" and drops {k} entries (markers and aborted records)")
                 }
             };
+            // "offsets 0–23" for 10 records read as 24 of them.
+            let span = if read.len() <= 1 || last.saturating_sub(first) + 1 == read.len() as u64 {
+                offsets(first, last)
+            } else {
+                format!("between offsets {first} and {last}")
+            };
             format!(
-                "{} reads {} of {} ({}){dropped}.",
+                "{} reads {} of {} ({span}){dropped}.",
                 n(consumer),
                 counted(read.len() as u64, "record", "records"),
-                tp(t),
-                offsets(first, last)
+                tp(t)
             )
         }
         Note::FetchSent {
@@ -582,7 +644,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 && *last_stable_offset < *high_watermark
             {
                 format!(
-                    "{} polls {} at offset {offset}: nothing below the last stable offset {last_stable_offset} (an undecided transaction is pinning it).",
+                    "{} polls {} at offset {offset}: nothing it may read yet. An open transaction holds the last stable offset at {last_stable_offset}, below the high watermark {high_watermark}.",
                     n(consumer),
                     tp(t)
                 )
@@ -628,6 +690,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             to,
             producer_id,
             epoch,
+            from_epoch,
         } => {
             let meaning = match (to.as_str(), from == to) {
                 ("PrepareCommit", _) => {
@@ -652,8 +715,14 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             } else {
                 format!("{from} → {to}")
             };
+            // A bump is said, or epoch 1 → 3 across two sentences looks like a slip.
+            let epoch = if *from_epoch >= 0 && from_epoch != epoch {
+                format!("epoch {from_epoch} → {epoch}")
+            } else {
+                format!("epoch {epoch}")
+            };
             format!(
-                "The transaction coordinator ({}) writes {change} for \"{transactional_id}\" (producer {producer_id}, epoch {epoch}) to __transaction_state{meaning}.",
+                "The transaction coordinator ({}) writes {change} for \"{transactional_id}\" (producer id {producer_id}, {epoch}) to __transaction_state{meaning}.",
                 n(coordinator)
             )
         }
@@ -665,7 +734,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             epoch,
             error,
         } => format!(
-            "The transaction coordinator ({}) refuses {request} for \"{transactional_id}\" from producer {producer_id} at epoch {epoch}: {error}.",
+            "The transaction coordinator ({}) refuses {request} for \"{transactional_id}\" from producer id {producer_id} at epoch {epoch}: {error}.",
             n(coordinator)
         ),
         Note::TxnFencedByNewInstance {
@@ -680,7 +749,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             transactional_id,
             timeout_ms,
         } => format!(
-            "\"{transactional_id}\" has been open longer than transaction.timeout.ms ({timeout_ms} ms): the coordinator ({}) fences its producer and aborts it.",
+            "\"{transactional_id}\" has been open longer than transaction.timeout.ms ({timeout_ms} ms): the coordinator ({}) fences its producer and aborts the transaction.",
             n(coordinator)
         ),
         Note::TxnRecovered {
@@ -691,6 +760,23 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "The coordinator ({}) reloads __transaction_state: \"{transactional_id}\" is in {state}, so it sends the markers again.",
             n(coordinator)
         ),
+        Note::TxnEndAnsweredAsRetry {
+            coordinator,
+            transactional_id,
+            request,
+            state,
+            producer_id,
+            epoch,
+            same_epoch_as_new,
+        } => format!(
+            "The transaction coordinator ({}) finds \"{transactional_id}\" already in {state} (producer id {producer_id}, epoch {epoch}): it takes {request} for a retry and answers success without writing anything.{}",
+            n(coordinator),
+            if *same_epoch_as_new {
+                " Under protocol 1 a retry and a new EndTxn at the same epoch look alike: a record written since the last marker gets none, and stays open."
+            } else {
+                ""
+            }
+        ),
         Note::MarkerWritten {
             broker,
             tp: t,
@@ -699,7 +785,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             offset,
             ..
         } => format!(
-            "{} writes {} {control} marker for producer {producer_id} at offset {offset} of {}: the marker takes an offset and no reader ever receives it.",
+            "{} writes {} {control} marker for producer id {producer_id} at offset {offset} of {}: the marker takes an offset; consumers fetch it but never hand it to the application.",
             n(broker),
             if *control == crate::kafka::txn_index::ControlType::Abort { "an" } else { "a" },
             tp(t)
@@ -712,7 +798,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => {
             let list: Vec<String> = offsets.iter().map(|(t, o)| format!("{} → {o}", tp(t))).collect();
             format!(
-                "{} holds the offsets of group \"{group}\" ({}) as pending, inside producer {producer_id}'s transaction.",
+                "{} holds the offsets of group \"{group}\" ({}) as pending, inside producer id {producer_id}'s transaction.",
                 n(broker),
                 list.join(", ")
             )
@@ -724,15 +810,24 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             offsets,
         } => {
             let list: Vec<String> = offsets.iter().map(|(_, t, o)| format!("{} → {o}", tp(t))).collect();
-            let what = if list.is_empty() { "no offsets".to_string() } else { list.join(", ") };
-            match control {
-                crate::kafka::txn_index::ControlType::Commit => format!(
-                    "{} commits producer {producer_id}'s transactional offsets: {what}.",
+            match (control, list.is_empty()) {
+                (crate::kafka::txn_index::ControlType::Commit, true) => format!(
+                    "{} commits producer id {producer_id}'s transaction: no offsets were pending.",
                     n(broker)
                 ),
-                crate::kafka::txn_index::ControlType::Abort => format!(
-                    "{} drops producer {producer_id}'s transactional offsets ({what}): the transaction aborted.",
+                (crate::kafka::txn_index::ControlType::Commit, false) => format!(
+                    "{} commits producer id {producer_id}'s transactional offsets: {}.",
+                    n(broker),
+                    list.join(", ")
+                ),
+                (crate::kafka::txn_index::ControlType::Abort, true) => format!(
+                    "{} aborts producer id {producer_id}'s transaction: no offsets were pending, so the group keeps its committed ones.",
                     n(broker)
+                ),
+                (crate::kafka::txn_index::ControlType::Abort, false) => format!(
+                    "{} drops producer id {producer_id}'s pending offsets ({}): the transaction aborted, so the group keeps its committed ones.",
+                    n(broker),
+                    list.join(", ")
                 ),
             }
         }
@@ -750,13 +845,14 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             error,
             backoff,
         } => format!(
-            "The coordinator answers {} with {error}: {} It asks again in {}.",
+            "The coordinator answers {} with {error}: {} {} asks again in {}.",
             n(producer),
             if *error == KafkaError::ConcurrentTransactions {
                 "it is still ending the previous transaction."
             } else {
                 "it cannot answer yet."
             },
+            n(producer),
             format_duration(*backoff)
         ),
         Note::TxnRequestSent { producer, what } => {
@@ -768,12 +864,19 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             commit,
             records: ids,
             new_epoch,
-        } => format!(
-            "{} hears that \"{transactional_id}\" is {} ({}); it goes on with epoch {new_epoch}.",
-            n(producer),
-            if *commit { "committed" } else { "aborted" },
-            records(names, ids)
-        ),
+        } => {
+            // What the producer believes: a v1 EndTxn answered as a retry covers less.
+            let held = match ids.len() {
+                0 => " (it held no records)".to_string(),
+                1 => format!(": as far as it knows, so is {}", records(names, ids)),
+                _ => format!(": as far as it knows, so are {}", records(names, ids)),
+            };
+            format!(
+                "{} is told that \"{transactional_id}\" is {}{held}. It goes on with epoch {new_epoch}.",
+                n(producer),
+                if *commit { "committed" } else { "aborted" },
+            )
+        }
         Note::ProducerFenced {
             producer,
             error,
@@ -791,7 +894,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => {
             let how = match guarantee.as_str() {
                 "at-most-once" => "its input offsets are already committed",
-                "at-least-once" => "it will commit its input offsets once they are acknowledged",
+                "at-least-once" => "it will commit its input offsets once its outputs are acknowledged",
                 _ => "outputs and input offsets go into one transaction",
             };
             format!(
@@ -810,10 +913,15 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 .iter()
                 .map(|(t, o)| format!("{} → {o}", tp(t)))
                 .collect();
+            // The consumer and its group often share a name: say it once.
+            let by = if names.node(*consumer) == *group {
+                String::new()
+            } else {
+                format!(" for {}", n(consumer))
+            };
             format!(
-                "{} records group \"{group}\"'s committed offsets for {}: {}.",
+                "{} stores group \"{group}\"'s position{by}: {} (the next offset to read).",
                 n(broker),
-                n(consumer),
                 list.join(", ")
             )
         }
@@ -825,12 +933,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let list: Vec<String> = offsets
                 .iter()
                 .map(|(t, o)| match o {
-                    Some(o) => format!("{} from {o}", tp(t)),
-                    None => format!("{} from the earliest offset (nothing committed)", tp(t)),
+                    Some(o) => format!("{} at offset {o}", tp(t)),
+                    None => format!("{} at the earliest offset (nothing committed)", tp(t)),
                 })
                 .collect();
             format!(
-                "{} resumes group \"{group}\": {}.",
+                "{} rejoins group \"{group}\" and resumes {}.",
                 n(consumer),
                 list.join(", ")
             )
@@ -838,6 +946,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::MessageDropped {
             from,
             to,
+            kind,
             label,
             why,
             ..
@@ -851,7 +960,8 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 }
             };
             format!(
-                "The network drops {} → {} \"{label}\" ({why}).",
+                "The network drops the {} \"{label}\" from {} to {} ({why}).",
+                message_name(*kind),
                 n(from),
                 n(to)
             )
@@ -888,10 +998,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             kind,
             extra,
         } => format!(
-            "The network delays {} → {} {} by {}.",
+            "The network delays the {} from {} to {} by {}.",
+            message_name(*kind),
             n(from),
             n(to),
-            kind.name().replace('_', " "),
             format_duration(*extra)
         ),
         Note::MessageDuplicated {
@@ -900,21 +1010,21 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             kind,
             extra,
         } => format!(
-            "The network will deliver {} → {} {} twice (the copy {} later).",
+            "The network will deliver the {} from {} to {} twice (the copy {} later).",
+            message_name(*kind),
             n(from),
             n(to),
-            kind.name().replace('_', " "),
             format_duration(*extra)
         ),
         Note::HeldWhileFrozen { node, kind } => format!(
             "{} is frozen: the {} waits in its socket buffer.",
             n(node),
-            kind.name().replace('_', " ")
+            message_name(*kind)
         ),
         Note::LostAtCrashedNode { node, kind } => format!(
             "{} is down: the {} is lost.",
             n(node),
-            kind.name().replace('_', " ")
+            message_name(*kind)
         ),
         Note::Frozen { node, duration } => format!(
             "{} freezes for {} (like docker pause: connections stay open, nothing is processed).",

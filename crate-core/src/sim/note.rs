@@ -186,6 +186,8 @@ pub enum Note {
         to: String,
         producer_id: i64,
         epoch: i16,
+        /// The epoch before this write (protocol 2 bumps it at every EndTxn).
+        from_epoch: i16,
     },
     TxnRequestRefused {
         coordinator: NodeId,
@@ -208,6 +210,18 @@ pub enum Note {
         coordinator: NodeId,
         transactional_id: String,
         state: String,
+    },
+    /// EndTxn found the transaction already ended the same way: answered as a retry,
+    /// nothing written.
+    TxnEndAnsweredAsRetry {
+        coordinator: NodeId,
+        transactional_id: String,
+        request: String,
+        state: String,
+        producer_id: i64,
+        epoch: i16,
+        /// Protocol 1: a retry and a new EndTxn at one epoch look alike (KAFKA-17754).
+        same_epoch_as_new: bool,
     },
     MarkerWritten {
         broker: NodeId,
@@ -498,6 +512,7 @@ impl Note {
         "txn_fenced_by_new_instance",
         "txn_timed_out",
         "txn_recovered",
+        "txn_end_answered_as_retry",
         "marker_written",
         "txn_offsets_pending",
         "txn_offsets_completed",
@@ -576,6 +591,7 @@ impl Note {
             Note::TxnFencedByNewInstance { .. } => "txn_fenced_by_new_instance",
             Note::TxnTimedOut { .. } => "txn_timed_out",
             Note::TxnRecovered { .. } => "txn_recovered",
+            Note::TxnEndAnsweredAsRetry { .. } => "txn_end_answered_as_retry",
             Note::MarkerWritten { .. } => "marker_written",
             Note::TxnOffsetsPending { .. } => "txn_offsets_pending",
             Note::TxnOffsetsCompleted { .. } => "txn_offsets_completed",

@@ -1,0 +1,149 @@
+//! The narration says what happened in words a student can trust: every built-in's every
+//! sentence is checked for the slips a review found, and the silent steps it found speak.
+
+use eos_core::builtin;
+use eos_core::sim::narration::narrate;
+use eos_core::sim::Note;
+use eos_core::RunLimit;
+
+/// Every sentence of a built-in's run, with its step number.
+fn sentences(name: &str) -> Vec<(u64, String)> {
+    let mut sim = builtin::get(name).expect("built-in").simulation(None);
+    sim.run(RunLimit::Completion);
+    sim.trace()
+        .iter()
+        .flat_map(|r| r.notes.iter().map(|n| (r.step, narrate(&sim.names, n))))
+        .collect()
+}
+
+fn all_sentences(name: &str) -> String {
+    sentences(name)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn no_sentence_of_any_built_in_has_a_counting_or_naming_slip() {
+    let slips = [
+        // "the next 1 append", "1 entries", "partition(s)".
+        "the next 1 ",
+        "the first 1 ",
+        " 1 entries",
+        " 1 markers",
+        "(s)",
+        // Kafka's requests by their names, not snake_case kinds.
+        "_response",
+        "init producer id",
+        // "producer 0" reads like a node; a producer id is said as one.
+        "producer 0",
+        "producer 1",
+        // "so are record v2".
+        "so are record ",
+        "so are nothing",
+    ];
+    for name in builtin::names() {
+        for (step, text) in sentences(&name) {
+            for slip in slips {
+                assert!(!text.contains(slip), "{name} #{step}: {slip:?} in {text}");
+            }
+        }
+    }
+}
+
+/// KAFKA-17754 under protocol 1: the delayed EndTxn finds the transaction complete and is
+/// answered as a retry. That step used to say nothing, and the producer's next sentence
+/// claimed a commit of a record no marker covers.
+#[test]
+fn an_end_txn_answered_as_a_retry_is_said_and_the_producer_only_believes_the_commit() {
+    let mut sim = builtin::get("txn-v1-delayed-endtxn")
+        .expect("built-in")
+        .simulation(None);
+    sim.run(RunLimit::Completion);
+    let trace = sim.trace();
+    let retry = trace
+        .iter()
+        .position(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::TxnEndAnsweredAsRetry { .. }))
+        })
+        .expect("the coordinator's answer is narrated");
+    let said: Vec<String> = trace[retry]
+        .notes
+        .iter()
+        .map(|n| narrate(&sim.names, n))
+        .collect();
+    assert!(
+        said.iter().any(|s| s.contains("already in CompleteCommit")
+            && s.contains("Under protocol 1 a retry and a new EndTxn")),
+        "{said:?}"
+    );
+    let ended = trace[retry..]
+        .iter()
+        .flat_map(|r| r.notes.iter())
+        .find(|n| matches!(n, Note::TxnEnded { .. }))
+        .map(|n| narrate(&sim.names, n))
+        .expect("the producer hears");
+    assert!(ended.contains("as far as it knows"), "{ended}");
+
+    // Under protocol 2 the delayed EndTxn carries an older epoch: no protocol 1 caveat.
+    let v2 = all_sentences("txn-v2-delayed-endtxn");
+    assert!(!v2.contains("Under protocol 1"), "{v2}");
+}
+
+/// A final checkpoint is said to be aligned "unlike the others" only in a job whose other
+/// checkpoints may be unaligned.
+#[test]
+fn the_final_checkpoint_is_contrasted_only_in_an_unaligned_job() {
+    let phrase = "A final checkpoint is always aligned";
+    assert!(all_sentences("flink-backpressure-unaligned").contains(phrase));
+    for name in [
+        "flink-backpressure-aligned",
+        "flink-at-least-once-overcount",
+    ] {
+        assert!(!all_sentences(name).contains(phrase), "{name}");
+    }
+}
+
+/// A read_committed fetch held back by an open transaction says so; it is not "nothing new".
+#[test]
+fn a_read_committed_reader_held_by_the_last_stable_offset_is_told_why() {
+    let text = all_sentences("txn-producer-crash-stalls-readers");
+    assert!(
+        text.contains("an open transaction holds the last stable offset at 0"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("has nothing new for early-reader in events-0 from offset 0"),
+        "{text}"
+    );
+}
+
+/// Records read with gaps (markers, aborted records) are not given as a range that
+/// suggests more of them.
+#[test]
+fn a_read_with_gaps_names_its_first_and_last_offsets_not_a_range() {
+    let text = all_sentences("seed-commit-abort");
+    for line in text.lines().filter(|l| l.contains(" reads ")) {
+        if line.contains("between offsets") {
+            continue;
+        }
+        // "reads N records of T (offsets a–b)": b − a + 1 = N.
+        let Some((count, range)) = line
+            .split_once(" reads ")
+            .and_then(|(_, rest)| rest.split_once(" record"))
+            .and_then(|(n, rest)| Some((n, rest.split_once("(offsets ")?.1)))
+        else {
+            continue;
+        };
+        let Ok(count) = count.parse::<u64>() else {
+            continue;
+        };
+        let range: String = range.chars().take_while(|c| *c != ')').collect();
+        let (a, b) = range.split_once('–').expect("a range");
+        let (a, b): (u64, u64) = (a.parse().expect("offset"), b.parse().expect("offset"));
+        assert_eq!(b - a + 1, count, "{line}");
+    }
+}
