@@ -1200,6 +1200,14 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   const stage = (await page.locator('main.stage').boundingBox()).y;
   assert(stage < 650, `the stage starts on screen with the answer shown (${stage})`);
   await page.screenshot({ path: join(artifacts, '29b-lesson-answer-1280x720.png'), fullPage: false });
+  // The last step's try-its go under the question once answered, not in a row of their own.
+  await page.goto(url + '?lesson=idempotent-producer&ls=5', { waitUntil: 'load' });
+  await page.waitForSelector('#question.asking');
+  await (await answer(page, 1)).waitFor();
+  const [t, q5] = [await page.locator('.try-its').boundingBox(), await page.locator('#question').boundingBox()];
+  assert(Math.abs(t.x - q5.x) < 2 && t.y >= q5.y + q5.height, `the try-its under the question: ${JSON.stringify({ t, q5 })}`);
+  const stage5 = (await page.locator('main.stage').boundingBox()).y;
+  assert(stage5 < 560, `the stage starts high with the try-its beside the answer (${stage5})`);
 }, { lesson: true });
 
 test('a lesson\'s last step leads on to the next lesson, by click or PageDown', async (page) => {

@@ -142,6 +142,29 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         }, feedback)
     });
     let answered = question.as_ref().is_some_and(|(_, f)| f.is_some());
+    let try_its = (!vm.try_its.is_empty()).then(|| html! {
+        <div class="try-its">
+            <h3>{ i18n.t(S::TryIt) }</h3>
+            { for vm.try_its.iter().enumerate().map(|(k, text)| {
+                let cb = props.on_try_it.clone();
+                html! {
+                    <div class="try-it">
+                        <div class="try-text">{ markdown::render(text) }</div>
+                        <button id={format!("try-it-{k}")} onclick={Callback::from(move |_| cb.emit(k))}>
+                            { i18n.t(S::TryIt) }{" ▶"}
+                        </button>
+                    </div>
+                }
+            }) }
+        </div>
+    });
+    // An answered question's try-its go under it, beside the answer (which is under the
+    // text): at 720 px the stage stays in view, not pushed down by a full-width row.
+    let (side_try_its, foot_try_its) = if answered {
+        (try_its, None)
+    } else {
+        (None, try_its)
+    };
     html! {
         <section id="lesson-panel" class="lesson-panel" aria-label={i18n.t(S::Lesson)}>
             <div class="lesson-head">
@@ -181,7 +204,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     { markdown::render(&vm.text) }
                 </div>
                 if let Some((question, feedback)) = question {
-                    { question }
+                    <div class="lesson-side">
+                        { question }
+                        { side_try_its.unwrap_or_default() }
+                    </div>
                     { feedback.unwrap_or_default() }
                 }
             </div>
@@ -189,22 +215,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <crate::components::cost_chart::CostChart scenario={scenario.clone()}
                     intervals={chart.commit_intervals_ms.clone()} />
             }
-            if !vm.try_its.is_empty() {
-                <div class="try-its">
-                    <h3>{ i18n.t(S::TryIt) }</h3>
-                    { for vm.try_its.iter().enumerate().map(|(k, text)| {
-                        let cb = props.on_try_it.clone();
-                        html! {
-                            <div class="try-it">
-                                <div class="try-text">{ markdown::render(text) }</div>
-                                <button id={format!("try-it-{k}")} onclick={Callback::from(move |_| cb.emit(k))}>
-                                    { i18n.t(S::TryIt) }{" ▶"}
-                                </button>
-                            </div>
-                        }
-                    }) }
-                </div>
-            }
+            { foot_try_its.unwrap_or_default() }
         </section>
     }
 }
