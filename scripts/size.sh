@@ -28,8 +28,10 @@ cd "$(dirname "$0")/.."
 # fidelity review's narration (598.9 KB); 598 KB since wasm-opt assumes the first 1 KB of
 # memory unused (`--low-memory-unused`, index.html: 600.1 → 596.0 KB, the diagram's spread
 # columns and the lessons' short choices included); 599 KB since a narration review's fixes (the
-# silent EndTxn answered as a retry, Kafka's request names, counted faults: 598.7 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-599000}
+# silent EndTxn answered as a retry, Kafka's request names, counted faults: 598.7 KB); 600 KB
+# since an open transaction's card says when it times out and when the coordinator's periodic
+# look aborts it, and the answered lesson's try-its sit beside its answer (599.3 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-600000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

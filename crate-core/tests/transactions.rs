@@ -1043,12 +1043,15 @@ fn invariant_13_an_expired_transaction_is_aborted_and_its_commit_fenced() {
     let start = log[1].transit.txn_start.expect("Ongoing has a start");
     let timeout = ms(log[1].transit.txn_timeout_ms);
     assert_eq!(timeout, ms(2_000));
-    // Aborted as soon as it expired, fenced with an epoch bump (V2: one more at the abort).
+    // Aborted at the coordinator's first look for timed-out transactions after it expired
+    // (every 500 ms from the broker's start, in this scenario), fenced with an epoch bump
+    // (V2: one more at the abort).
     let abort_at = log[2].written_at;
     assert!(
-        abort_at > start + timeout && abort_at <= start + timeout + ms(5),
+        abort_at > start + timeout && abort_at <= start + timeout + ms(500),
         "aborted at {abort_at}, start {start}"
     );
+    assert_eq!(abort_at % ms(500), 0, "aborted at a look, {abort_at}");
     assert_eq!(epochs(&log), [0, 0, 2, 2]);
     assert_eq!(coordinator_state(&sim, "app-tx"), Some(CompleteAbort));
     let timed_out = step_of(&sim, |n| matches!(n, Note::TxnTimedOut { .. })).expect("timeout");
@@ -1081,6 +1084,40 @@ fn invariant_13_an_expired_transaction_is_aborted_and_its_commit_fenced() {
     let start = log[1].transit.txn_start.unwrap();
     assert!(log[2].written_at > start + ms(3_000));
     assert_eq!(coordinator_state(&sim, "txn-app-tx"), Some(CompleteAbort));
+}
+
+/// Kafka aborts a timed-out transaction only when its coordinator next looks for one
+/// (`transaction.abort.timed.out.transaction.cleanup.interval.ms`, 10 s by default): under
+/// the default, txn-timeout-abort's producer wakes at 4 s, 2 s past its timeout but before
+/// the first look, and its commit goes through. The reader sees both records committed.
+#[test]
+fn a_transaction_past_its_timeout_commits_before_the_coordinator_looks() {
+    let text = builtin_text("txn-timeout-abort").replace(
+        "transaction_abort_timed_out_transaction_cleanup_interval_ms = 500",
+        "transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000",
+    );
+    assert_ne!(
+        text,
+        builtin_text("txn-timeout-abort"),
+        "the scenario sets the interval"
+    );
+    let mut sim = parse("txn-timeout-abort, default interval", &text).simulation(None);
+    assert_eq!(
+        sim.run(eos_core::RunLimit::Completion),
+        StepOutcome::Finished
+    );
+    let log = txn_log(&sim, "app-tx");
+    assert_eq!(
+        states(&log),
+        [Empty, Ongoing, PrepareCommit, CompleteCommit]
+    );
+    let start = log[1].transit.txn_start.expect("Ongoing has a start");
+    assert!(
+        log[2].written_at > start + ms(2_000),
+        "committed after its timeout"
+    );
+    assert!(!notes(&sim).any(|(_, n)| matches!(n, Note::TxnTimedOut { .. })));
+    assert_eq!(consumer_keys(&sim, "committed-reader"), ["k0", "k1"]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1302,6 +1339,8 @@ end = "commit"
 [[producers.transactions.sends]]
 topic = "events"
 key = "k"
+[cluster]
+transaction_abort_timed_out_transaction_cleanup_interval_ms = 100
 [[faults]]
 at_ms = 8
 action = "freeze"
@@ -1357,6 +1396,8 @@ fn regression_expired_transaction_at_coordinator_restart_or_thaw() {
 const FENCED_THEN_RESTARTED: &str = r#"
 version = 1
 name = "fenced-then-restarted"
+[cluster]
+transaction_abort_timed_out_transaction_cleanup_interval_ms = 50
 [[topics]]
 name = "events"
 [[producers]]

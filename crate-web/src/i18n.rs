@@ -537,6 +537,7 @@ strings! {
     // Transactions.
     TxnCoordinator => "Transaction coordinator", "Координатор транзакций";
     TxnDetail => "coordinator broker {0} · pid {1} · epoch {2}", "координатор — брокер {0} · pid {1} · эпоха {2}";
+    TxnTimesOut => "times out at {0}; if still open, aborted at the coordinator's look at {1}", "тайм-аут в {0}; если ещё открыта, откат при проверке координатора в {1}";
     // Partition logs.
     InspectPartition => "Inspect partition {0} on broker {1}", "Открыть партицию {0} на брокере {1}";
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";

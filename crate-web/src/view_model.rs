@@ -585,6 +585,8 @@ pub struct TxnVm {
     pub id: String,
     pub state: &'static str,
     pub detail: String,
+    /// An open transaction's clock: when it times out, and when it would be aborted.
+    pub clock: Option<String>,
 }
 
 /// Every transaction the coordinators know, with its state (the lit state of the machine).
@@ -598,6 +600,20 @@ pub fn transactions(sim: &Simulation, lang: Lang) -> Vec<TxnVm> {
                     .iter()
                     .map(|tp| sim.names.tp(*tp))
                     .collect();
+                // An open transaction's clock: when it runs out, and when the coordinator's
+                // periodic look would abort it.
+                let clock = match (m.state(), m.txn_start()) {
+                    (eos_core::kafka::txn_state::TxnState::Ongoing, Some(start)) => {
+                        let timeout_ms = m.txn_timeout_ms();
+                        let expires = start.saturating_add(eos_core::time::ms(timeout_ms));
+                        let look = b.txn_coordinator.expiry_due(start, timeout_ms);
+                        Some(
+                            S::TxnTimesOut
+                                .f(lang, &[&duration(expires, lang), &duration(look, lang)]),
+                        )
+                    }
+                    _ => None,
+                };
                 TxnVm {
                     id: id.clone(),
                     state: m.state().name(),
@@ -610,6 +626,7 @@ pub fn transactions(sim: &Simulation, lang: Lang) -> Vec<TxnVm> {
                             format!(" · {}", parts.join(", "))
                         }
                     ),
+                    clock,
                 }
             })
         })
@@ -1081,6 +1098,27 @@ pub(crate) mod tests {
         let txns = transactions(&sim, Lang::En);
         assert_eq!(txns.len(), 1);
         assert_eq!(txns[0].state, "CompleteAbort");
+    }
+
+    #[test]
+    fn an_open_transaction_says_when_it_times_out_and_when_it_is_aborted() {
+        let mut sim = builtin::get("txn-producer-crash-stalls-readers")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Until(eos_core::time::ms(2_000)));
+        let txns = transactions(&sim, Lang::En);
+        assert_eq!(txns[0].state, "Ongoing");
+        // Started at 3 ms with a 3 s timeout; the coordinator looks every 500 ms.
+        assert_eq!(
+            txns[0].clock.as_deref(),
+            Some(
+                "times out at 3.003 s; if still open, aborted at the coordinator's look at 3.500 s"
+            )
+        );
+        sim.run(RunLimit::Completion);
+        let txns = transactions(&sim, Lang::Ru);
+        assert_eq!(txns[0].state, "CompleteAbort");
+        assert_eq!(txns[0].clock, None);
     }
 
     #[test]

@@ -49,12 +49,17 @@ impl Leaders for LeaderView<'_> {
 }
 
 impl Broker {
-    pub fn new(id: u8, cluster_size: u8, protocol: TxnProtocolVersion) -> Self {
+    pub fn new(
+        id: u8,
+        cluster_size: u8,
+        protocol: TxnProtocolVersion,
+        timeout_scan_interval_ms: u64,
+    ) -> Self {
         Broker {
             id,
             replicas: VecMap::new(),
             groups: GroupOffsets::default(),
-            txn_coordinator: TxnCoordinator::new(protocol),
+            txn_coordinator: TxnCoordinator::new(protocol, timeout_scan_interval_ms),
             leaders: VecMap::new(),
             cluster_size: cluster_size.max(1),
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,

@@ -24,6 +24,11 @@ use std::collections::BTreeSet;
 /// its markers again.
 pub const MARKER_RETRY_MS: u64 = 30_000;
 
+/// Kafka's default `transaction.abort.timed.out.transaction.cleanup.interval.ms`: the
+/// coordinator looks for transactions past their timeout this often, so one is aborted up to
+/// this long after its timeout runs out.
+pub const DEFAULT_TIMEOUT_SCAN_INTERVAL_MS: u64 = 10_000;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CoordinatorTimer {
@@ -55,6 +60,11 @@ pub struct TxnCoordinator {
     pub log: TxnLog,
     markers: VecMap<u64, MarkerRequest>,
     next_request_id: u64,
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
+    pub timeout_scan_interval_ms: u64,
+    /// When the coordinator's scheduler started (its broker's start or restart): its scans
+    /// for timed-out transactions fall at this time plus each multiple of the interval.
+    scans_since: SimTime,
 }
 
 /// The cluster's transaction protocol version (a serde-friendly wrapper with a default).
@@ -81,11 +91,23 @@ fn kafka_error(e: &TxnStateError) -> KafkaError {
 }
 
 impl TxnCoordinator {
-    pub fn new(protocol: TxnProtocolVersion) -> Self {
+    pub fn new(protocol: TxnProtocolVersion, timeout_scan_interval_ms: u64) -> Self {
         TxnCoordinator {
             protocol: TxnProtocol(protocol),
+            timeout_scan_interval_ms,
             ..TxnCoordinator::default()
         }
+    }
+
+    /// When the coordinator aborts a transaction that started at `start` and is still open:
+    /// at its first scan after the timeout has run out (Kafka's `abortTimedOutTransactions`
+    /// takes one whose start plus timeout is before the scan's time).
+    pub fn expiry_due(&self, start: SimTime, timeout_ms: u64) -> SimTime {
+        let interval = ms(self.timeout_scan_interval_ms.max(1));
+        let deadline = start.saturating_add(ms(timeout_ms));
+        let scans = deadline.saturating_sub(self.scans_since) / interval + 1;
+        self.scans_since
+            .saturating_add(scans.saturating_mul(interval))
     }
 
     fn version(&self) -> TxnProtocolVersion {
@@ -203,9 +225,11 @@ impl TxnCoordinator {
                         let timeout = t.txn_timeout_ms;
                         let written = self.write(me, t, ctx);
                         if let (Ok(()), false, Some(start)) = (&written, was_ongoing, start) {
-                            // The transaction clock starts now: check it just after it runs out.
+                            // The transaction clock starts now: the first scan after it runs
+                            // out aborts the transaction if it is still open.
+                            let due = self.expiry_due(start, timeout);
                             ctx.set_timer(
-                                ms(timeout) + 1,
+                                due.saturating_sub(ctx.now),
                                 Timer::Coordinator(CoordinatorTimer::TxnExpiry {
                                     transactional_id: transactional_id.to_string(),
                                     start,
@@ -510,6 +534,10 @@ impl TxnCoordinator {
                     coordinator: me,
                     transactional_id: transactional_id.clone(),
                     timeout_ms: t.txn_timeout_ms,
+                    scan_interval_ms: self.timeout_scan_interval_ms,
+                    overdue: ctx
+                        .now
+                        .saturating_sub(start.saturating_add(ms(t.txn_timeout_ms))),
                 });
                 let _ = self.decide(me, t, leaders, ctx);
                 true
@@ -555,6 +583,8 @@ impl TxnCoordinator {
             return;
         };
         self.transactions = replayed;
+        // Its scheduler starts again with the broker.
+        self.scans_since = ctx.now;
         let ids: Vec<String> = self.transactions.keys().cloned().collect();
         for id in ids {
             let Some(meta) = self.transactions.get(&id) else {
@@ -578,7 +608,7 @@ impl TxnCoordinator {
                 }
                 TxnState::Ongoing => {
                     if let Some(start) = meta.txn_start() {
-                        let due = start + ms(meta.txn_timeout_ms()) + 1;
+                        let due = self.expiry_due(start, meta.txn_timeout_ms());
                         ctx.set_timer(
                             due.saturating_sub(ctx.now),
                             Timer::Coordinator(CoordinatorTimer::TxnExpiry {
@@ -591,5 +621,29 @@ impl TxnCoordinator {
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transaction_expires_at_the_first_look_after_its_timeout() {
+        let mut c = TxnCoordinator::new(TxnProtocolVersion::V2, 500);
+        // Started at 3 ms with a 2 s timeout: past it from 2.003 s, found at the 2.5 s look.
+        assert_eq!(c.expiry_due(ms(3), 2_000), ms(2_500));
+        // Kafka takes one whose start plus timeout is before the look: not at 2 s itself.
+        assert_eq!(c.expiry_due(0, 2_000), ms(2_500));
+        assert_eq!(c.expiry_due(ms(1), 1), ms(500));
+        // A restarted coordinator looks at multiples of the interval from its restart, and
+        // a transaction already past its timeout then goes at its first look.
+        c.scans_since = ms(1_234);
+        assert_eq!(c.expiry_due(0, 1_000), ms(1_734));
+        assert_eq!(c.expiry_due(ms(3), 2_000), ms(2_234));
+        // Absurd numbers saturate, never overflow.
+        assert_eq!(c.expiry_due(u64::MAX, u64::MAX), u64::MAX);
+        c.timeout_scan_interval_ms = 0;
+        assert_eq!(c.expiry_due(0, 0), ms(1_234) + ms(1));
     }
 }

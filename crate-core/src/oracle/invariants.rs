@@ -315,10 +315,11 @@ fn expired_transactions_aborted(sim: &Simulation) -> Failure {
                         crate::kafka::txn_coordinator::CoordinatorTimer::TxnExpiry { transactional_id, .. }
                     ) if transactional_id == id)
                 });
-                if sim.now() > start + crate::time::ms(meta.txn_timeout_ms()) + 1 && !expiry_due {
+                let scan = b.txn_coordinator.expiry_due(start, meta.txn_timeout_ms());
+                if sim.now() > scan && !expiry_due {
                     return Some((
                         format!(
-                            "\"{id}\" is still Ongoing past its {} ms timeout",
+                            "\"{id}\" is still Ongoing past its {} ms timeout and the scan after it",
                             meta.txn_timeout_ms()
                         ),
                         Vec::new(),

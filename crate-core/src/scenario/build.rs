@@ -154,6 +154,15 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     c.text("group", &file.group);
     c.range("cluster.brokers", file.cluster.brokers, 1, MAX_BROKERS);
     let brokers = file.cluster.brokers.clamp(1, MAX_BROKERS);
+    let scan_interval_ms = file
+        .cluster
+        .transaction_abort_timed_out_transaction_cleanup_interval_ms;
+    c.range(
+        "cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms",
+        scan_interval_ms,
+        1,
+        MAX_TIMEOUT_MS,
+    );
     c.range(
         "network.latency_us",
         file.network.latency_us,
@@ -197,7 +206,14 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         }
     };
     let mut broker_list: Vec<Broker> = (0..brokers)
-        .map(|b| Broker::new(b, brokers, protocol))
+        .map(|b| {
+            Broker::new(
+                b,
+                brokers,
+                protocol,
+                scan_interval_ms.clamp(1, MAX_TIMEOUT_MS),
+            )
+        })
         .collect();
     let mut leaders: VecMap<Tp, u8> = VecMap::new();
     let mut topic_index: VecMap<&str, (u16, u16)> = VecMap::new();

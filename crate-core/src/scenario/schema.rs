@@ -90,6 +90,15 @@ pub struct ClusterSpec {
     /// 1 (no bump: a late EndTxn or produce can leak into the next transaction).
     #[serde(default = "two_u8")]
     pub transaction_protocol: u8,
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`: how often each
+    /// transaction coordinator looks for transactions past their timeout (Kafka's default
+    /// 10000), so a transaction is aborted up to this long after its timeout runs out.
+    #[serde(default = "default_timeout_scan_interval")]
+    pub transaction_abort_timed_out_transaction_cleanup_interval_ms: u64,
+}
+
+fn default_timeout_scan_interval() -> u64 {
+    crate::kafka::txn_coordinator::DEFAULT_TIMEOUT_SCAN_INTERVAL_MS
 }
 
 fn two_u8() -> u8 {
@@ -101,6 +110,8 @@ impl Default for ClusterSpec {
         ClusterSpec {
             brokers: 1,
             transaction_protocol: 2,
+            transaction_abort_timed_out_transaction_cleanup_interval_ms:
+                default_timeout_scan_interval(),
         }
     }
 }

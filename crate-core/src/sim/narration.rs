@@ -748,9 +748,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             coordinator,
             transactional_id,
             timeout_ms,
+            scan_interval_ms,
+            overdue,
         } => format!(
-            "\"{transactional_id}\" has been open longer than transaction.timeout.ms ({timeout_ms} ms): the coordinator ({}) fences its producer and aborts the transaction.",
-            n(coordinator)
+            "The coordinator ({}) checks for timed-out transactions (every {scan_interval_ms} ms, transaction.abort.timed.out.transaction.cleanup.interval.ms) and finds \"{transactional_id}\" open {} past its transaction.timeout.ms ({timeout_ms} ms): it fences the producer and aborts the transaction.",
+            n(coordinator),
+            format_duration(*overdue),
         ),
         Note::TxnRecovered {
             coordinator,

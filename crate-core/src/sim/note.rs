@@ -205,6 +205,10 @@ pub enum Note {
         coordinator: NodeId,
         transactional_id: String,
         timeout_ms: u64,
+        /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
+        scan_interval_ms: u64,
+        /// How long past its timeout the scan found it.
+        overdue: SimTime,
     },
     TxnRecovered {
         coordinator: NodeId,

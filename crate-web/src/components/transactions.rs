@@ -41,6 +41,9 @@ pub fn transactions(props: &TransactionsProps) -> Html {
                         }) }
                     </ol>
                     <div class="settings">{ &t.detail }</div>
+                    if let Some(clock) = &t.clock {
+                        <div class="settings txn-clock">{ clock }</div>
+                    }
                 </div>
             }) }
         </section>
