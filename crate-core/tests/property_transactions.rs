@@ -98,6 +98,8 @@ struct Consumer {
 struct Gen {
     seed: u64,
     protocol: u8,
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
+    scan_interval_ms: u64,
     brokers: u8,
     partitions: u16,
     replication: u8,
@@ -115,8 +117,8 @@ impl Gen {
         let _ = writeln!(w, "version = 1\nname = \"generated\"\nseed = {}", self.seed);
         let _ = writeln!(
             w,
-            "\n[cluster]\nbrokers = {brokers}\ntransaction_protocol = {}",
-            self.protocol
+            "\n[cluster]\nbrokers = {brokers}\ntransaction_protocol = {}\ntransaction_abort_timed_out_transaction_cleanup_interval_ms = {}",
+            self.protocol, self.scan_interval_ms
         );
         let _ = writeln!(w, "\n[limits]\nmax_steps = {MAX_STEPS}");
         let _ = writeln!(
@@ -334,12 +336,25 @@ fn scenario() -> impl Strategy<Value = Gen> {
         proptest::collection::vec(producer(), 1..=2),
         proptest::collection::vec(fault(), 0..=4),
         proptest::collection::vec(consumer(), 1..=2),
+        // Kafka's default, or a look often enough for the timeouts to bite in a short run.
+        prop_oneof![1 => Just(10_000u64), 2 => 1u64..=2_000],
     )
         .prop_map(
-            |(seed, protocol, brokers, partitions, replication, producers, faults, consumers)| {
+            |(
+                seed,
+                protocol,
+                brokers,
+                partitions,
+                replication,
+                producers,
+                faults,
+                consumers,
+                scan_interval_ms,
+            )| {
                 Gen {
                     seed,
                     protocol,
+                    scan_interval_ms,
                     brokers,
                     partitions,
                     replication,
@@ -490,6 +505,9 @@ fn the_generator_produces_valid_and_varied_scenarios() {
             }
         }
         seen.insert(if g.protocol == 1 { "v1" } else { "v2" });
+        if g.scan_interval_ms < 10_000 {
+            seen.insert("short-timeout-look");
+        }
         if g.brokers == 2 {
             seen.insert("two-brokers");
         }
@@ -506,6 +524,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         "v1",
         "v2",
         "two-brokers",
+        "short-timeout-look",
     ] {
         assert!(seen.contains(kind), "{kind} never generated: {seen:?}");
     }
