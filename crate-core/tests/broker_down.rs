@@ -130,13 +130,31 @@ fn a_client_that_starts_after_a_leader_moved_reads_from_the_new_leader_at_once()
     }
 }
 
+/// The crash scenarios with the leader's first copy delayed 50 ms instead of dropped, and a
+/// controller that fences the crashed leader 10 ms after the crash.
+fn delayed_copy_quick_fence(name: &str) -> eos_core::Scenario {
+    let text = builtin::text(name).expect("built-in");
+    let changed = text
+        .replace(
+            "action = \"drop\"\nfrom = \"broker-0\"",
+            "action = \"delay\"\nextra_ms = 50\nfrom = \"broker-0\"",
+        )
+        .replace(
+            "brokers = 2\n",
+            "brokers = 2\nbroker_session_timeout_ms = 10\n",
+        );
+    assert_eq!(changed.matches("extra_ms = 50").count(), 1, "{name}");
+    assert!(changed.contains("broker_session_timeout_ms = 10"), "{name}");
+    eos_core::Scenario::parse(&changed).expect("valid")
+}
+
 /// The crashed leader's replication, delayed on the wire, reaches broker 1 after broker 1
 /// became the leader: it is fenced by its older leader epoch, and the step says so (it used
 /// to be a silent step whose message read "delivered").
 #[test]
 fn a_deposed_leaders_late_replication_is_ignored_and_narrated() {
     for name in ["acks1-leader-crash-loss", "acks-all-leader-crash-no-loss"] {
-        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        let mut sim = delayed_copy_quick_fence(name).simulation(None);
         sim.run(RunLimit::Completion);
         let rec = sim
             .trace()
@@ -175,4 +193,131 @@ fn a_deposed_leaders_late_replication_is_ignored_and_narrated() {
             "{text}"
         );
     }
+}
+
+/// When (in µs) the first step whose notes `pred` matches happened, and its notes.
+fn first_note(
+    sim: &eos_core::Simulation,
+    pred: impl Fn(&Note) -> bool,
+) -> Option<(u64, Vec<Note>)> {
+    sim.trace()
+        .iter()
+        .find(|r| r.notes.iter().any(&pred))
+        .map(|r| (r.time, r.notes.clone()))
+}
+
+/// KRaft's controller fences a crashed broker only when its session expires
+/// (`broker.session.timeout.ms`, 9 s by default): the follower becomes leader 9 s after the
+/// leader's crash, not at the crash, and the record v1 sent in between waits for it.
+#[test]
+fn a_crashed_leader_is_replaced_when_its_session_expires() {
+    let mut sim = builtin::get("acks1-leader-crash-loss")
+        .expect("built-in")
+        .simulation(None);
+    sim.run(RunLimit::Completion);
+    let ms = eos_core::time::ms;
+    let (crashed, _) = first_note(&sim, |n| matches!(n, Note::Crashed { .. })).expect("crash");
+    let (fenced, notes) =
+        first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
+    assert_eq!(fenced, crashed + ms(9_000), "fenced 9 s after the crash");
+    assert!(
+        matches!(
+            notes.first(),
+            Some(Note::BrokerFenced {
+                broker: NodeId::Broker(0),
+                session_timeout_ms: 9_000,
+                restarted: false
+            })
+        ),
+        "{notes:?}"
+    );
+    let (elected, _) = first_note(
+        &sim,
+        |n| matches!(n, Note::LeaderElected { broker: NodeId::Broker(1), lost_records, .. } if lost_records.len() == 1),
+    )
+    .expect("broker 1 elected without v0");
+    assert_eq!(elected, fenced);
+    // Before the fence broker 1 refuses v1 (not the leader); v1 is stored after it.
+    let (refused, _) =
+        first_note(&sim, |n| matches!(n, Note::NotLeader { .. })).expect("NOT_LEADER first");
+    assert!(crashed < refused && refused < fenced);
+    let (acked, _) = first_note(
+        &sim,
+        |n| matches!(n, Note::Delivered { records, .. } if records.iter().any(|r| r.0 == 1)),
+    )
+    .expect("v1 acknowledged");
+    assert!(acked > fenced, "v1 waits for a leader");
+}
+
+/// A crashed broker that restarts before its session expires registers again: the
+/// controller fences the old incarnation then, and the session expiry due later is void.
+/// A follower that crashes holds up acks=all until it is fenced (taken out of the ISR).
+#[test]
+fn a_broker_back_before_its_session_expires_is_fenced_at_its_restart() {
+    let text = builtin::text("acks-all-leader-crash-no-loss").expect("built-in");
+    let restarted = text.replace(
+        "action = \"crash\"\ntarget = \"broker-0\"",
+        "action = \"crash\"\ntarget = \"broker-0\"\nrestart_after_ms = 1000",
+    );
+    assert_ne!(restarted, text);
+    let mut sim = eos_core::Scenario::parse(&restarted)
+        .expect("valid")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let ms = eos_core::time::ms;
+    let fences: Vec<_> = sim
+        .trace()
+        .iter()
+        .filter(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::BrokerFenced { .. }))
+        })
+        .collect();
+    assert_eq!(fences.len(), 1, "fenced once");
+    assert_eq!(fences[0].time, ms(1_020), "at the restart");
+    assert!(fences[0].notes.iter().any(|n| matches!(
+        n,
+        Note::BrokerFenced {
+            restarted: true,
+            ..
+        }
+    )));
+    assert!(fences[0].notes.iter().any(|n| matches!(
+        n,
+        Note::LeaderElected {
+            broker: NodeId::Broker(1),
+            ..
+        }
+    )));
+    assert!(
+        !sim.trace().iter().any(|r| matches!(
+            &r.what,
+            StepKind::Fault {
+                fault: eos_core::sim::Fault::SessionExpired { .. }
+            }
+        )),
+        "the expiry is void after the restart"
+    );
+
+    // The follower crashes instead: the leader holds v0's acks=all answer until the fence.
+    let follower = text.replace(
+        "action = \"crash\"\ntarget = \"broker-0\"",
+        "action = \"crash\"\ntarget = \"broker-1\"",
+    );
+    let mut sim = eos_core::Scenario::parse(&follower)
+        .expect("valid")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
+    assert_eq!(fenced, ms(9_020));
+    let (acked, _) = first_note(
+        &sim,
+        |n| matches!(n, Note::Delivered { records, .. } if records.iter().any(|r| r.0 == 0)),
+    )
+    .expect("v0 acknowledged");
+    assert!(
+        acked >= fenced,
+        "acks=all waits for the ISR to shrink: {acked}"
+    );
 }

@@ -412,6 +412,7 @@ strings! {
     LastStableOffset => "last stable offset", "last stable offset";
     AcksWaiting => "acks waiting", "ждут подтверждения";
     Crashed => "crashed", "упал";
+    CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
     Up => "up", "работает";
     Unknown => "unknown", "неизвестно";

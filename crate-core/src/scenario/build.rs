@@ -158,6 +158,12 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         .cluster
         .transaction_abort_timed_out_transaction_cleanup_interval_ms;
     c.range(
+        "cluster.broker_session_timeout_ms",
+        file.cluster.broker_session_timeout_ms,
+        0,
+        MAX_TIMEOUT_MS,
+    );
+    c.range(
         "cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms",
         scan_interval_ms,
         1,
@@ -953,6 +959,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             loss_per_million: file.network.loss_per_million,
             ack_loss_per_million: file.network.ack_loss_per_million,
         },
+        broker_session_timeout_ms: file.cluster.broker_session_timeout_ms,
         faults,
         max_steps: file.limits.max_steps,
         records: (total_records.min(MAX_RECORDS) + outputs_total) as u32,

@@ -95,6 +95,15 @@ pub struct ClusterSpec {
     /// 10000), so a transaction is aborted up to this long after its timeout runs out.
     #[serde(default = "default_timeout_scan_interval")]
     pub transaction_abort_timed_out_transaction_cleanup_interval_ms: u64,
+    /// KRaft's `broker.session.timeout.ms` (default 9000): the controller fences a crashed
+    /// broker, and moves the leadership of the partitions it led, only this long after the
+    /// crash (or when it registers again after a restart). 0: at once.
+    #[serde(default = "default_broker_session_timeout")]
+    pub broker_session_timeout_ms: u64,
+}
+
+fn default_broker_session_timeout() -> u64 {
+    9_000
 }
 
 fn default_timeout_scan_interval() -> u64 {
@@ -112,6 +121,7 @@ impl Default for ClusterSpec {
             transaction_protocol: 2,
             transaction_abort_timed_out_transaction_cleanup_interval_ms:
                 default_timeout_scan_interval(),
+            broker_session_timeout_ms: default_broker_session_timeout(),
         }
     }
 }

@@ -87,6 +87,13 @@ pub enum Fault {
         a: NodeId,
         b: NodeId,
     },
+    /// (Last, so that the variants before it keep their trace hashes.) The controller has heard no heartbeat from a crashed broker for
+    /// `broker.session.timeout.ms` (a consequence of `Crash`, never scheduled by hand).
+    /// Void when the broker restarted, or crashed again, since.
+    SessionExpired {
+        broker: u8,
+        incarnation: u32,
+    },
 }
 
 impl Fault {
@@ -96,6 +103,7 @@ impl Fault {
             | Fault::Thaw { node }
             | Fault::Crash { node, .. }
             | Fault::Restart { node } => Some(*node),
+            Fault::SessionExpired { broker, .. } => Some(NodeId::Broker(*broker)),
             Fault::Partition { a, .. } | Fault::Heal { a, .. } => Some(*a),
             Fault::Drop { .. }
             | Fault::Delay { .. }

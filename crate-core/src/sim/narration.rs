@@ -128,6 +128,10 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             None => format!("crash {}", n(node)),
         },
         Fault::Restart { node } => format!("restart {}", n(node)),
+        Fault::SessionExpired { broker, .. } => format!(
+            "{}'s session with the controller expires",
+            n(&NodeId::Broker(*broker))
+        ),
         Fault::Drop { matcher: m, count } => format!("drop the next {}", matcher(names, m, *count)),
         Fault::Delay {
             matcher: m,
@@ -556,6 +560,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
+        Note::BrokerFenced {
+            broker,
+            session_timeout_ms,
+            restarted: false,
+        } => format!(
+            "The controller has heard no heartbeat from {} for {session_timeout_ms} ms (broker.session.timeout.ms): it fences it, takes it out of every ISR, and moves each partition it led to an in-sync replica that is alive.",
+            n(broker)
+        ),
+        Note::BrokerFenced {
+            broker,
+            restarted: true,
+            ..
+        } => format!(
+            "{} registers with the controller again, before its session timed out: the controller fences its old incarnation, takes it out of every ISR, and moves each partition it led to an in-sync replica that is alive (it rejoins as a follower once it has caught up).",
+            n(broker)
+        ),
         Note::PartitionOffline { tp: t } => format!(
             "{} has no in-sync replica left alive: it is offline until one returns.",
             tp(t)

@@ -10,6 +10,9 @@ pub struct NodeStatus {
     pub frozen: bool,
     /// Bumped at each crash so that timers set before it are void.
     pub incarnation: u32,
+    /// A crashed broker the controller has not fenced yet (its session has not expired).
+    #[serde(default)]
+    pub unfenced: bool,
     /// Events that arrived while frozen, in arrival order; replayed at the thaw.
     pub held: Vec<Scheduled>,
 }

@@ -409,6 +409,13 @@ pub enum Note {
         leader_epoch: u32,
         current_epoch: u32,
     },
+    /// The controller fences a crashed broker: its session expired (no heartbeat for
+    /// `broker.session.timeout.ms`), or it registered again after a restart.
+    BrokerFenced {
+        broker: NodeId,
+        session_timeout_ms: u64,
+        restarted: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -510,6 +517,7 @@ impl Note {
         "fetch_served",
         "leader_elected",
         "partition_offline",
+        "broker_fenced",
         "log_truncated",
         "txn_transition",
         "txn_request_refused",
@@ -589,6 +597,7 @@ impl Note {
             Note::FetchServed { .. } => "fetch_served",
             Note::LeaderElected { .. } => "leader_elected",
             Note::PartitionOffline { .. } => "partition_offline",
+            Note::BrokerFenced { .. } => "broker_fenced",
             Note::LogTruncated { .. } => "log_truncated",
             Note::TxnTransition { .. } => "txn_transition",
             Note::TxnRequestRefused { .. } => "txn_request_refused",

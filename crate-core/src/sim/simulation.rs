@@ -18,7 +18,7 @@ use crate::kafka::protocol::MessageKind;
 use crate::net::{Network, NetworkConfig};
 use crate::oracle::ledger::Ledger;
 use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::time::{ms, SimTime};
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BinaryHeap;
@@ -36,6 +36,10 @@ pub struct Setup {
     #[serde(default)]
     pub flink: Option<crate::flink::Job>,
     pub network: NetworkConfig,
+    /// KRaft's `broker.session.timeout.ms`: how long after a broker's crash the controller
+    /// fences it and moves its leadership (0: at once).
+    #[serde(default)]
+    pub broker_session_timeout_ms: u64,
     pub faults: Vec<ScheduledFault>,
     pub max_steps: u64,
     pub records: u32,
@@ -128,6 +132,9 @@ pub struct Simulation {
     pub network: Network,
     pub ledger: Ledger,
     pub faults: Vec<ScheduledFault>,
+    /// KRaft's `broker.session.timeout.ms` (0: the controller fences a crashed broker at once).
+    #[serde(default)]
+    pub broker_session_timeout_ms: u64,
     pub max_steps: u64,
     keep_trace: bool,
     trace: Vec<StepRecord>,
@@ -182,6 +189,7 @@ impl Simulation {
             network: Network::new(setup.network),
             ledger: Ledger::new(setup.records),
             faults: Vec::new(),
+            broker_session_timeout_ms: setup.broker_session_timeout_ms,
             max_steps: setup.max_steps,
             keep_trace: setup.keep_trace,
             trace: Vec::new(),
@@ -484,6 +492,17 @@ impl Simulation {
     fn dispatch(&mut self, item: Scheduled, notes: &mut Vec<Note>) -> Dispatch {
         let step = self.steps + 1;
         match item.event {
+            Event::Fault(Fault::SessionExpired {
+                broker,
+                incarnation,
+            }) if !self
+                .status
+                .get(&NodeId::Broker(broker))
+                .is_some_and(|st| st.crashed && st.unfenced && st.incarnation == incarnation) =>
+            {
+                // The broker came back (or crashed again) first: nothing expires.
+                Dispatch::Ignored
+            }
             Event::Fault(fault) => {
                 self.apply_fault(&fault, notes);
                 Dispatch::Done(StepKind::Fault { fault })
@@ -756,19 +775,30 @@ impl Simulation {
                 notes.push(Note::Crashed { node: *node });
                 self.network.forget_node(*node);
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
+                let mut session_expires = None;
                 match *node {
                     NodeId::Broker(i) => {
                         if let Some(b) = self.brokers.get_mut(usize::from(i)) {
                             b.crash();
                         }
-                        let alive: Vec<bool> = (0..self.brokers.len())
-                            .map(|j| {
-                                self.status
-                                    .get(&NodeId::Broker(j as u8))
-                                    .is_some_and(|s| !s.crashed)
-                            })
-                            .collect();
-                        controller::broker_failed(&mut self.brokers, &alive, i, &mut ctx);
+                        if self.broker_session_timeout_ms == 0 {
+                            let alive: Vec<bool> = (0..self.brokers.len())
+                                .map(|j| {
+                                    self.status
+                                        .get(&NodeId::Broker(j as u8))
+                                        .is_some_and(|s| !s.crashed)
+                                })
+                                .collect();
+                            controller::broker_failed(&mut self.brokers, &alive, i, &mut ctx);
+                        } else if let Some(st) = self.status.get_mut(node) {
+                            // The controller learns of it when its session expires: until
+                            // then the metadata still names it leader, and every ISR holds it.
+                            st.unfenced = true;
+                            session_expires = Some(Fault::SessionExpired {
+                                broker: i,
+                                incarnation: st.incarnation,
+                            });
+                        }
                     }
                     NodeId::Producer(i) => {
                         if let Some(p) = self.producers.get_mut(usize::from(i)) {
@@ -797,20 +827,42 @@ impl Simulation {
                     NodeId::JobManager => {}
                 }
                 self.apply_commands(notes);
+                if let Some(expiry) = session_expires {
+                    let at = self.now.saturating_add(ms(self.broker_session_timeout_ms));
+                    self.push(at, Event::Fault(expiry));
+                }
                 if let Some(after) = restart_after {
                     let at = self.now.saturating_add(*after);
                     self.push(at, Event::Fault(Fault::Restart { node: *node }));
                 }
+            }
+            Fault::SessionExpired { broker, .. } => {
+                let node = NodeId::Broker(*broker);
+                if let Some(st) = self.status.get_mut(&node) {
+                    st.unfenced = false;
+                }
+                notes.push(Note::BrokerFenced {
+                    broker: node,
+                    session_timeout_ms: self.broker_session_timeout_ms,
+                    restarted: false,
+                });
+                let alive = self.alive_brokers();
+                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+                controller::broker_failed(&mut self.brokers, &alive, *broker, &mut ctx);
+                self.apply_commands(notes);
             }
             Fault::Restart { node } => {
                 if matches!(node, NodeId::Task(_)) {
                     // Flink's JobManager restarts tasks itself (restart strategy).
                     return;
                 }
-                match self.status.get_mut(node) {
-                    Some(st) if st.crashed => st.crashed = false,
+                let unfenced = match self.status.get_mut(node) {
+                    Some(st) if st.crashed => {
+                        st.crashed = false;
+                        std::mem::take(&mut st.unfenced)
+                    }
                     _ => return,
-                }
+                };
                 notes.push(Note::Restarted { node: *node });
                 self.network.forget_node(*node);
                 if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
@@ -821,6 +873,20 @@ impl Simulation {
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
                 match *node {
                     NodeId::Broker(i) => {
+                        if unfenced {
+                            // Back before its session expired: it registers again as a new
+                            // incarnation, and the controller fences the old one first.
+                            ctx.note(Note::BrokerFenced {
+                                broker: *node,
+                                session_timeout_ms: self.broker_session_timeout_ms,
+                                restarted: true,
+                            });
+                            let mut others = alive.clone();
+                            if let Some(me) = others.get_mut(usize::from(i)) {
+                                *me = false;
+                            }
+                            controller::broker_failed(&mut self.brokers, &others, i, &mut ctx);
+                        }
                         controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
                         if let Some(b) = self.brokers.get_mut(usize::from(i)) {
                             b.recover(&mut ctx);

@@ -665,6 +665,9 @@ fn producer_state_rows(r: &eos_core::kafka::replica::Replica, lang: Lang) -> Vec
 
 fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
     match sim.status.get(&node) {
+        Some(s) if s.crashed && s.unfenced => {
+            S::CrashedUnfenced.f(lang, &[&sim.broker_session_timeout_ms])
+        }
         Some(s) if s.crashed => S::Crashed.get(lang).into(),
         Some(s) if s.frozen => S::FrozenHolding.f(lang, &[&s.held.len()]),
         Some(_) => S::Up.get(lang).into(),
@@ -1229,6 +1232,23 @@ pub(crate) mod tests {
             "{:?}",
             vm.notes
         );
+    }
+
+    #[test]
+    fn a_crashed_broker_says_the_metadata_names_it_until_it_is_fenced() {
+        let mut sim = builtin::get("acks1-leader-crash-loss")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Until(eos_core::time::ms(1_000)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert!(
+            value(&b, "status").contains("until the controller fences it, 9000 ms after the crash"),
+            "{}",
+            value(&b, "status")
+        );
+        sim.run(RunLimit::Until(eos_core::time::ms(10_000)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert_eq!(value(&b, "status"), "crashed");
     }
 
     #[test]
