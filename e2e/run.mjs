@@ -453,7 +453,7 @@ test('a fault by click joins the schedule and changes only the future', async (p
   assert((await page.locator('#added-faults li').count()) === 1, 'the crash, once');
   assert(/already in the fault schedule/.test(await page.locator('.error[role=alert]').innerText()), 'the second press says why');
   assert(/already in the fault schedule/.test(await page.locator('.faults .field-error').innerText()), 'where it was pressed too');
-  assert(/\bat \d+ ms: crash broker-0\b/.test(await page.locator('#added-faults').innerText()), 'named as the schedule names it');
+  assert(/\bat \d+ ms: crash broker 0\b/.test(await page.locator('#added-faults').innerText()), 'named as the schedule names it');
   await toEnd();
   assert((await traceHash(page)) !== untouched, 'the crash changed the run');
   await page.click('#remove-fault-0');

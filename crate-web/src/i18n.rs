@@ -504,6 +504,7 @@ strings! {
     MsgDupAck => "dup ack @{0}", "подтв. дубля @{0}";
     MsgAck => "ack @{0}", "подтв. @{0}";
     MsgEntries => "{0} entries", "записей: {0}";
+    MsgEntry => "{0} entry", "записей: {0}";
     MsgMarkersWritten => "markers written", "маркеры записаны";
     MsgMarker => "marker {0}", "маркер {0}";
     MsgCommitOk => "commit ok", "фиксация: ок";
@@ -539,6 +540,7 @@ strings! {
     TxnCoordinator => "Transaction coordinator", "Координатор транзакций";
     TxnDetail => "coordinator broker {0} · pid {1} · epoch {2}", "координатор — брокер {0} · pid {1} · эпоха {2}";
     TxnTimesOut => "times out at {0}; if still open, aborted at the coordinator's look at {1}", "тайм-аут в {0}; если ещё открыта, откат при проверке координатора в {1}";
+    TxnTimedOutAwaiting => "timed out at {0}; the coordinator's look at {1} aborts it", "тайм-аут истёк в {0}; проверка координатора в {1} её откатит";
     // Partition logs.
     InspectPartition => "Inspect partition {0} on broker {1}", "Открыть партицию {0} на брокере {1}";
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
@@ -811,7 +813,7 @@ strings! {
     Dismiss => "Dismiss", "Закрыть";
     Empty => "empty", "пусто";
     MoreN => "+{0} more", "ещё {0}";
-    TimerLabel => "{0} · {1} · try {2}", "{0} · {1} · попытка {2}";
+    TimerLabel => "{0} · {1} · try\u{a0}{2}", "{0} · {1} · попытка\u{a0}{2}";
     TimerRequestTip => "A produce request to {0}, attempt {1}, is on the wire: it times out in {2} (request.timeout.ms) unless an answer comes", "Запрос записи в {0}, попытка {1}, в сети: без ответа истечёт через {2} (request.timeout.ms)";
     TimerBackoffTip => "A batch for {0} waits out its retry backoff: attempt {1} goes out in {2}", "Пакет для {0} выжидает паузу перед повтором: попытка {1} уйдёт через {2}";
     Timers => "Timers", "Таймеры";

@@ -1107,7 +1107,7 @@ mod tests {
         let s = act(s, crash());
         let said = s.error_text(Lang::En).unwrap_or_default();
         assert!(
-            said.contains("crash broker-0 is already in the fault schedule"),
+            said.contains("crash broker 0 is already in the fault schedule"),
             "{said}"
         );
         assert_eq!(s.sim.borrow().steps(), 6, "at its step");

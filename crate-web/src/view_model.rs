@@ -607,10 +607,12 @@ pub fn transactions(sim: &Simulation, lang: Lang) -> Vec<TxnVm> {
                         let timeout_ms = m.txn_timeout_ms();
                         let expires = start.saturating_add(eos_core::time::ms(timeout_ms));
                         let look = b.txn_coordinator.expiry_due(start, timeout_ms);
-                        Some(
+                        let said = if sim.now() > expires {
+                            S::TxnTimedOutAwaiting
+                        } else {
                             S::TxnTimesOut
-                                .f(lang, &[&duration(expires, lang), &duration(look, lang)]),
-                        )
+                        };
+                        Some(said.f(lang, &[&duration(expires, lang), &duration(look, lang)]))
                     }
                     _ => None,
                 };
@@ -750,14 +752,21 @@ pub fn fault_schedule(sim: &Simulation, lang: Lang) -> Vec<String> {
 /// A fault added by click, in the words of the fault schedule ("at 9 ms: crash shop"):
 /// English, as the schedule's own lines are.
 pub fn describe_added(f: &eos_core::scenario::schema::FaultSpec) -> String {
+    // A broker as the schedule and the narration name it: "broker 0", not the file's "broker-0".
+    let name = |n: &str| match n.strip_prefix("broker-") {
+        Some(id) if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("broker {id}")
+        }
+        _ => n.to_string(),
+    };
     let mut what = f.action.replace('_', " ");
     for part in [&f.target, &f.message, &f.from].into_iter().flatten() {
         what.push(' ');
-        what.push_str(part);
+        what.push_str(&name(part));
     }
     if let Some(to) = &f.to {
         what.push_str(" → ");
-        what.push_str(to);
+        what.push_str(&name(to));
     }
     if let Some(d) = f.duration_ms.or(f.extra_ms) {
         what.push_str(&format!(
@@ -1115,10 +1124,37 @@ pub(crate) mod tests {
                 "times out at 3.003 s; if still open, aborted at the coordinator's look at 3.500 s"
             )
         );
+        // Past its timeout, before the look: said in the past tense.
+        sim.run(RunLimit::Until(eos_core::time::ms(3_200)));
+        let txns = transactions(&sim, Lang::En);
+        assert_eq!(
+            txns[0].clock.as_deref(),
+            Some("timed out at 3.003 s; the coordinator's look at 3.500 s aborts it")
+        );
         sim.run(RunLimit::Completion);
         let txns = transactions(&sim, Lang::Ru);
         assert_eq!(txns[0].state, "CompleteAbort");
         assert_eq!(txns[0].clock, None);
+    }
+
+    #[test]
+    fn a_fault_added_by_click_names_a_broker_as_the_schedule_does() {
+        use eos_core::scenario::schema::FaultSpec;
+        let crash = |target: &str| FaultSpec {
+            at_ms: 9,
+            action: "crash".into(),
+            target: Some(target.into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            describe_added(&crash("broker-0")),
+            "at 9 ms: crash broker 0"
+        );
+        assert_eq!(
+            describe_added(&crash("broker-x")),
+            "at 9 ms: crash broker-x"
+        );
+        assert_eq!(describe_added(&crash("app")), "at 9 ms: crash app");
     }
 
     #[test]

@@ -364,6 +364,7 @@ impl Message {
             Message::ReplicateResponse { log_end_offset, .. } => format!("leo {log_end_offset}"),
             Message::Fetch { offset, .. } => format!("fetch @{offset}"),
             Message::FetchResponse { result, .. } => match result {
+                Ok(body) if body.entries.len() == 1 => "1 entry".to_string(),
                 Ok(body) => format!("{} entries", body.entries.len()),
                 Err((e, _)) => e.name().to_string(),
             },

@@ -87,9 +87,10 @@ pub enum Fault {
         a: NodeId,
         b: NodeId,
     },
-    /// (Last, so that the variants before it keep their trace hashes.) The controller has heard no heartbeat from a crashed broker for
+    /// The controller has heard no heartbeat from a crashed broker for
     /// `broker.session.timeout.ms` (a consequence of `Crash`, never scheduled by hand).
-    /// Void when the broker restarted, or crashed again, since.
+    /// Void when the broker restarted, or crashed again, since. (Last, so that the variants
+    /// before it keep their trace hashes.)
     SessionExpired {
         broker: u8,
         incarnation: u32,

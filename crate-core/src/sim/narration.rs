@@ -563,18 +563,17 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::BrokerFenced {
             broker,
             session_timeout_ms,
-            restarted: false,
+            restarted,
         } => format!(
-            "The controller has heard no heartbeat from {} for {session_timeout_ms} ms (broker.session.timeout.ms): it fences it, takes it out of every ISR, and moves each partition it led to an in-sync replica that is alive.",
-            n(broker)
-        ),
-        Note::BrokerFenced {
-            broker,
-            restarted: true,
-            ..
-        } => format!(
-            "{} registers with the controller again, before its session timed out: the controller fences its old incarnation, takes it out of every ISR, and moves each partition it led to an in-sync replica that is alive (it rejoins as a follower once it has caught up).",
-            n(broker)
+            "{}: the controller fences it, takes it out of every ISR and moves each partition it led to a live in-sync replica.",
+            if *restarted {
+                format!("{} registers again before its session expired", n(broker))
+            } else {
+                format!(
+                    "{} has sent no heartbeat for {session_timeout_ms} ms (broker.session.timeout.ms)",
+                    n(broker)
+                )
+            }
         ),
         Note::PartitionOffline { tp: t } => format!(
             "{} has no in-sync replica left alive: it is offline until one returns.",

@@ -134,16 +134,18 @@ pub fn event_log(props: &EventLogProps) -> Html {
     }
 }
 
-/// A protocol name too long for the log's column ("CONCURRENT_TRANSACTIONS") may break after
-/// an underscore rather than anywhere inside it. A shorter one ("REQUEST_TIMED_OUT") stays
-/// whole and moves to the next line.
+/// A protocol or setting name too long for the log's column ("CONCURRENT_TRANSACTIONS",
+/// "transaction.abort.timed.out.transaction.cleanup.interval.ms") may break after an
+/// underscore or a dot rather than anywhere inside it. A shorter one ("REQUEST_TIMED_OUT")
+/// stays whole and moves to the next line.
 fn breakable(text: &str) -> Html {
     const LONG: usize = 20;
-    if !text.split(' ').any(|w| w.len() > LONG && w.contains('_')) {
+    let joint = |c: char| c == '_' || c == '.';
+    if !text.split(' ').any(|w| w.len() > LONG && w.contains(joint)) {
         return html! { { text } };
     }
     html! { for text.split_inclusive(' ').map(|word| if word.len() > LONG {
-        html! { for word.split_inclusive('_').map(|part| html! { <>{ part }<wbr /></> }) }
+        html! { for word.split_inclusive(joint).map(|part| html! { <>{ part }<wbr /></> }) }
     } else {
         html! { { word } }
     }) }

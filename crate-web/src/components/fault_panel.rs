@@ -8,7 +8,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct FaultPanelProps {
     pub processes: Vec<String>,
-    /// The fault schedule, one line each ("at 5 ms: freeze broker-0 for 6000 ms").
+    /// The fault schedule, one line each ("at 5 ms: freeze broker 0 for 6.000 s").
     pub schedule: Vec<String>,
     pub injected: u32,
     /// The faults added by click, in the order added, each in words: each can be taken out.

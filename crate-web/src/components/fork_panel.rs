@@ -198,8 +198,8 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
                 <p class="quiet">{ format!("{} {}.", S::ForkEachSideListsWhat.get(lang), f.events_after) }</p>
             }
             <div class="fork-sides">
-                { side(S::ForkAsIs.get(lang), &f.as_is, "as-is", names, lang) }
-                { side(&format!("{} {change}", S::ForkChanged.get(lang)), &f.changed, "changed", names, lang) }
+                { side(S::ForkAsIs.get(lang), &f.as_is, &f.changed, "as-is", names, lang) }
+                { side(&format!("{} {change}", S::ForkChanged.get(lang)), &f.changed, &f.as_is, "changed", names, lang) }
             </div>
             if f.fates.is_empty() {
                 <p class="quiet">{ S::ForkEveryRecordEndsThe.get(lang) }</p>
@@ -221,8 +221,27 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
     }
 }
 
-fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lang) -> Html {
+/// Whether each of `s`'s listed events has no like (the same sentence) among `other`'s: the
+/// lines where the futures differ, drawn apart from those both sides share.
+fn differs(s: &ForkSide, other: &ForkSide) -> Vec<bool> {
+    s.events
+        .iter()
+        .map(|(_, text)| !other.events.iter().any(|(_, t)| t == text))
+        .collect()
+}
+
+fn side(
+    title: &str,
+    s: &ForkSide,
+    other: &ForkSide,
+    class: &'static str,
+    names: &Names,
+    lang: Lang,
+) -> Html {
     let o = &s.report.outcome;
+    let apart = differs(s, other);
+    // Shared lines fade only when some line on either side differs.
+    let marked = apart.iter().any(|d| *d) || differs(other, s).iter().any(|d| *d);
     html! {
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>
@@ -242,8 +261,10 @@ fn side(title: &str, s: &ForkSide, class: &'static str, names: &Names, lang: Lan
                 </p>
             }
             <ol class="fork-events">
-                { for s.events.iter().map(|(step, text)| html! {
-                    <li><span class="step">{ format!("#{step}") }</span>{ text }</li>
+                { for s.events.iter().zip(&apart).map(|((step, text), differs)| html! {
+                    <li class={classes!(marked.then_some(if *differs { "differs" } else { "shared" }))}>
+                        <span class="step">{ format!("#{step}") }</span>{ text }
+                    </li>
                 }) }
                 if s.more > 0 {
                     <li class="quiet">{ format!("… {} {}", s.more, S::ForkMoreNotableEvents.get(lang)) }</li>
@@ -261,6 +282,22 @@ mod tests {
     fn labels(name: &str, lang: Lang) -> Vec<String> {
         let s = builtin::get(name).expect("built-in");
         changes(&s).iter().map(|a| change_in(lang, &s, a)).collect()
+    }
+
+    /// Forked to AT_LEAST_ONCE checkpointing at step 60, the Flink 2PC job's futures differ
+    /// only in the first line (a barrier that blocks its input, or does not): that line is
+    /// marked on both sides, the lines they share are not.
+    #[test]
+    fn the_lines_where_the_futures_differ_are_marked() {
+        use eos_core::lesson::try_it::Flip;
+        let s = builtin::get("flink-2pc-crash-recovery").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Checkpointing), 60).expect("applies");
+        let (a, b) = (differs(&f.as_is, &f.changed), differs(&f.changed, &f.as_is));
+        assert!(a.len() > 3 && b.len() > 3, "{a:?} {b:?}");
+        assert!(a[0] && b[0], "the barrier lines differ: {a:?} {b:?}");
+        assert!(a[1..].iter().chain(&b[1..]).all(|d| !d), "{a:?} {b:?}");
+        // A fork against itself shares every line.
+        assert!(differs(&f.as_is, &f.as_is).iter().all(|d| !d));
     }
 
     #[test]

@@ -28,10 +28,11 @@ pub fn kind(kind: MessageKind, lang: Lang) -> String {
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
-const CONTENTS: [S; 15] = [
+const CONTENTS: [S; 16] = [
     S::MsgDupAck,
     S::MsgAck,
     S::MsgEntries,
+    S::MsgEntry,
     S::MsgMarkersWritten,
     S::MsgMarker,
     S::MsgCommitOk,
@@ -93,9 +94,10 @@ mod tests {
     /// Russian (Kafka's own names aside), and unchanged in English.
     #[test]
     fn every_content_on_the_wire_reads_in_russian() {
-        const ENGLISH: [&str; 8] = [
+        const ENGLISH: [&str; 9] = [
             "ack",
             "entries",
+            "entry",
             "written",
             "marker ",
             "commit",

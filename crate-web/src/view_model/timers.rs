@@ -105,7 +105,7 @@ mod tests {
         // The ring names the record it waits for (the three backoffs end in jittered order).
         assert!(
             ["v0", "v1", "v2"]
-                .map(|v| format!("{v} · payments-0 · try 1"))
+                .map(|v| format!("{v} · payments-0 · try\u{a0}1"))
                 .contains(&b.label),
             "{}",
             b.label
