@@ -30,8 +30,11 @@ cd "$(dirname "$0")/.."
 # columns and the lessons' short choices included); 599 KB since a narration review's fixes (the
 # silent EndTxn answered as a retry, Kafka's request names, counted faults: 598.7 KB); 600 KB
 # since an open transaction's card says when it times out and when the coordinator's periodic
-# look aborts it, and the answered lesson's try-its sit beside its answer (599.3 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-600000}
+# look aborts it, and the answered lesson's try-its sit beside its answer (599.3 KB); 601 KB
+# since the controller's session timeout and a browser review's fixes (the fork's differing
+# lines marked, the event log's layout: 599.95 KB, too close to 600 for a clean build's
+# certainty).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-601000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
