@@ -321,3 +321,94 @@ fn a_broker_back_before_its_session_expires_is_fenced_at_its_restart() {
         "acks=all waits for the ISR to shrink: {acked}"
     );
 }
+
+/// A leader paused (frozen) longer than its session: the controller fences it 9 s into the
+/// pause and makes the follower leader; when it thaws it finds itself fenced, registers
+/// again and follows. A pause shorter than the session fences nothing.
+const FROZEN_LEADER: &str = r#"
+version = 1
+name = "frozen-leader"
+[cluster]
+brokers = 2
+[[topics]]
+name = "orders"
+replication_factor = 2
+[[producers]]
+name = "app"
+acks = "all"
+request_timeout_ms = 4000
+linger_ms = 0
+[[producers.sends]]
+at_ms = 0
+topic = "orders"
+key = "order-1"
+[[producers.sends]]
+at_ms = 100
+topic = "orders"
+key = "order-2"
+[[faults]]
+at_ms = 50
+action = "freeze"
+target = "broker-0"
+duration_ms = 15000
+[[consumers]]
+name = "reader"
+topic = "orders"
+start_ms = 20000
+"#;
+
+#[test]
+fn a_leader_frozen_past_its_session_is_fenced_and_rejoins_as_a_follower() {
+    let ms = eos_core::time::ms;
+    let mut sim = eos_core::Scenario::parse(FROZEN_LEADER)
+        .expect("valid")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let (fenced, notes) =
+        first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
+    assert_eq!(fenced, ms(9_050), "9 s into the pause");
+    assert!(notes.iter().any(|n| matches!(
+        n,
+        Note::LeaderElected {
+            broker: NodeId::Broker(1),
+            ..
+        }
+    )));
+    let (rejoined, _) = first_note(&sim, |n| {
+        matches!(
+            n,
+            Note::BrokerRejoined {
+                broker: NodeId::Broker(0)
+            }
+        )
+    })
+    .expect("rejoined");
+    assert_eq!(rejoined, ms(15_050), "at the thaw");
+    // Broker 0 follows broker 1 and has both records; the reader reads them once each.
+    let b0 = &sim.brokers[0];
+    let r = b0.replicas.values().next().expect("a replica");
+    assert_eq!(r.leader, Some(1));
+    assert_eq!(r.log.log_end_offset(), 2);
+    let outcome = eos_core::report::Outcome::of(&sim);
+    assert_eq!((outcome.duplicates, outcome.lost), (0, 0), "{outcome:?}");
+
+    // Paused for 6 s only: heartbeats resume in time, nothing is fenced, broker 0 leads on.
+    let short = FROZEN_LEADER.replace("duration_ms = 15000", "duration_ms = 6000");
+    let mut sim = eos_core::Scenario::parse(&short)
+        .expect("valid")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    assert!(first_note(&sim, |n| matches!(
+        n,
+        Note::BrokerFenced { .. } | Note::BrokerRejoined { .. }
+    ))
+    .is_none());
+    assert!(!sim.trace().iter().any(|r| matches!(
+        &r.what,
+        StepKind::Fault {
+            fault: eos_core::sim::Fault::SessionExpired { .. }
+        }
+    )));
+    let r = sim.brokers[0].replicas.values().next().expect("a replica");
+    assert_eq!(r.leader, Some(0));
+}

@@ -100,6 +100,8 @@ struct Gen {
     protocol: u8,
     /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
     scan_interval_ms: u64,
+    /// `broker.session.timeout.ms` (0: a crashed broker is fenced at once).
+    session_timeout_ms: u64,
     brokers: u8,
     partitions: u16,
     replication: u8,
@@ -117,8 +119,8 @@ impl Gen {
         let _ = writeln!(w, "version = 1\nname = \"generated\"\nseed = {}", self.seed);
         let _ = writeln!(
             w,
-            "\n[cluster]\nbrokers = {brokers}\ntransaction_protocol = {}\ntransaction_abort_timed_out_transaction_cleanup_interval_ms = {}",
-            self.protocol, self.scan_interval_ms
+            "\n[cluster]\nbrokers = {brokers}\ntransaction_protocol = {}\ntransaction_abort_timed_out_transaction_cleanup_interval_ms = {}\nbroker_session_timeout_ms = {}",
+            self.protocol, self.scan_interval_ms, self.session_timeout_ms
         );
         let _ = writeln!(w, "\n[limits]\nmax_steps = {MAX_STEPS}");
         let _ = writeln!(
@@ -338,6 +340,8 @@ fn scenario() -> impl Strategy<Value = Gen> {
         proptest::collection::vec(consumer(), 1..=2),
         // Kafka's default, or a look often enough for the timeouts to bite in a short run.
         prop_oneof![1 => Just(10_000u64), 2 => 1u64..=2_000],
+        // KRaft's default, at once, or short enough for a freeze (up to 6 s) to be fenced.
+        prop_oneof![1 => Just(9_000u64), 1 => Just(0u64), 2 => 1u64..=4_000],
     )
         .prop_map(
             |(
@@ -350,11 +354,13 @@ fn scenario() -> impl Strategy<Value = Gen> {
                 faults,
                 consumers,
                 scan_interval_ms,
+                session_timeout_ms,
             )| {
                 Gen {
                     seed,
                     protocol,
                     scan_interval_ms,
+                    session_timeout_ms,
                     brokers,
                     partitions,
                     replication,

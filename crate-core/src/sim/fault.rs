@@ -87,13 +87,13 @@ pub enum Fault {
         a: NodeId,
         b: NodeId,
     },
-    /// The controller has heard no heartbeat from a crashed broker for
-    /// `broker.session.timeout.ms` (a consequence of `Crash`, never scheduled by hand).
-    /// Void when the broker restarted, or crashed again, since. (Last, so that the variants
-    /// before it keep their trace hashes.)
+    /// The controller has heard no heartbeat from a crashed or frozen broker for
+    /// `broker.session.timeout.ms` (a consequence of `Crash` or `Freeze`, never scheduled by
+    /// hand). Void when the broker came back, or went silent again, since. (Last, so that the
+    /// variants before it keep their trace hashes.)
     SessionExpired {
         broker: u8,
-        incarnation: u32,
+        session: u32,
     },
 }
 

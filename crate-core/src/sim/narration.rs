@@ -575,6 +575,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         ),
+        Note::BrokerRejoined { broker } => format!(
+            "{} wakes to find itself fenced: it registers with the controller again and follows the current leaders, catching up from them.",
+            n(broker)
+        ),
         Note::PartitionOffline { tp: t } => format!(
             "{} has no in-sync replica left alive: it is offline until one returns.",
             tp(t)

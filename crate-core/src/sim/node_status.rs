@@ -10,9 +10,17 @@ pub struct NodeStatus {
     pub frozen: bool,
     /// Bumped at each crash so that timers set before it are void.
     pub incarnation: u32,
-    /// A crashed broker the controller has not fenced yet (its session has not expired).
+    /// A crashed or frozen broker the controller has not fenced yet (its session has not
+    /// expired).
     #[serde(default)]
     pub unfenced: bool,
+    /// Bumped when a broker stops heartbeating (a crash or a freeze), so that the session
+    /// expiry of an earlier silence is void.
+    #[serde(default)]
+    pub session: u32,
+    /// A frozen broker the controller fenced: it registers again when it thaws.
+    #[serde(default)]
+    pub fenced: bool,
     /// Events that arrived while frozen, in arrival order; replayed at the thaw.
     pub held: Vec<Scheduled>,
 }

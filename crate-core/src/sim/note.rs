@@ -416,6 +416,10 @@ pub enum Note {
         session_timeout_ms: u64,
         restarted: bool,
     },
+    /// A broker fenced while frozen thaws: it registers again and follows the current leaders.
+    BrokerRejoined {
+        broker: NodeId,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -518,6 +522,7 @@ impl Note {
         "leader_elected",
         "partition_offline",
         "broker_fenced",
+        "broker_rejoined",
         "log_truncated",
         "txn_transition",
         "txn_request_refused",
@@ -598,6 +603,7 @@ impl Note {
             Note::LeaderElected { .. } => "leader_elected",
             Note::PartitionOffline { .. } => "partition_offline",
             Note::BrokerFenced { .. } => "broker_fenced",
+            Note::BrokerRejoined { .. } => "broker_rejoined",
             Note::LogTruncated { .. } => "log_truncated",
             Note::TxnTransition { .. } => "txn_transition",
             Note::TxnRequestRefused { .. } => "txn_request_refused",

@@ -492,13 +492,10 @@ impl Simulation {
     fn dispatch(&mut self, item: Scheduled, notes: &mut Vec<Note>) -> Dispatch {
         let step = self.steps + 1;
         match item.event {
-            Event::Fault(Fault::SessionExpired {
-                broker,
-                incarnation,
-            }) if !self
-                .status
-                .get(&NodeId::Broker(broker))
-                .is_some_and(|st| st.crashed && st.unfenced && st.incarnation == incarnation) =>
+            Event::Fault(Fault::SessionExpired { broker, session })
+                if !self.status.get(&NodeId::Broker(broker)).is_some_and(|st| {
+                    (st.crashed || st.frozen) && st.unfenced && st.session == session
+                }) =>
             {
                 // The broker came back (or crashed again) first: nothing expires.
                 Dispatch::Ignored
@@ -736,15 +733,36 @@ impl Simulation {
                         node: *node,
                         duration: *duration,
                     });
+                    // A paused broker sends no heartbeats either: the controller fences it if
+                    // the pause outlasts its session.
+                    let expiry = match *node {
+                        NodeId::Broker(broker)
+                            if self.broker_session_timeout_ms > 0 && !st.unfenced && !st.fenced =>
+                        {
+                            st.session += 1;
+                            st.unfenced = true;
+                            Some(Fault::SessionExpired {
+                                broker,
+                                session: st.session,
+                            })
+                        }
+                        _ => None,
+                    };
                     let at = self.now.saturating_add(*duration);
                     self.push(at, Event::Fault(Fault::Thaw { node: *node }));
+                    if let Some(expiry) = expiry {
+                        let at = self.now.saturating_add(ms(self.broker_session_timeout_ms));
+                        self.push(at, Event::Fault(expiry));
+                    }
                 }
             }
             Fault::Thaw { node } => {
-                let held = match self.status.get_mut(node) {
+                let (held, fenced) = match self.status.get_mut(node) {
                     Some(st) if st.frozen => {
                         st.frozen = false;
-                        std::mem::take(&mut st.held)
+                        // Back before its session expired: it was never fenced.
+                        st.unfenced = false;
+                        (std::mem::take(&mut st.held), std::mem::take(&mut st.fenced))
                     }
                     _ => return,
                 };
@@ -752,6 +770,13 @@ impl Simulation {
                     node: *node,
                     held: held.len() as u32,
                 });
+                if let (NodeId::Broker(i), true) = (*node, fenced) {
+                    notes.push(Note::BrokerRejoined { broker: *node });
+                    let alive = self.alive_brokers();
+                    let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
+                    controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
+                    self.apply_commands(notes);
+                }
                 // Served in the order they arrived, right now.
                 let now = self.now;
                 for h in held {
@@ -790,13 +815,20 @@ impl Simulation {
                                 })
                                 .collect();
                             controller::broker_failed(&mut self.brokers, &alive, i, &mut ctx);
-                        } else if let Some(st) = self.status.get_mut(node) {
+                        } else if let Some(st) = self
+                            .status
+                            .get_mut(node)
+                            .filter(|st| !st.unfenced && !st.fenced)
+                        {
                             // The controller learns of it when its session expires: until
                             // then the metadata still names it leader, and every ISR holds it.
+                            // (A frozen broker's silence started at its freeze: that expiry
+                            // stands.)
+                            st.session += 1;
                             st.unfenced = true;
                             session_expires = Some(Fault::SessionExpired {
                                 broker: i,
-                                incarnation: st.incarnation,
+                                session: st.session,
                             });
                         }
                     }
@@ -840,13 +872,19 @@ impl Simulation {
                 let node = NodeId::Broker(*broker);
                 if let Some(st) = self.status.get_mut(&node) {
                     st.unfenced = false;
+                    // A frozen one registers again when it thaws.
+                    st.fenced = st.frozen;
                 }
                 notes.push(Note::BrokerFenced {
                     broker: node,
                     session_timeout_ms: self.broker_session_timeout_ms,
                     restarted: false,
                 });
-                let alive = self.alive_brokers();
+                // Not a candidate for leadership, frozen or crashed.
+                let mut alive = self.alive_brokers();
+                if let Some(me) = alive.get_mut(usize::from(*broker)) {
+                    *me = false;
+                }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 controller::broker_failed(&mut self.brokers, &alive, *broker, &mut ctx);
                 self.apply_commands(notes);
@@ -859,6 +897,7 @@ impl Simulation {
                 let unfenced = match self.status.get_mut(node) {
                     Some(st) if st.crashed => {
                         st.crashed = false;
+                        st.fenced = false;
                         std::mem::take(&mut st.unfenced)
                     }
                     _ => return,
