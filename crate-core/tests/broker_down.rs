@@ -412,3 +412,26 @@ fn a_leader_frozen_past_its_session_is_fenced_and_rejoins_as_a_follower() {
     let r = sim.brokers[0].replicas.values().next().expect("a replica");
     assert_eq!(r.leader, Some(0));
 }
+
+/// The built-in paused-leader-fenced-loss: an acks=1 record the paused leader never
+/// replicated is lost when the controller fences it, and the woken broker truncates it.
+#[test]
+fn a_paused_acks1_leader_loses_its_unreplicated_record_when_fenced() {
+    let ms = eos_core::time::ms;
+    let mut sim = builtin::get("paused-leader-fenced-loss")
+        .expect("built-in")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let (elected, _) = first_note(&sim, |n| {
+        matches!(n, Note::LeaderElected { broker: NodeId::Broker(1), lost_records, .. } if lost_records.len() == 1)
+    })
+    .expect("broker 1 leads without v0");
+    assert_eq!(elected, ms(9_050));
+    let (truncated, _) = first_note(&sim, |n| {
+        matches!(n, Note::LogTruncated { broker: NodeId::Broker(0), to_offset: 0, dropped, .. } if dropped.len() == 1)
+    })
+    .expect("broker 0 drops v0 when it rejoins");
+    assert_eq!(truncated, ms(15_050));
+    let outcome = eos_core::report::Outcome::of(&sim);
+    assert_eq!((outcome.lost, outcome.duplicates), (1, 0));
+}

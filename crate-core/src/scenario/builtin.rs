@@ -27,6 +27,7 @@ builtin!(
     "producer-restart-new-pid",
     "acks1-leader-crash-loss",
     "acks-all-leader-crash-no-loss",
+    "paused-leader-fenced-loss",
     "consumer-restart-from-commit",
     "seed-commit-abort",
     "rpw-crash-exactly-once",
