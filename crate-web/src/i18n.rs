@@ -414,6 +414,7 @@ strings! {
     Crashed => "crashed", "упал";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
+    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller: it registers again when it thaws", "заморожен, удерживает событий: {0} · отсечён контроллером: зарегистрируется заново, когда оттает";
     Up => "up", "работает";
     Unknown => "unknown", "неизвестно";
     ProducerTitle => "Producer {0}", "Продюсер {0}";

@@ -580,7 +580,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(broker)
         ),
         Note::PartitionOffline { tp: t } => format!(
-            "{} has no in-sync replica left alive: it is offline until one returns.",
+            "{} has no in-sync replica the controller can make leader: it is offline until one returns.",
             tp(t)
         ),
         Note::LogTruncated {

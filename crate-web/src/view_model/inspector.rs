@@ -669,6 +669,7 @@ fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
             S::CrashedUnfenced.f(lang, &[&sim.broker_session_timeout_ms])
         }
         Some(s) if s.crashed => S::Crashed.get(lang).into(),
+        Some(s) if s.frozen && s.fenced => S::FrozenFenced.f(lang, &[&s.held.len()]),
         Some(s) if s.frozen => S::FrozenHolding.f(lang, &[&s.held.len()]),
         Some(_) => S::Up.get(lang).into(),
         None => S::Unknown.get(lang).into(),
@@ -1249,6 +1250,29 @@ pub(crate) mod tests {
         sim.run(RunLimit::Until(eos_core::time::ms(10_000)));
         let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert_eq!(value(&b, "status"), "crashed");
+    }
+
+    #[test]
+    fn a_frozen_broker_fenced_by_the_controller_says_so() {
+        let mut sim = builtin::get("paused-leader-fenced-loss")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Until(eos_core::time::ms(5_000)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert!(
+            !value(&b, "status").contains("fenced"),
+            "{}",
+            value(&b, "status")
+        );
+        sim.run(RunLimit::Until(eos_core::time::ms(10_000)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert!(
+            value(&b, "status").starts_with("frozen, holding")
+                && value(&b, "status")
+                    .ends_with("fenced by the controller: it registers again when it thaws"),
+            "{}",
+            value(&b, "status")
+        );
     }
 
     #[test]
