@@ -1237,9 +1237,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_crashed_broker_says_the_metadata_names_it_until_it_is_fenced() {
-        let mut sim = builtin::get("acks1-leader-crash-loss")
-            .expect("built-in")
-            .simulation(None);
+        let mut sim = at_step("acks1-leader-crash-loss", 0);
         sim.run(RunLimit::Until(eos_core::time::ms(1_000)));
         let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(
@@ -1254,9 +1252,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_frozen_broker_fenced_by_the_controller_says_so() {
-        let mut sim = builtin::get("paused-leader-fenced-loss")
-            .expect("built-in")
-            .simulation(None);
+        let mut sim = at_step("paused-leader-fenced-loss", 0);
         sim.run(RunLimit::Until(eos_core::time::ms(5_000)));
         let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(
