@@ -195,6 +195,15 @@ fn a_deposed_leaders_late_replication_is_ignored_and_narrated() {
     }
 }
 
+/// A scenario's text, run to its end (which it must reach).
+fn run_to_end(text: &str) -> eos_core::Simulation {
+    let mut sim = eos_core::Scenario::parse(text)
+        .expect("valid")
+        .simulation(None);
+    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    sim
+}
+
 /// When (in µs) the first step whose notes `pred` matches happened, and its notes.
 fn first_note(
     sim: &eos_core::Simulation,
@@ -260,10 +269,7 @@ fn a_broker_back_before_its_session_expires_is_fenced_at_its_restart() {
         "action = \"crash\"\ntarget = \"broker-0\"\nrestart_after_ms = 1000",
     );
     assert_ne!(restarted, text);
-    let mut sim = eos_core::Scenario::parse(&restarted)
-        .expect("valid")
-        .simulation(None);
-    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let sim = run_to_end(&restarted);
     let ms = eos_core::time::ms;
     let fences: Vec<_> = sim
         .trace()
@@ -305,10 +311,7 @@ fn a_broker_back_before_its_session_expires_is_fenced_at_its_restart() {
         "action = \"crash\"\ntarget = \"broker-0\"",
         "action = \"crash\"\ntarget = \"broker-1\"",
     );
-    let mut sim = eos_core::Scenario::parse(&follower)
-        .expect("valid")
-        .simulation(None);
-    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let sim = run_to_end(&follower);
     let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
     assert_eq!(fenced, ms(9_020));
     let (acked, _) = first_note(
@@ -360,10 +363,7 @@ start_ms = 20000
 #[test]
 fn a_leader_frozen_past_its_session_is_fenced_and_rejoins_as_a_follower() {
     let ms = eos_core::time::ms;
-    let mut sim = eos_core::Scenario::parse(FROZEN_LEADER)
-        .expect("valid")
-        .simulation(None);
-    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let sim = run_to_end(FROZEN_LEADER);
     let (fenced, notes) =
         first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
     assert_eq!(fenced, ms(9_050), "9 s into the pause");
@@ -394,10 +394,7 @@ fn a_leader_frozen_past_its_session_is_fenced_and_rejoins_as_a_follower() {
 
     // Paused for 6 s only: heartbeats resume in time, nothing is fenced, broker 0 leads on.
     let short = FROZEN_LEADER.replace("duration_ms = 15000", "duration_ms = 6000");
-    let mut sim = eos_core::Scenario::parse(&short)
-        .expect("valid")
-        .simulation(None);
-    assert_eq!(sim.run(RunLimit::Completion), StepOutcome::Finished);
+    let sim = run_to_end(&short);
     assert!(first_note(&sim, |n| matches!(
         n,
         Note::BrokerFenced { .. } | Note::BrokerRejoined { .. }
