@@ -35,7 +35,10 @@ pub struct LineChart {
 pub const WIDTH: u32 = 400;
 /// Series with more points than this are drawn without a dot per point.
 pub const DOTS_UP_TO: usize = 24;
+/// The plot's height; the legend's strip under it adds a row (24 px) per line of entries.
 pub const HEIGHT: u32 = 290;
+/// Room above the highest point, as a factor on it: the top dot and ring stay inside.
+const HEADROOM: f64 = 1.08;
 
 /// Placeholder colours: the axes and labels, the rings of marked points, then one per
 /// series (at most 8).
@@ -82,36 +85,26 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     let n = series.len();
     let widths: Vec<u32> = (0..n).map(|i| line_width(&series[i], i, n)).collect();
     let marks = series.iter().any(|s| !s.marked.is_empty());
-    let mut labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+    let mut labels: Vec<(&str, legend::Sample)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.label.as_str(), legend::Sample::Line(placeholder(i))))
+        .collect();
     if let (true, Some(label)) = (marks, &chart.mark_label) {
-        labels.push(label);
+        labels.push((label, legend::Sample::Ring(MARK)));
     }
     let legend_font = ("sans-serif", 17).into_font().color(&INK);
-    // The least headroom that leaves an upper corner free for the legend: a scratch frame
-    // tells where every point lands.
-    let mut placed = None;
-    for headroom in legend::HEADROOMS {
-        let y_top = y_top_at(headroom);
-        let mut scratch = String::new();
-        let root = SVGBackend::with_string(&mut scratch, (WIDTH, HEIGHT)).into_drawing_area();
-        let c = frame(&root, &chart.title, x_min..x_max, y_top)?;
-        if let Some(corner) =
-            legend::Drawn::of(&c, series, &widths).free_corner(&labels, &legend_font)
-        {
-            placed = Some((y_top, corner));
-            break;
-        }
-    }
-    let (y_top, corner) = placed.unwrap_or((
-        y_top_at(legend::HEADROOMS[legend::HEADROOMS.len() - 1]),
-        SeriesLabelPosition::UpperLeft,
-    ));
+    // The legend is a strip under the plot, so the axis stops just above the highest point.
+    let (at, rows) = legend::layout(&legend::widths(&labels, &legend_font), WIDTH as i32);
+    let y_top = y_top_at(HEADROOM);
     // Whole numbers once the axis runs past 10: "4000", not "4000.0" crowding its title.
     let whole = counts || y_top >= 10.0;
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
-        let mut c = frame(&root, &chart.title, x_min..x_max, y_top)?;
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT + legend::height(rows)))
+            .into_drawing_area();
+        let (plot, strip) = root.split_vertically(HEIGHT);
+        let mut c = frame(&plot, &chart.title, x_min..x_max, y_top)?;
         c.configure_mesh()
             .x_desc(&chart.x_label)
             .y_desc(&chart.y_label)
@@ -139,11 +132,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
                 s.points.iter().copied(),
                 colour.stroke_width(width),
             ))
-            .map_err(e)?
-            .label(&s.label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
-            });
+            .map_err(e)?;
             if !dense {
                 c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
                     .map_err(e)?;
@@ -167,21 +156,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             c.draw_series(s.marked.iter().map(|&p| Circle::new(p, 4, colour.filled())))
                 .map_err(e)?;
         }
-        if let (true, Some(label)) = (marks, &chart.mark_label) {
-            c.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(e)?
-                .label(label)
-                .legend(|(x, y)| Circle::new((x + 9, y), 6, MARK.stroke_width(3)));
-        }
-        c.configure_series_labels()
-            .position(corner)
-            .margin(legend::MARGIN)
-            .legend_area_size(legend::SAMPLE)
-            .background_style(INK.mix(0.0))
-            .border_style(INK.mix(0.0))
-            .label_font(legend_font)
-            .draw()
-            .map_err(e)?;
+        legend::draw(&strip, &labels, &at, &legend_font).map_err(e)?;
         root.present().map_err(e)?;
     }
     Ok(themed(&out, chart))
@@ -346,38 +321,50 @@ mod tests {
     }
 
     #[test]
-    fn the_legend_takes_a_free_upper_corner_and_only_the_headroom_it_needs() {
-        let falling = |top: f64| LineChart {
-            series: vec![
-                series("exactly-once", &[(0.0, top), (50.0, 40.0), (100.0, 10.0)]),
-                series("at-least-once", &[(0.0, top - 5.0), (100.0, 5.0)]),
-            ],
-            mark_label: None,
-            ..chart()
-        };
-        // High on the left, low on the right: the legend goes right, and the data keep
-        // nearly the whole height (the axis stops just above the highest point).
-        let drawn = svg(&falling(100.0)).expect("draws");
-        let (x, _) = text_at(&drawn, "exactly-once");
-        assert!(x > f64::from(WIDTH) / 2.0, "legend on the right: x = {x}");
-        assert!(!drawn.contains(">\n160\n<"), "no legend headroom: {drawn}");
-        // High everywhere: no corner is free until the axis makes room above the lines.
+    fn the_legend_sits_under_the_plot_and_the_axis_stops_just_above_the_data() {
         let flat = LineChart {
             series: vec![
                 series("exactly-once", &[(0.0, 100.0), (100.0, 100.0)]),
                 series("at-least-once", &[(0.0, 95.0), (100.0, 95.0)]),
+                series("at-most-once", &[(0.0, 90.0), (100.0, 90.0)]),
             ],
             mark_label: None,
             ..chart()
         };
         let drawn = svg(&flat).expect("draws");
-        let (_, legend_y) = text_at(&drawn, "at-least-once");
-        // The line at 100 lies below the legend's last row.
-        let (_, tick_100) = text_at(&drawn, "100");
+        // No headroom for a legend: the highest tick is the data's own.
+        assert!(drawn.contains(">\n100\n<"), "{drawn}");
+        assert!(!drawn.contains(">\n120\n<"), "no legend headroom: {drawn}");
+        // Every entry lies below the x axis's title, which lies below the plot.
+        let (_, axis_title) = text_at(&drawn, "commit interval (ms)");
+        for label in ["exactly-once", "at-least-once", "at-most-once"] {
+            let (x, y) = text_at(&drawn, label);
+            assert!(
+                y > axis_title + 10.0,
+                "{label} at {y}, axis title at {axis_title}"
+            );
+            assert!(x > 0.0 && x < f64::from(WIDTH), "{label} at x = {x}");
+        }
+        // The SVG is taller than the plot by the legend's rows.
         assert!(
-            legend_y + 10.0 < tick_100,
-            "legend {legend_y}, line at {tick_100}"
+            drawn.contains(&format!("height=\"{}\"", HEIGHT + 2 + 24 * 2 + 8))
+                || drawn.contains(&format!("height=\"{}\"", HEIGHT + 2 + 24 + 8)),
+            "{}",
+            &drawn[..200]
         );
+    }
+
+    #[test]
+    fn legend_entries_wrap_to_the_width() {
+        let (at, rows) = legend::layout(&[100, 100, 100], 300);
+        assert_eq!(rows, 2);
+        assert_eq!(at[0].1, 0);
+        assert_eq!(at[2], (12, 1), "the third starts a new row at the margin");
+        // An entry wider than the strip still gets a row of its own, not an empty one.
+        let (at, rows) = legend::layout(&[500, 20], 300);
+        assert_eq!((at[0], at[1], rows), ((12, 0), (12, 1), 2));
+        assert_eq!(legend::layout(&[], 300).1, 0);
+        assert_eq!(legend::height(0), 0);
     }
 
     #[test]

@@ -233,9 +233,9 @@ fn lane_view(
         <article class={classes!("lane-stage", name)} style={format!("--lane: var({colour})")}>
             <h3>{ name }</h3>
             <p class="lane-counts">
-                <span>{ format!("{}: {}", S::LaneWithOutput.get(lang), counts.visible) }</span>
-                <span class={classes!((counts.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkDuplicates.get(lang), counts.duplicates) }</span>
-                <span class={classes!((counts.lost > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkLost.get(lang), counts.lost) }</span>
+                { stat(S::LaneWithOutput.get(lang), counts.visible, false) }
+                { stat(S::ForkDuplicates.get(lang), counts.duplicates, counts.duplicates > 0) }
+                { stat(S::ForkLost.get(lang), counts.lost, counts.lost > 0) }
             </p>
             // The lane's stage: its processor (what it read, its transaction, its producer
             // id and epoch), the next messages on its wire, then its output.
@@ -247,6 +247,16 @@ fn lane_view(
                 <PartitionLog partition={p} selected={selected} on_select={pick.clone()} stage={false} />
             }) }
         </article>
+    }
+}
+
+/// One of a lane's counts: its name over its number, the number marked when it is bad news.
+fn stat(name: &str, n: u64, bad: bool) -> Html {
+    html! {
+        <span class={classes!("stat", bad.then_some("bad"))}>
+            <span class="k">{ name }</span>
+            <span class="v">{ n }</span>
+        </span>
     }
 }
 
