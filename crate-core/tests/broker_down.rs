@@ -3,7 +3,7 @@
 //! and the run ends instead of retrying InitProducerId for ever.
 
 use eos_core::builtin;
-use eos_core::ids::NodeId;
+use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::protocol::MessageKind;
 use eos_core::oracle::ledger::DeliveryStatus;
 use eos_core::scenario::schema::FaultSpec;
@@ -424,11 +424,148 @@ fn a_paused_acks1_leader_loses_its_unreplicated_record_when_fenced() {
     })
     .expect("broker 1 leads without v0");
     assert_eq!(elected, ms(9_050));
-    let (truncated, _) = first_note(&sim, |n| {
-        matches!(n, Note::LogTruncated { broker: NodeId::Broker(0), to_offset: 0, dropped, .. } if dropped.len() == 1)
+    // Woken, broker 0 first serves the retries that waited in its socket buffer as the
+    // leader it still thinks it is: a zombie leader appends them after v0...
+    let zombie: Vec<_> = sim
+        .trace()
+        .iter()
+        .filter(|r| r.time == ms(15_050))
+        .flat_map(|r| &r.notes)
+        .filter(|n| {
+            matches!(
+                n,
+                Note::Appended {
+                    broker: NodeId::Broker(0),
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!(!zombie.is_empty(), "the zombie leader appends what waited");
+    // ...then hears the controller, learns it no longer leads, and truncates all of it.
+    let (caught, notes) = first_note(&sim, |n| {
+        matches!(n, Note::MetadataCaughtUp { broker: NodeId::Broker(0), demoted, .. } if demoted.len() == 1)
     })
-    .expect("broker 0 drops v0 when it rejoins");
-    assert_eq!(truncated, ms(15_050));
+    .expect("broker 0 learns it was deposed");
+    assert_eq!(caught, ms(15_050));
+    assert!(
+        notes.iter().any(|n| matches!(
+            n,
+            Note::LogTruncated { broker: NodeId::Broker(0), to_offset: 0, dropped, .. }
+                if dropped.len() == 1 + zombie.len() && dropped[0].0 == 0
+        )),
+        "v0 and the zombie's appends are dropped: {notes:?}"
+    );
     let outcome = eos_core::report::Outcome::of(&sim);
     assert_eq!((outcome.lost, outcome.duplicates), (1, 0));
+}
+
+/// A produce request that waited in a frozen acks=all leader's socket buffer: the woken
+/// zombie leader appends it and waits for a follower that now leads; when it hears the
+/// controller it answers NOT_LEADER_OR_FOLLOWER, and the producer's retry to the new leader
+/// stores the record once.
+#[test]
+fn a_zombie_acks_all_leader_answers_not_leader_when_it_catches_up() {
+    let ms = eos_core::time::ms;
+    let patient = FROZEN_LEADER.replace("request_timeout_ms = 4000", "request_timeout_ms = 30000");
+    let sim = run_to_end(&patient);
+    let (waits, _) = first_note(&sim, |n| {
+        matches!(
+            n,
+            Note::AckWaitsForReplicas {
+                broker: NodeId::Broker(0),
+                base_offset: 1,
+                ..
+            }
+        )
+    })
+    .expect("the zombie appends v1 and waits for its follower");
+    assert_eq!(waits, ms(15_050));
+    let (caught, notes) =
+        first_note(&sim, |n| matches!(n, Note::MetadataCaughtUp { .. })).expect("caught up");
+    assert_eq!(caught, waits);
+    assert!(notes.contains(&Note::MetadataCaughtUp {
+        broker: NodeId::Broker(0),
+        demoted: vec![Tp {
+            topic: 0,
+            partition: 0
+        }],
+        answered: 1,
+    }));
+    assert!(notes
+        .iter()
+        .any(|n| matches!(n, Note::BrokerRejoined { .. })));
+    let (stored, _) = first_note(&sim, |n| {
+        matches!(
+            n,
+            Note::Appended {
+                broker: NodeId::Broker(1),
+                base_offset: 1,
+                ..
+            }
+        )
+    })
+    .expect("the retry reaches the new leader");
+    assert!(stored > caught);
+    let outcome = eos_core::report::Outcome::of(&sim);
+    assert_eq!((outcome.lost, outcome.duplicates), (0, 0), "{outcome:?}");
+    // Both brokers end with the same two records.
+    for b in &sim.brokers {
+        let r = b.replicas.values().next().expect("a replica");
+        assert_eq!(r.log.log_end_offset(), 2, "broker {}", b.id);
+    }
+}
+
+/// A partition whose only replica is on a broker frozen past its session goes offline; the
+/// frozen broker does not hear that, and when it thaws it applies what it missed and leads
+/// again, so a transaction decided meanwhile gets its markers. (A property test's case: the
+/// coordinator once waited for a leader forever.)
+#[test]
+fn an_offline_partition_whose_only_replica_was_frozen_leads_again_at_the_thaw() {
+    let text = r#"
+version = 1
+name = "only-replica-frozen"
+[cluster]
+brokers = 2
+broker_session_timeout_ms = 1
+[[topics]]
+name = "t"
+[[producers]]
+name = "p0"
+transactional_id = "tx-0"
+[[producers.transactions]]
+at_ms = 797
+end = "commit"
+[[producers.transactions.sends]]
+topic = "t"
+key_prefix = "k-"
+count = 2
+interval_us = 202000
+[[faults]]
+at_ms = 0
+action = "freeze"
+target = "broker-0"
+duration_ms = 1642
+[[consumers]]
+name = "c0"
+topic = "t"
+isolation = "read_committed"
+start_ms = 5000
+"#;
+    let sim = run_to_end(text);
+    assert!(first_note(&sim, |n| matches!(n, Note::PartitionOffline { .. })).is_some());
+    let (caught, _) = first_note(&sim, |n| matches!(n, Note::MetadataCaughtUp { .. }))
+        .expect("it applies what it missed");
+    assert_eq!(caught, eos_core::time::ms(1_642));
+    assert!(first_note(&sim, |n| matches!(n, Note::MarkerWritten { .. })).is_some());
+    let outcome = eos_core::report::Outcome::of(&sim);
+    assert_eq!((outcome.lost, outcome.duplicates), (0, 0), "{outcome:?}");
+    assert_eq!(
+        sim.brokers[0]
+            .replicas
+            .values()
+            .next()
+            .and_then(|r| r.leader),
+        Some(0)
+    );
 }

@@ -147,3 +147,23 @@ fn a_read_with_gaps_names_its_first_and_last_offsets_not_a_range() {
         assert_eq!(b - a + 1, count, "{line}");
     }
 }
+
+#[test]
+fn a_woken_leader_that_was_deposed_is_called_a_zombie_and_its_appends_come_first() {
+    let said = sentences("paused-leader-fenced-loss");
+    let step_of = |needle: &str| {
+        said.iter()
+            .find(|(_, s)| s.contains(needle))
+            .map(|(step, _)| *step)
+            .unwrap_or_else(|| panic!("{needle:?} is said"))
+    };
+    let woke = step_of("broker 0 wakes up and handles the 4 messages");
+    let zombie_append = step_of("broker 0 appends record v1 at offset 1");
+    let caught = step_of(
+        "broker 0 fetches the metadata it missed while frozen and learns that it no longer \
+         leads orders-0. Until now it served it as leader on its old view: a zombie leader.",
+    );
+    let rejoined = step_of("broker 0 wakes to find itself fenced");
+    assert!(woke < zombie_append && zombie_append < caught, "{said:?}");
+    assert_eq!(rejoined, caught, "one step: it hears the controller");
+}

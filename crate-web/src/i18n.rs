@@ -414,7 +414,7 @@ strings! {
     Crashed => "crashed", "упал";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
-    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller: it registers again when it thaws", "заморожен, удерживает событий: {0} · отсечён контроллером: зарегистрируется заново, когда оттает";
+    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new and registers again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые и зарегистрируется заново";
     Up => "up", "работает";
     Unknown => "unknown", "неизвестно";
     ProducerTitle => "Producer {0}", "Продюсер {0}";
@@ -553,6 +553,7 @@ strings! {
     EmptyLog => "empty log", "лог пуст";
     EarlierCells => "… {0} earlier records", "… ещё {0} записей раньше";
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
+    BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · смещён, но считает себя лидером";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";

@@ -183,6 +183,7 @@ fn partition_vm(
         title: p.name.clone(),
         leader: p.is_leader,
         role: match (p.is_leader, p.leader) {
+            _ if p.deposed => S::BrokerDeposed.f(lang, &[&p.broker]),
             (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
             (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
             (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),

@@ -33,6 +33,23 @@ pub struct Broker {
     pub leaders: VecMap<Tp, Option<u8>>,
     pub cluster_size: u8,
     next_producer_id: i64,
+    /// Frozen: the controller's metadata does not reach it, so it still acts on what it last
+    /// heard (a paused leader wakes as a zombie leader until it catches up).
+    #[serde(default)]
+    pub deaf: bool,
+    /// What the controller changed while it was deaf, the latest per partition, applied when
+    /// it catches up.
+    #[serde(default)]
+    pub missed_metadata: Vec<MetadataUpdate>,
+}
+
+/// One partition's metadata as the controller sets it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MetadataUpdate {
+    pub tp: Tp,
+    pub leader: Option<u8>,
+    pub leader_epoch: u32,
+    pub isr: Vec<u8>,
 }
 
 /// Leaders as a coordinator sees them: the offsets partition `p` is led by broker `p`, the
@@ -63,6 +80,8 @@ impl Broker {
             leaders: VecMap::new(),
             cluster_size: cluster_size.max(1),
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,
+            deaf: false,
+            missed_metadata: Vec::new(),
         }
     }
 

@@ -3,7 +3,9 @@
 //! truncates to what the leader has and catches up. Metadata reaches every live broker at
 //! once (a stand-in for KRaft's metadata log).
 
-use super::broker::{push_to_followers, release_acks, Broker};
+use super::broker::{push_to_followers, release_acks, Broker, MetadataUpdate};
+use super::errors::KafkaError;
+use super::protocol::{Message, ProduceResult};
 use crate::ids::{NodeId, Tp};
 use crate::sim::{Ctx, Note};
 use std::collections::BTreeSet;
@@ -14,33 +16,58 @@ fn partitions(brokers: &[Broker]) -> BTreeSet<Tp> {
 
 fn set_metadata(brokers: &mut [Broker], tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
     for b in brokers.iter_mut() {
-        b.leaders.insert(tp, leader);
-        if let Some(r) = b.replicas.get_mut(&tp) {
-            r.leader = leader;
-            r.leader_epoch = epoch;
-            r.isr = isr.to_vec();
-            if leader != Some(b.id) {
-                r.follower_leo.clear();
-                r.pending_acks.clear();
-            }
+        if b.deaf {
+            // A frozen broker hears nothing: it keeps its old view until it catches up.
+            b.missed_metadata.retain(|m| m.tp != tp);
+            b.missed_metadata.push(MetadataUpdate {
+                tp,
+                leader,
+                leader_epoch: epoch,
+                isr: isr.to_vec(),
+            });
+            continue;
+        }
+        apply(b, tp, leader, epoch, isr);
+    }
+}
+
+fn apply(b: &mut Broker, tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
+    b.leaders.insert(tp, leader);
+    if let Some(r) = b.replicas.get_mut(&tp) {
+        r.leader = leader;
+        r.leader_epoch = epoch;
+        r.isr = isr.to_vec();
+        if leader != Some(b.id) {
+            r.follower_leo.clear();
+            r.pending_acks.clear();
         }
     }
+}
+
+/// A partition's metadata as the controller last set it, from broker `b`'s replica with what
+/// `b` missed while deaf laid over it: (leader, leader epoch, ISR, replicas).
+type Meta = (Option<u8>, u32, Vec<u8>, Vec<u8>);
+fn meta_of(b: &Broker, tp: Tp) -> Option<Meta> {
+    let r = b.replicas.get(&tp)?;
+    Some(match b.missed_metadata.iter().find(|m| m.tp == tp) {
+        Some(m) => (m.leader, m.leader_epoch, m.isr.clone(), r.replicas.clone()),
+        None => (r.leader, r.leader_epoch, r.isr.clone(), r.replicas.clone()),
+    })
 }
 
 /// Broker `failed` has crashed. `alive` tells which brokers are up.
 pub fn broker_failed(brokers: &mut [Broker], alive: &[bool], failed: u8, ctx: &mut Ctx) {
     for tp in partitions(brokers) {
-        let Some(meta) = brokers
+        let Some((leader, epoch, isr, replicas)) = brokers
             .iter()
             .find(|b| alive.get(usize::from(b.id)).copied().unwrap_or(false))
-            .and_then(|b| b.replicas.get(&tp))
-            .or_else(|| brokers.iter().find_map(|b| b.replicas.get(&tp)))
+            .and_then(|b| meta_of(b, tp))
+            .or_else(|| brokers.iter().find_map(|b| meta_of(b, tp)))
         else {
             continue;
         };
-        let (leader, epoch) = (meta.leader, meta.leader_epoch);
-        let mut isr: Vec<u8> = meta.isr.iter().copied().filter(|b| *b != failed).collect();
-        if !meta.replicas.contains(&failed) {
+        let mut isr: Vec<u8> = isr.into_iter().filter(|b| *b != failed).collect();
+        if !replicas.contains(&failed) {
             continue;
         }
         if leader == Some(failed) {
@@ -94,6 +121,56 @@ pub fn broker_failed(brokers: &mut [Broker], alive: &[bool], failed: u8, ctx: &m
     }
 }
 
+/// What a broker that was deaf (frozen) learns when it hears the controller again.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CaughtUp {
+    /// Partitions it led and no longer leads.
+    pub demoted: Vec<Tp>,
+    /// Produce requests it held for its followers, answered NOT_LEADER_OR_FOLLOWER.
+    pub answered: u32,
+}
+
+/// Broker `back`, deaf while frozen, applies the metadata it missed. Where it is no longer
+/// the leader, the produce requests waiting for its followers are answered
+/// NOT_LEADER_OR_FOLLOWER (Kafka completes them so when a leader becomes a follower).
+pub fn catch_up(brokers: &mut [Broker], back: u8, ctx: &mut Ctx) -> CaughtUp {
+    let mut out = CaughtUp::default();
+    let Some(b) = brokers.iter_mut().find(|b| b.id == back) else {
+        return out;
+    };
+    b.deaf = false;
+    let node = b.node();
+    for m in std::mem::take(&mut b.missed_metadata) {
+        let demoted =
+            m.leader != Some(back) && b.replicas.get(&m.tp).is_some_and(|r| r.is_leader(back));
+        let waiting = match b.replicas.get_mut(&m.tp) {
+            Some(r) if demoted => std::mem::take(&mut r.pending_acks),
+            _ => Vec::new(),
+        };
+        apply(b, m.tp, m.leader, m.leader_epoch, &m.isr);
+        if demoted {
+            out.demoted.push(m.tp);
+        }
+        for ack in waiting {
+            out.answered += 1;
+            ctx.send_as(
+                node,
+                ack.producer,
+                Message::ProduceResponse {
+                    request_id: ack.request_id,
+                    tp: m.tp,
+                    result: ProduceResult::Error {
+                        error: KafkaError::NotLeaderOrFollower,
+                        leader_hint: m.leader,
+                    },
+                },
+            );
+        }
+    }
+    crate::order::sort(&mut out.demoted);
+    out
+}
+
 /// Broker `back` has restarted: it follows the current leader, or leads a partition that
 /// went offline with it as the last in-sync replica.
 pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &mut Ctx) {
@@ -109,7 +186,7 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
         let leader = leader.or_else(|| {
             brokers
                 .iter()
-                .filter_map(|b| b.replicas.get(&tp).and_then(|r| r.leader))
+                .filter_map(|b| meta_of(b, tp).and_then(|m| m.0))
                 .next()
         });
         match leader {
@@ -186,7 +263,7 @@ fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, c
                 ctx.send_as(
                     NodeId::Broker(leader),
                     NodeId::Broker(f),
-                    crate::kafka::protocol::Message::Replicate {
+                    Message::Replicate {
                         tp,
                         leader_epoch: r.leader_epoch,
                         from_offset,

@@ -95,6 +95,12 @@ pub enum Fault {
         broker: u8,
         session: u32,
     },
+    /// A thawed broker hears the controller again and takes the metadata it missed while
+    /// frozen (a consequence of `Thaw`, never scheduled by hand): until then it acted on its
+    /// old view, a zombie leader if it led. (Last, for the trace hashes.)
+    MetadataCatchUp {
+        broker: u8,
+    },
 }
 
 impl Fault {
@@ -104,7 +110,9 @@ impl Fault {
             | Fault::Thaw { node }
             | Fault::Crash { node, .. }
             | Fault::Restart { node } => Some(*node),
-            Fault::SessionExpired { broker, .. } => Some(NodeId::Broker(*broker)),
+            Fault::SessionExpired { broker, .. } | Fault::MetadataCatchUp { broker } => {
+                Some(NodeId::Broker(*broker))
+            }
             Fault::Partition { a, .. } | Fault::Heal { a, .. } => Some(*a),
             Fault::Drop { .. }
             | Fault::Delay { .. }

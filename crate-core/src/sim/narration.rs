@@ -132,6 +132,9 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
             "{}'s session with the controller expires",
             n(&NodeId::Broker(*broker))
         ),
+        Fault::MetadataCatchUp { broker } => {
+            format!("{} hears the controller again", n(&NodeId::Broker(*broker)))
+        }
         Fault::Drop { matcher: m, count } => format!("drop the next {}", matcher(names, m, *count)),
         Fault::Delay {
             matcher: m,
@@ -579,6 +582,34 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} wakes to find itself fenced: it registers with the controller again and follows the current leaders, catching up from them.",
             n(broker)
         ),
+        Note::MetadataCaughtUp {
+            broker,
+            demoted,
+            answered,
+        } => {
+            let mut line = format!(
+                "{} fetches the metadata it missed while frozen",
+                n(broker)
+            );
+            if demoted.is_empty() {
+                line.push('.');
+            } else {
+                let parts: Vec<String> = demoted.iter().map(tp).collect();
+                line.push_str(&format!(
+                    " and learns that it no longer leads {}. Until now it served {} as leader on its old view: a zombie leader.",
+                    parts.join(", "),
+                    if parts.len() == 1 { "it" } else { "them" }
+                ));
+            }
+            if *answered > 0 {
+                line.push_str(&format!(
+                    " The {} waiting for its followers {} answered NOT_LEADER_OR_FOLLOWER.",
+                    if *answered == 1 { "produce request".to_string() } else { format!("{answered} produce requests") },
+                    if *answered == 1 { "is" } else { "are" }
+                ));
+            }
+            line
+        }
         Note::PartitionOffline { tp: t } => format!(
             "{} has no in-sync replica the controller can make leader: it is offline until one returns.",
             tp(t)

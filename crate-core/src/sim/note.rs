@@ -420,6 +420,14 @@ pub enum Note {
     BrokerRejoined {
         broker: NodeId,
     },
+    /// A thawed broker hears the controller again and takes the metadata it missed while
+    /// frozen: it no longer leads `demoted`, and it answers the `answered` produce requests
+    /// that waited for its followers NOT_LEADER_OR_FOLLOWER.
+    MetadataCaughtUp {
+        broker: NodeId,
+        demoted: Vec<Tp>,
+        answered: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -523,6 +531,7 @@ impl Note {
         "partition_offline",
         "broker_fenced",
         "broker_rejoined",
+        "metadata_caught_up",
         "log_truncated",
         "txn_transition",
         "txn_request_refused",
@@ -604,6 +613,7 @@ impl Note {
             Note::PartitionOffline { .. } => "partition_offline",
             Note::BrokerFenced { .. } => "broker_fenced",
             Note::BrokerRejoined { .. } => "broker_rejoined",
+            Note::MetadataCaughtUp { .. } => "metadata_caught_up",
             Note::LogTruncated { .. } => "log_truncated",
             Note::TxnTransition { .. } => "txn_transition",
             Note::TxnRequestRefused { .. } => "txn_request_refused",

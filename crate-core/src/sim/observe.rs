@@ -18,12 +18,22 @@ pub fn is_alive(sim: &Simulation, node: NodeId) -> bool {
     sim.status.get(&node).is_some_and(|s| !s.crashed)
 }
 
-/// The live leader's replica of a partition, if it has one.
+/// The live leader's replica of a partition, if it has one: the one the controller's metadata
+/// names, not a frozen broker that missed its own deposition.
 pub fn leader_replica(sim: &Simulation, tp: Tp) -> Option<(u8, &Replica)> {
     sim.brokers.iter().find_map(|b| {
         let r = b.replicas.get(&tp)?;
-        (r.is_leader(b.id) && is_alive(sim, b.node())).then_some((b.id, r))
+        (r.is_leader(b.id) && is_alive(sim, b.node()) && !deposed(b, tp)).then_some((b.id, r))
     })
+}
+
+/// Broker `b` believes it leads `tp`, but the controller moved the leadership while it was
+/// frozen and could not hear (it wakes as a zombie leader).
+pub fn deposed(b: &crate::kafka::broker::Broker, tp: Tp) -> bool {
+    b.replicas.get(&tp).is_some_and(|r| r.is_leader(b.id))
+        && b.missed_metadata
+            .iter()
+            .any(|m| m.tp == tp && m.leader != Some(b.id))
 }
 
 /// One cell of a partition log as drawn.
@@ -107,6 +117,10 @@ pub struct PartitionView {
     pub is_leader: bool,
     /// The partition's leader as this replica knows it (none: offline).
     pub leader: Option<u8>,
+    /// A frozen broker that still believes it leads: the controller moved the leadership
+    /// while it could not hear (it wakes as a zombie leader).
+    #[serde(default)]
+    pub deposed: bool,
     pub alive: bool,
     pub frozen: bool,
     pub cells: Vec<CellView>,
@@ -141,7 +155,7 @@ pub fn replicas(sim: &Simulation) -> Vec<(Tp, u8)> {
     for tp in partitions(sim) {
         for b in &sim.brokers {
             if let Some(r) = b.replicas.get(&tp) {
-                out.push((tp, !r.is_leader(b.id), b.id));
+                out.push((tp, !r.is_leader(b.id) || deposed(b, tp), b.id));
             }
         }
     }
@@ -203,12 +217,14 @@ pub fn partition_view_last(
             },
         })
         .collect();
+    let deposed = deposed(b, tp);
     Some(PartitionView {
         tp,
         name: sim.names.tp(tp),
         broker: b.id,
-        is_leader: r.is_leader(b.id),
+        is_leader: r.is_leader(b.id) && !deposed,
         leader: r.leader,
+        deposed,
         alive: status.is_some_and(|s| !s.crashed),
         frozen: status.is_some_and(|s| s.frozen),
         cells,

@@ -500,6 +500,15 @@ impl Simulation {
                 // The broker came back (or crashed again) first: nothing expires.
                 Dispatch::Ignored
             }
+            Event::Fault(Fault::MetadataCatchUp { broker })
+                if self
+                    .status
+                    .get(&NodeId::Broker(broker))
+                    .is_none_or(|st| st.crashed || st.frozen) =>
+            {
+                // Crashed (it caught up then) or frozen again (it will at its next thaw).
+                Dispatch::Ignored
+            }
             Event::Fault(fault) => {
                 self.apply_fault(&fault, notes);
                 Dispatch::Done(StepKind::Fault { fault })
@@ -748,6 +757,11 @@ impl Simulation {
                         }
                         _ => None,
                     };
+                    if let NodeId::Broker(i) = *node {
+                        if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                            b.deaf = true;
+                        }
+                    }
                     let at = self.now.saturating_add(*duration);
                     self.push(at, Event::Fault(Fault::Thaw { node: *node }));
                     if let Some(expiry) = expiry {
@@ -762,7 +776,7 @@ impl Simulation {
                         st.frozen = false;
                         // Back before its session expired: it was never fenced.
                         st.unfenced = false;
-                        (std::mem::take(&mut st.held), std::mem::take(&mut st.fenced))
+                        (std::mem::take(&mut st.held), st.fenced)
                     }
                     _ => return,
                 };
@@ -770,18 +784,42 @@ impl Simulation {
                     node: *node,
                     held: held.len() as u32,
                 });
-                if let (NodeId::Broker(i), true) = (*node, fenced) {
-                    notes.push(Note::BrokerRejoined { broker: *node });
-                    let alive = self.alive_brokers();
-                    let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
-                    controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
-                    self.apply_commands(notes);
-                }
                 // Served in the order they arrived, right now.
                 let now = self.now;
                 for h in held {
                     self.push(now, h.event);
                 }
+                if let NodeId::Broker(i) = *node {
+                    if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                        if fenced || !b.missed_metadata.is_empty() {
+                            // It serves what waited in its socket buffers on the metadata it
+                            // had when it froze, then hears the controller.
+                            self.push(now, Event::Fault(Fault::MetadataCatchUp { broker: i }));
+                        } else {
+                            b.deaf = false;
+                        }
+                    }
+                }
+            }
+            Fault::MetadataCatchUp { broker } => {
+                let node = NodeId::Broker(*broker);
+                let alive = self.alive_brokers();
+                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+                let caught = controller::catch_up(&mut self.brokers, *broker, &mut ctx);
+                notes.push(Note::MetadataCaughtUp {
+                    broker: node,
+                    demoted: caught.demoted,
+                    answered: caught.answered,
+                });
+                let fenced = self
+                    .status
+                    .get_mut(&node)
+                    .is_some_and(|st| std::mem::take(&mut st.fenced));
+                if fenced {
+                    notes.push(Note::BrokerRejoined { broker: node });
+                    controller::broker_restarted(&mut self.brokers, &alive, *broker, &mut ctx);
+                }
+                self.apply_commands(notes);
             }
             Fault::Crash {
                 node,
@@ -805,6 +843,10 @@ impl Simulation {
                     NodeId::Broker(i) => {
                         if let Some(b) = self.brokers.get_mut(usize::from(i)) {
                             b.crash();
+                        }
+                        if self.brokers.get(usize::from(i)).is_some_and(|b| b.deaf) {
+                            // Crashed while frozen: it reads the metadata when it restarts.
+                            controller::catch_up(&mut self.brokers, i, &mut ctx);
                         }
                         if self.broker_session_timeout_ms == 0 {
                             let alive: Vec<bool> = (0..self.brokers.len())

@@ -1264,10 +1264,31 @@ pub(crate) mod tests {
         let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(
             value(&b, "status").starts_with("frozen, holding")
-                && value(&b, "status")
-                    .ends_with("fenced by the controller: it registers again when it thaws"),
+                && value(&b, "status").contains("fenced by the controller, which it cannot hear")
+                && value(&b, "status").contains("zombie leader"),
             "{}",
             value(&b, "status")
+        );
+        // Its log on the stage: deposed while it cannot hear, a follower once it has.
+        let role = |sim: &Simulation, broker: u8| {
+            let p = crate::view_model::partitions(sim, Lang::En)
+                .into_iter()
+                .find(|p| p.broker == broker)
+                .expect("a replica");
+            (p.leader, p.role)
+        };
+        assert_eq!(
+            role(&sim, 0),
+            (
+                false,
+                "broker 0 · deposed, thinks it still leads".to_string()
+            )
+        );
+        assert!(role(&sim, 1).0, "broker 1 leads");
+        sim.run(RunLimit::Until(eos_core::time::ms(15_100)));
+        assert_eq!(
+            role(&sim, 0),
+            (false, "broker 0 · follower of broker 1".to_string())
         );
     }
 
