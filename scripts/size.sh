@@ -33,10 +33,13 @@ cd "$(dirname "$0")/.."
 # look aborts it, and the answered lesson's try-its sit beside its answer (599.3 KB); 601 KB
 # since the controller's session timeout and a browser review's fixes (the fork's differing
 # lines marked, the event log's layout: 599.95 KB, too close to 600 for a clean build's
-# certainty).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-601000}
+# certainty); 603 KB since a fifteenth built-in lesson (acks=1 and a paused leader, with the
+# `acks` flip) came with a frozen broker's zombie leadership: 600.4 → 597.5 KB when the charts'
+# legends left the plot, 599.4 KB with the zombie leader, 600.7 KB with the lesson's English
+# (its Russian took the Russian worker from 35.5 to 36.8 KB, so that budget 36 → 38 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-603000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-36000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-38000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

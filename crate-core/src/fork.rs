@@ -6,7 +6,7 @@
 
 use crate::flink::report::LedgerLine;
 use crate::kafka::processor::Guarantee;
-use crate::lesson::try_it::{idempotence_of, isolation_of, Flip, TryAction, TryIt};
+use crate::lesson::try_it::{acks_of, idempotence_of, isolation_of, Flip, TryAction, TryIt};
 use crate::lesson::Text;
 use crate::report::{Delivery, Report};
 use crate::scenario::Scenario;
@@ -88,6 +88,12 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
                 .map(|p| (if idempotence_of(p) { "on" } else { "off" }).to_string())
                 .collect(),
             TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(isolation_of).collect(),
+            TryAction::Flip(Flip::Acks) => f
+                .producers
+                .iter()
+                .filter(|p| p.transactional_id.is_none())
+                .map(|p| acks_of(p).to_string())
+                .collect(),
             TryAction::Flip(Flip::TransactionProtocol) => {
                 vec![f.cluster.transaction_protocol.to_string()]
             }
@@ -123,7 +129,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
     let after = try_it(a).apply(s).ok()?;
     let f = &s.file;
     let of: Vec<&str> = match a {
-        TryAction::Flip(Flip::Idempotence) => f
+        TryAction::Flip(Flip::Idempotence | Flip::Acks) => f
             .producers
             .iter()
             .filter(|p| p.transactional_id.is_none())
@@ -491,6 +497,11 @@ mod tests {
                 TryAction::Flip(Flip::Idempotence),
                 "idempotence (plain-app): on → off",
             ),
+            (
+                "paused-leader-fenced-loss",
+                TryAction::Flip(Flip::Acks),
+                "acks (app): 1 → all",
+            ),
             // Two consumers at two levels: both listed, in the scenario's order.
             (
                 "seed-commit-abort",
@@ -502,6 +513,14 @@ mod tests {
             let s = crate::builtin::get(name).expect("built-in");
             assert_eq!(change_label(&s, &action), expected, "{name}");
         }
+        // The fork offers acks where a producer may take acks=1, not where idempotence is
+        // set on (Kafka refuses it) or every producer is transactional.
+        let offers_acks = |name: &str| {
+            let s = crate::builtin::get(name).expect("built-in");
+            changes(&s).contains(&TryAction::Flip(Flip::Acks))
+        };
+        assert!(offers_acks("paused-leader-fenced-loss"));
+        assert!(!offers_acks("zombie-fencing"));
     }
 
     #[test]

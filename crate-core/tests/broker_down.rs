@@ -569,3 +569,16 @@ start_ms = 5000
         Some(0)
     );
 }
+
+/// A client that starts while a deposed leader is still frozen asks a broker that can answer:
+/// it learns the new leader, not the frozen broker's stale view.
+#[test]
+fn a_client_starting_during_the_pause_learns_the_new_leader() {
+    let late = FROZEN_LEADER.replace("start_ms = 20000", "start_ms = 12000");
+    let sim = run_to_end(&late);
+    let (learned, _) = first_note(&sim, |n| {
+        matches!(n, Note::MetadataLearned { client: NodeId::Consumer(0), leaders } if leaders.iter().all(|(_, l)| *l == 1))
+    })
+    .expect("the reader learns broker 1 leads");
+    assert_eq!(learned, eos_core::time::ms(12_000));
+}

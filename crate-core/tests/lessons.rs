@@ -3,6 +3,7 @@
 //! says; malformed input never panics.
 
 use eos_core::lesson::builtin::{self, BUILTIN, DEFAULT};
+use eos_core::lesson::try_it::acks_of;
 use eos_core::lesson::{
     builtin_lessons, grade, is_lesson, Answer, Lang, Lesson, LessonError, TryAction,
 };
@@ -321,8 +322,27 @@ fn names_probes_and_actions_are_checked_with_their_paths() {
         "inject = { at_ms = 0, action = \"freeze\", target = \"nobody\", duration_ms = 5 }",
     ));
     assert_eq!(fields(&errors), vec!["steps[1].try_it[0].inject.target"]);
-    let errors = invalid(&with_try("flip = \"acks\""));
+    let errors = invalid(&with_try("flip = \"replication\""));
     assert_eq!(fields(&errors), vec!["steps[1].try_it[0].flip"]);
+    // acks: all (the default) ↔ 1, and back.
+    let lesson = Lesson::parse(&with_try("flip = \"acks\"")).unwrap_or_else(|e| panic!("{e}"));
+    let flip = &lesson.steps[1].try_it[0];
+    let once = flip
+        .apply(lesson.scenario())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acks_of(&once.file.producers[0]), "1");
+    let twice = flip.apply(&once).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acks_of(&twice.file.producers[0]), "all");
+    // An idempotent producer needs acks=all: the flip is refused, as Kafka refuses the config.
+    let idempotent = with_try("flip = \"acks\"")
+        .replace("enable_idempotence = false", "enable_idempotence = true");
+    let errors = invalid(&idempotent);
+    assert!(
+        fields(&errors)
+            .iter()
+            .all(|f| f.starts_with("steps[1].try_it[0]")),
+        "{errors:?}"
+    );
     let errors = invalid(&with_try("guarantee = \"exactly-once\""));
     assert_eq!(fields(&errors), vec!["steps[1].try_it[0]"]);
     let lesson =

@@ -19,6 +19,7 @@ builtin!(
     "delivery-guarantees",
     "lost-ack",
     "five-batch-window",
+    "acks-and-a-paused-leader",
     "commit-and-abort",
     "last-stable-offset",
     "zombie-fencing",

@@ -4,7 +4,7 @@
 use super::text::Text;
 use crate::compare::with_guarantee;
 use crate::kafka::processor::Guarantee;
-use crate::scenario::schema::{ConsumerSpec, FaultSpec, ProducerSpec};
+use crate::scenario::schema::{AcksValue, ConsumerSpec, FaultSpec, ProducerSpec};
 use crate::scenario::{FieldError, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 
@@ -37,15 +37,19 @@ pub enum Flip {
     Unaligned,
     /// Flink: EXACTLY_ONCE ↔ AT_LEAST_ONCE checkpointing.
     Checkpointing,
+    /// `acks` of every non-transactional producer: all ↔ 1 (0 becomes all). (Last, so the
+    /// built-in lessons' wire form keeps the others' numbers.)
+    Acks,
 }
 
 impl Flip {
-    pub const ALL: [Flip; 5] = [
+    pub const ALL: [Flip; 6] = [
         Flip::Idempotence,
         Flip::Isolation,
         Flip::TransactionProtocol,
         Flip::Unaligned,
         Flip::Checkpointing,
+        Flip::Acks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +59,7 @@ impl Flip {
             Flip::TransactionProtocol => "transaction_protocol",
             Flip::Unaligned => "unaligned",
             Flip::Checkpointing => "checkpointing",
+            Flip::Acks => "acks",
         }
     }
 
@@ -66,6 +71,17 @@ impl Flip {
 /// A producer's `enable.idempotence` as its client takes it: the Java client's default is on.
 pub fn idempotence_of(p: &ProducerSpec) -> bool {
     p.enable_idempotence.unwrap_or(p.client == "java")
+}
+
+/// A producer's `acks` as Kafka names it: `all` by default (Java since 3.0, librdkafka's -1).
+pub fn acks_of(p: &ProducerSpec) -> &'static str {
+    match &p.acks {
+        Some(AcksValue::Number(0)) => "0",
+        Some(AcksValue::Number(1)) => "1",
+        Some(AcksValue::Text(t)) if t == "0" => "0",
+        Some(AcksValue::Text(t)) if t == "1" => "1",
+        _ => "all",
+    }
 }
 
 /// A consumer's isolation level as its client takes it: librdkafka's default is
@@ -105,14 +121,22 @@ impl TryIt {
             TryAction::Flip(flip) => {
                 let mut file = scenario.file.clone();
                 match flip {
-                    Flip::Idempotence => {
+                    Flip::Idempotence | Flip::Acks => {
                         let mut flipped = 0;
                         for p in file
                             .producers
                             .iter_mut()
                             .filter(|p| p.transactional_id.is_none())
                         {
-                            p.enable_idempotence = Some(!idempotence_of(p));
+                            if *flip == Flip::Idempotence {
+                                p.enable_idempotence = Some(!idempotence_of(p));
+                            } else {
+                                p.acks = Some(if acks_of(p) == "all" {
+                                    AcksValue::Number(1)
+                                } else {
+                                    AcksValue::Text("all".into())
+                                });
+                            }
                             flipped += 1;
                         }
                         if flipped == 0 {

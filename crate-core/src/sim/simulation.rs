@@ -671,10 +671,12 @@ impl Simulation {
     /// news, when a leader moved before the client started.
     fn bootstrap_metadata(&mut self, node: NodeId, notes: &mut Vec<Note>) {
         let alive = self.alive_brokers();
+        // A frozen broker answers nothing, and what it knows may be stale.
         let Some(metadata) = self
             .brokers
             .iter()
-            .find(|b| alive.get(usize::from(b.id)).copied().unwrap_or(false))
+            .filter(|b| alive.get(usize::from(b.id)).copied().unwrap_or(false))
+            .min_by_key(|b| b.deaf)
             .map(|b| b.leaders.clone())
         else {
             return;
