@@ -222,7 +222,7 @@ impl Subject {
     pub fn describe(&self) -> String {
         match self {
             Subject::Record(r) => r.clone(),
-            Subject::Reader(r) => format!("reader {r}"),
+            Subject::Reader(r) => format!("consumer {r}"),
             Subject::Key(k) => format!("key {k}"),
         }
     }

@@ -70,6 +70,13 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
     if x_max <= x_min {
         x_max = x_min + 1.0;
     }
+    // Dots and rings at either end stay clear of the axis and its labels.
+    let dotted = chart
+        .series
+        .iter()
+        .any(|s| s.points.len() <= DOTS_UP_TO || !s.marked.is_empty());
+    let pad = if dotted { (x_max - x_min) * 0.04 } else { 0.0 };
+    let x_range = (x_min - pad)..(x_max + pad);
     // Counts (every value whole) get whole ticks: "1, 2", not "0.5, 1.5" of a duplicate.
     let counts = chart
         .series
@@ -104,7 +111,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT + legend::height(rows)))
             .into_drawing_area();
         let (plot, strip) = root.split_vertically(HEIGHT);
-        let mut c = frame(&plot, &chart.title, x_min..x_max, y_top)?;
+        let mut c = frame(&plot, &chart.title, x_range, y_top)?;
         c.configure_mesh()
             .x_desc(&chart.x_label)
             .y_desc(&chart.y_label)
@@ -351,6 +358,32 @@ mod tests {
                 || drawn.contains(&format!("height=\"{}\"", HEIGHT + 2 + 24 + 8)),
             "{}",
             &drawn[..200]
+        );
+    }
+
+    #[test]
+    fn dots_at_the_ends_stay_clear_of_the_axis() {
+        let svg = svg(&chart()).expect("draws");
+        // Every circle's centre: the leftmost (a dot at the first x) sits a ring's radius
+        // right of the y axis (the plot starts at the 12 px margin plus the 62 px label area).
+        // (The legend's ring, under the plot, is not one.)
+        let xs: Vec<f64> = svg
+            .split("<circle cx=\"")
+            .skip(1)
+            .filter_map(|c| {
+                let mut attrs = c.split('"');
+                let x: f64 = attrs.next()?.parse().ok()?;
+                let y: f64 = attrs.nth(1)?.parse().ok()?;
+                (y < f64::from(HEIGHT)).then_some(x)
+            })
+            .collect();
+        assert!(!xs.is_empty(), "{svg}");
+        let left = xs.iter().copied().fold(f64::MAX, f64::min);
+        assert!(left >= 74.0 + 10.0, "leftmost dot at {left}");
+        assert!(
+            xs.iter()
+                .all(|x| *x <= f64::from(WIDTH) - 20.0 - 10.0 + 0.5),
+            "{xs:?}"
         );
     }
 

@@ -402,6 +402,7 @@ strings! {
     Role => "role", "роль";
     Leader => "leader", "лидер";
     Follower => "follower", "фолловер";
+    LeaderDeposed => "deposed, thinks it still leads", "смещён, но считает себя лидером";
     FollowerOf => "follower of broker {0}", "фолловер брокера {0}";
     NoLeader => "no leader: offline", "нет лидера: офлайн";
     LeaderEpoch => "leader epoch", "эпоха лидера";
@@ -414,7 +415,8 @@ strings! {
     Crashed => "crashed", "упал";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
-    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new and registers again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые и зарегистрируется заново";
+    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new metadata and registers again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые метаданные и зарегистрируется заново";
+    UpStale => "up · serving what waited while it was frozen, on the metadata it had then: it applies what it missed next", "работает · обслуживает то, что ждало, пока он был заморожен, по тогдашним метаданным: пропущенное применит следом";
     Up => "up", "работает";
     Unknown => "unknown", "неизвестно";
     ProducerTitle => "Producer {0}", "Продюсер {0}";
@@ -575,7 +577,7 @@ strings! {
     ColSteps => "steps", "шагов";
     ColWithOutput => "with output", "с результатом";
     OutcomesTitle => "Outcomes over time", "Исходы во времени";
-    OutcomesSub => "the same faults under each guarantee, headless runs", "те же сбои при каждой гарантии, фоновый прогон";
+    OutcomesSub => "the same faults under each guarantee, headless runs", "те же сбои при каждой гарантии, фоновые прогоны";
     OutcomesLostNote => "A lost input is one the processor has moved past and whose output nobody will see; an output lost after it was handed to the producer shows only at the end of the run.",
         "Потерянный вход — тот, мимо которого процессор прошёл и результата которого никто не увидит; потеря после передачи результата продюсеру видна лишь в конце прогона.";
     OutcomesX => "time (ms)", "время (мс)";
@@ -626,7 +628,7 @@ strings! {
     SetProtocol => "transaction protocol", "протокол транзакций";
     SetCheckpoints => "checkpoints", "чекпоинты";
     SetCheckpointing => "checkpointing", "режим чекпоинтов";
-    ForkReaderN => "reader {0}", "читатель {0}";
+    ForkReaderN => "consumer {0}", "консьюмер {0}";
     ForkKeyN => "key {0}", "ключ {0}";
     FateNoCopy => "{0}, no copy readable", "{0}, читаемых копий нет";
     FateCopies => "{0}, {1} copies in {2}", "{0}, копий: {1} в {2}";

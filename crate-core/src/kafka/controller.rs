@@ -1,7 +1,8 @@
 //! The controller's part, kept deliberately small: when a broker dies, partitions it led get
 //! a new leader from the in-sync replicas (clean election only); when it comes back, it
-//! truncates to what the leader has and catches up. Metadata reaches every live broker at
-//! once (a stand-in for KRaft's metadata log).
+//! truncates to what the leader has and catches up. Metadata reaches every broker at once (a
+//! stand-in for KRaft's metadata log), except a frozen one: it keeps what it missed in
+//! `missed_metadata` and applies it when it thaws (`catch_up`), after serving what waited.
 
 use super::broker::{push_to_followers, release_acks, Broker, MetadataUpdate};
 use super::errors::KafkaError;

@@ -9,6 +9,24 @@ use crate::kafka::KafkaError;
 use crate::time::format_duration;
 
 fn records(names: &Names, ids: &[RecordId]) -> String {
+    // The same record more than once (a log's retries): each named once, with its count.
+    let mut distinct: Vec<(RecordId, usize)> = Vec::new();
+    for id in ids {
+        match distinct.iter_mut().find(|(d, _)| d == id) {
+            Some((_, n)) => *n += 1,
+            None => distinct.push((*id, 1)),
+        }
+    }
+    if distinct.len() < ids.len() && distinct.len() <= 4 {
+        let list: Vec<String> = distinct
+            .iter()
+            .map(|(id, n)| match n {
+                1 => names.record(*id),
+                n => format!("{} ×{n}", names.record(*id)),
+            })
+            .collect();
+        return format!("{} records ({})", ids.len(), list.join(", "));
+    }
     match ids {
         [] => "nothing".into(),
         [one] => format!("record {}", names.record(*one)),
@@ -579,7 +597,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             }
         ),
         Note::BrokerRejoined { broker } => format!(
-            "{} wakes to find itself fenced: it registers with the controller again and follows the current leaders, catching up from them.",
+            "{} learns that the controller fenced it while it was frozen: it registers again and follows the current leaders, catching up from them.",
             n(broker)
         ),
         Note::MetadataCaughtUp {

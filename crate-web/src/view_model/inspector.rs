@@ -671,6 +671,10 @@ fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
         Some(s) if s.crashed => S::Crashed.get(lang).into(),
         Some(s) if s.frozen && s.fenced => S::FrozenFenced.f(lang, &[&s.held.len()]),
         Some(s) if s.frozen => S::FrozenHolding.f(lang, &[&s.held.len()]),
+        // Thawed, and still on the metadata it had when it froze until it catches up.
+        Some(_) if matches!(node, NodeId::Broker(i) if sim.brokers.get(usize::from(i)).is_some_and(|b| !b.missed_metadata.is_empty())) => {
+            S::UpStale.get(lang).into()
+        }
         Some(_) => S::Up.get(lang).into(),
         None => S::Unknown.get(lang).into(),
     }
@@ -861,7 +865,11 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                 lang,
                 &[
                     &sim.names.tp(*tp),
-                    &either(r.is_leader(i), S::Leader, S::Follower, lang),
+                    &if eos_core::sim::observe::deposed(b, *tp) {
+                        S::LeaderDeposed.get(lang)
+                    } else {
+                        either(r.is_leader(i), S::Leader, S::Follower, lang)
+                    },
                     &r.log.log_end_offset(),
                     &r.high_watermark,
                 ],
@@ -1289,6 +1297,19 @@ pub(crate) mod tests {
         assert_eq!(
             role(&sim, 0),
             (false, "broker 0 · follower of broker 1".to_string())
+        );
+        // Thawed (step 33: the first waiting retry appended) and not yet caught up: a zombie.
+        let zombie = at_step("paused-leader-fenced-loss", 33);
+        let b = inspect(&zombie, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert!(
+            value(&b, "status").starts_with("up · serving what waited"),
+            "{b:?}"
+        );
+        assert!(
+            b.notes
+                .iter()
+                .any(|n| n.contains("deposed, thinks it still leads")),
+            "{b:?}"
         );
     }
 
