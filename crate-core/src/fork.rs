@@ -579,7 +579,7 @@ mod tests {
                     "delivered, 1 copy in invoices-0"
                 ]),
                 owned([
-                    "reader auditor",
+                    "consumer auditor",
                     "read_committed: read 13",
                     "read_committed: read 12"
                 ]),

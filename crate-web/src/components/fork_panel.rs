@@ -327,12 +327,12 @@ mod tests {
             rows(Lang::Ru),
             [
                 "v7′ | доставлена, копий: 2 в invoices-0 | доставлена, копий: 1 в invoices-0",
-                "читатель auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
+                "консьюмер auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
             ]
         );
         assert_eq!(
             rows(Lang::En)[1],
-            "reader auditor | read_committed: read 13 | read_committed: read 12"
+            "consumer auditor | read_committed: read 13 | read_committed: read 12"
         );
         let flink = builtin::get("flink-at-least-once-overcount").expect("built-in");
         let f = fork(
