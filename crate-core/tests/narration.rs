@@ -157,7 +157,7 @@ fn a_woken_leader_that_was_deposed_is_called_a_zombie_and_its_appends_come_first
             .map(|(step, _)| *step)
             .unwrap_or_else(|| panic!("{needle:?} is said"))
     };
-    let woke = step_of("broker 0 wakes up and handles the 4 messages");
+    let woke = step_of("broker 0 wakes up and handles the 5 messages");
     let zombie_append = step_of("broker 0 appends record v1 at offset 1");
     let caught = step_of(
         "broker 0 fetches the metadata it missed while frozen and learns that it no longer \
@@ -165,7 +165,7 @@ fn a_woken_leader_that_was_deposed_is_called_a_zombie_and_its_appends_come_first
     );
     let rejoined = step_of("broker 0 learns that the controller fenced it while it was frozen");
     // The truncation names each record once, with how many copies went.
-    step_of("dropping 5 records (v0, v1 ×4)");
+    step_of("dropping 6 records (v0, v1 ×5)");
     assert!(woke < zombie_append && zombie_append < caught, "{said:?}");
     assert_eq!(rejoined, caught, "one step: it hears the controller");
 }

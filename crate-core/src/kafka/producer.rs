@@ -1255,12 +1255,8 @@ impl Producer {
             attempt: batch.attempts,
             timeout_ms: self.config.request_timeout_ms,
         });
-        // The client cannot know which broker is alive: try the next one if this one is
-        // silent and there are others (it will say NOT_LEADER_OR_FOLLOWER if it is wrong).
-        if self.brokers > 1 {
-            self.leader_hint
-                .insert(batch.tp, (flight.broker + 1) % self.brokers);
-        }
+        // The connection closes below, and with it the client asks for fresh metadata (see
+        // `Command::Disconnect`): the retry goes where the metadata then says.
         self.retry(flight.batch_id, KafkaError::RequestTimedOut, ctx);
         self.close_connection(flight.broker, ctx);
         self.drain(ctx);

@@ -728,16 +728,24 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
-        Note::MetadataLearned { client, leaders } => {
+        Note::MetadataLearned { client, leaders } | Note::MetadataRefreshed { client, leaders } => {
             let moved: Vec<String> = leaders
                 .iter()
                 .map(|(tp, b)| format!("broker {b} leads {}", names.tp(*tp)))
                 .collect();
-            format!(
-                "{} starts by asking a live broker for the cluster's metadata (as a client asks its bootstrap servers): {}.",
-                n(client),
-                moved.join(", ")
-            )
+            if matches!(note, Note::MetadataLearned { .. }) {
+                format!(
+                    "{} starts by asking a live broker for the cluster's metadata (as a client asks its bootstrap servers): {}.",
+                    n(client),
+                    moved.join(", ")
+                )
+            } else {
+                format!(
+                    "Having closed that connection, {} asks a live broker for fresh metadata (as Kafka's clients do after a disconnect): {}.",
+                    n(client),
+                    moved.join(", ")
+                )
+            }
         }
         Note::StaleReplicationIgnored {
             broker,

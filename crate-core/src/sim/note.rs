@@ -428,6 +428,12 @@ pub enum Note {
         demoted: Vec<Tp>,
         answered: u32,
     },
+    /// A client that lost its connection to a broker (a request timed out) asks a broker that
+    /// answers for fresh metadata, as Kafka's NetworkClient does: these leaders moved.
+    MetadataRefreshed {
+        client: NodeId,
+        leaders: Vec<(Tp, u8)>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -532,6 +538,7 @@ impl Note {
         "broker_fenced",
         "broker_rejoined",
         "metadata_caught_up",
+        "metadata_refreshed",
         "log_truncated",
         "txn_transition",
         "txn_request_refused",
@@ -614,6 +621,7 @@ impl Note {
             Note::BrokerFenced { .. } => "broker_fenced",
             Note::BrokerRejoined { .. } => "broker_rejoined",
             Note::MetadataCaughtUp { .. } => "metadata_caught_up",
+            Note::MetadataRefreshed { .. } => "metadata_refreshed",
             Note::LogTruncated { .. } => "log_truncated",
             Note::TxnTransition { .. } => "txn_transition",
             Note::TxnRequestRefused { .. } => "txn_request_refused",

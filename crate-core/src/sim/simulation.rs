@@ -543,7 +543,7 @@ impl Simulation {
                         | Timer::Consumer(ConsumerTimer::Start)
                         | Timer::Processor(ProcessorTimer::Start)
                 ) {
-                    self.bootstrap_metadata(node, notes);
+                    self.learn_metadata(node, false, notes);
                 }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 let acted = match (&timer, node) {
@@ -669,7 +669,9 @@ impl Simulation {
     /// one asks its bootstrap servers (one that is down refuses the connection, and it tries
     /// the next): it learns where each partition's leader is now. Said only when that is
     /// news, when a leader moved before the client started.
-    fn bootstrap_metadata(&mut self, node: NodeId, notes: &mut Vec<Note>) {
+    /// A client asks a broker that answers for the cluster's metadata: at its start (as it asks
+    /// its bootstrap servers), or after it lost a connection (`refresh`).
+    fn learn_metadata(&mut self, node: NodeId, refresh: bool, notes: &mut Vec<Note>) {
         let alive = self.alive_brokers();
         // A frozen broker answers nothing, and what it knows may be stale.
         let Some(metadata) = self
@@ -714,9 +716,16 @@ impl Simulation {
             }
         }
         if !moved.is_empty() {
-            notes.push(Note::MetadataLearned {
-                client: node,
-                leaders: moved,
+            notes.push(if refresh {
+                Note::MetadataRefreshed {
+                    client: node,
+                    leaders: moved,
+                }
+            } else {
+                Note::MetadataLearned {
+                    client: node,
+                    leaders: moved,
+                }
             });
         }
     }
@@ -950,7 +959,7 @@ impl Simulation {
                 self.network.forget_node(*node);
                 if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
                     // They start again at once (a consumer's start is a timer, above).
-                    self.bootstrap_metadata(*node, notes);
+                    self.learn_metadata(*node, false, notes);
                 }
                 let alive = self.alive_brokers();
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
@@ -1090,6 +1099,7 @@ impl Simulation {
     fn apply_commands(&mut self, notes: &mut Vec<Note>) {
         let step = self.steps + 1;
         let mut commands = std::mem::take(&mut self.commands);
+        let mut refresh: Vec<NodeId> = Vec::new();
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
@@ -1098,6 +1108,12 @@ impl Simulation {
                 }
                 Command::Disconnect { client, broker } => {
                     self.network.reconnect(client, broker);
+                    // Kafka's NetworkClient asks for a metadata update when it loses a
+                    // connection: the client learns the leaders from a broker that answers
+                    // (said after the step's other notes: the answer comes after the close).
+                    if !refresh.contains(&client) {
+                        refresh.push(client);
+                    }
                 }
                 Command::SetTimer {
                     node,
@@ -1144,5 +1160,8 @@ impl Simulation {
             }
         }
         self.commands = commands;
+        for client in refresh {
+            self.learn_metadata(client, true, notes);
+        }
     }
 }

@@ -1298,8 +1298,8 @@ pub(crate) mod tests {
             role(&sim, 0),
             (false, "broker 0 · follower of broker 1".to_string())
         );
-        // Thawed (step 33: the first waiting retry appended) and not yet caught up: a zombie.
-        let zombie = at_step("paused-leader-fenced-loss", 33);
+        // Thawed (step 27: the first waiting retry appended) and not yet caught up: a zombie.
+        let zombie = at_step("paused-leader-fenced-loss", 27);
         let b = inspect(&zombie, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(
             value(&b, "status").starts_with("up · serving what waited"),
