@@ -665,12 +665,11 @@ impl Simulation {
         }
     }
 
-    /// A client that starts asks a live broker for the cluster's metadata first, as a real
-    /// one asks its bootstrap servers (one that is down refuses the connection, and it tries
-    /// the next): it learns where each partition's leader is now. Said only when that is
-    /// news, when a leader moved before the client started.
-    /// A client asks a broker that answers for the cluster's metadata: at its start (as it asks
-    /// its bootstrap servers), or after it lost a connection (`refresh`).
+    /// A client asks a live broker for the cluster's metadata: when it starts, as a real one
+    /// asks its bootstrap servers (one that is down refuses the connection, and it tries the
+    /// next), or after it closed a connection (`refresh`), as Kafka's NetworkClient does. It
+    /// learns where each partition's leader is now. Said only when that is news: a leader
+    /// moved since the client last knew.
     fn learn_metadata(&mut self, node: NodeId, refresh: bool, notes: &mut Vec<Note>) {
         let alive = self.alive_brokers();
         // A frozen broker answers nothing, and what it knows may be stale.
