@@ -587,3 +587,23 @@ fn a_client_starting_during_the_pause_learns_the_new_leader() {
     .expect("the reader learns broker 1 leads");
     assert_eq!(learned, eos_core::time::ms(12_000));
 }
+
+/// A reader whose fetches to a crashed leader time out asks for fresh metadata each time: it
+/// keeps fetching from the crashed broker while the metadata names it, and moves to the new
+/// leader only when the controller has fenced the old one (no guessing, no NOT_LEADER).
+#[test]
+fn a_reader_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
+    let text = builtin::text("acks-all-leader-crash-no-loss").expect("built-in");
+    let early = text.replace("start_ms = 14000", "start_ms = 1000");
+    assert_ne!(early, text);
+    let sim = run_to_end(&early);
+    let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
+    let (moved, _) = first_note(&sim, |n| {
+        matches!(n, Note::MetadataRefreshed { client: NodeId::Consumer(0), leaders } if leaders.iter().all(|(_, b)| *b == 1))
+    })
+    .expect("the reader learns broker 1 leads");
+    assert!(moved > fenced, "only after the fence: {moved} vs {fenced}");
+    assert!(first_note(&sim, |n| matches!(n, Note::NotLeader { .. })).is_none());
+    let outcome = eos_core::report::Outcome::of(&sim);
+    assert_eq!((outcome.lost, outcome.duplicates), (0, 0), "{outcome:?}");
+}

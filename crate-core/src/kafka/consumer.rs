@@ -133,10 +133,12 @@ impl Consumer {
                 true
             }
             ConsumerTimer::FetchTimeout { request_id } => {
-                let Some((tp, broker)) = self.in_flight.remove(request_id) else {
+                if self.in_flight.remove(request_id).is_none() {
                     return false;
-                };
-                self.leader_hint.insert(tp, (broker + 1) % self.brokers);
+                }
+                // Fresh metadata from a live broker says where to fetch next (until the
+                // controller moves the leadership, the same silent broker).
+                ctx.refresh_metadata();
                 self.after_response(ctx);
                 true
             }

@@ -242,10 +242,10 @@ impl Processor {
                 true
             }
             ProcessorTimer::FetchTimeout { request_id } => {
-                let Some((tp, broker)) = self.in_flight.remove(request_id) else {
+                if self.in_flight.remove(request_id).is_none() {
                     return false;
-                };
-                self.leader_hint.insert(tp, (broker + 1) % self.brokers);
+                }
+                ctx.refresh_metadata();
                 self.round_done(ctx);
                 true
             }

@@ -1255,7 +1255,7 @@ impl Producer {
             attempt: batch.attempts,
             timeout_ms: self.config.request_timeout_ms,
         });
-        // The connection closes below, and with it the client asks for fresh metadata (see
+        // The connection closes below, and the client asks for fresh metadata (see
         // `Command::Disconnect`): the retry goes where the metadata then says.
         self.retry(flight.batch_id, KafkaError::RequestTimedOut, ctx);
         self.close_connection(flight.broker, ctx);

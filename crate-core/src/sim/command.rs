@@ -28,6 +28,11 @@ pub enum Command {
         client: NodeId,
         broker: NodeId,
     },
+    /// A client whose request timed out asks a live broker for fresh metadata (a producer
+    /// does so with its `Disconnect`).
+    RefreshMetadata {
+        client: NodeId,
+    },
 }
 
 /// The handler's view of the world: the time, the step number, and an outbox.
@@ -85,6 +90,10 @@ impl<'a> Ctx<'a> {
             client: self.me,
             broker,
         });
+    }
+
+    pub fn refresh_metadata(&mut self) {
+        self.out.push(Command::RefreshMetadata { client: self.me });
     }
 
     pub fn note(&mut self, note: Note) {

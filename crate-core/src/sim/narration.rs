@@ -741,7 +741,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             } else {
                 format!(
-                    "Having closed that connection, {} asks a live broker for fresh metadata (as Kafka's clients do after a disconnect): {}.",
+                    "After the timeout, {} asks a live broker for fresh metadata (as Kafka's clients do): {}.",
                     n(client),
                     moved.join(", ")
                 )

@@ -1114,6 +1114,11 @@ impl Simulation {
                         refresh.push(client);
                     }
                 }
+                Command::RefreshMetadata { client } => {
+                    if !refresh.contains(&client) {
+                        refresh.push(client);
+                    }
+                }
                 Command::SetTimer {
                     node,
                     after,
