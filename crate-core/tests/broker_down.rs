@@ -9,6 +9,7 @@ use eos_core::oracle::ledger::DeliveryStatus;
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::simulation::StepOutcome;
+use eos_core::sim::FlinkNote;
 use eos_core::sim::Note;
 use eos_core::RunLimit;
 
@@ -606,4 +607,58 @@ fn a_reader_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
     assert!(first_note(&sim, |n| matches!(n, Note::NotLeader { .. })).is_none());
     let outcome = eos_core::report::Outcome::of(&sim);
     assert_eq!((outcome.lost, outcome.duplicates), (0, 0), "{outcome:?}");
+}
+
+/// A Flink Kafka source whose fetch to a crashed leader timed out asks a live broker for fresh
+/// metadata, like any Kafka consumer: it does not guess the next broker (which, a follower
+/// until the fence, would answer NOT_LEADER_OR_FOLLOWER). It fetches from broker 1 once the
+/// controller has moved the leadership there, and reads the record the crash left behind.
+#[test]
+fn a_flink_source_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
+    let text = builtin::text("flink-barrier-walkthrough").expect("built-in");
+    let replicated = text
+        .replace(
+            "group = \"Flink\"\n",
+            "group = \"Flink\"\n\n[cluster]\nbrokers = 2\n",
+        )
+        .replace(
+            "name = \"clicks\"\n",
+            "name = \"clicks\"\nreplication_factor = 2\n",
+        )
+        .replace(
+            "name = \"enriched\"\n",
+            "name = \"enriched\"\nreplication_factor = 2\n",
+        )
+        .replace(
+            "[[consumers]]",
+            "[[faults]]\nat_ms = 250\naction = \"crash\"\ntarget = \"broker-0\"\n\n[[consumers]]",
+        );
+    assert_eq!(replicated.matches("replication_factor").count(), 2);
+    assert!(replicated.contains("brokers = 2") && replicated.contains("action = \"crash\""));
+    let sim = run_to_end(&replicated);
+    let source = NodeId::Task(0);
+    let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
+    let (moved, _) = first_note(&sim, |n| {
+        matches!(n, Note::MetadataRefreshed { client, leaders }
+            if *client == source && leaders.iter().all(|(_, b)| *b == 1))
+    })
+    .expect("the source learns that broker 1 leads");
+    assert!(moved > fenced, "only after the fence: {moved} vs {fenced}");
+    assert!(first_note(&sim, |n| matches!(n, Note::NotLeader { .. })).is_none());
+    // It read nothing after the crash until the move, then what broker 1 holds.
+    let emitted = |r: &&eos_core::sim::simulation::StepRecord| {
+        r.notes
+            .iter()
+            .any(|n| matches!(n, Note::Flink(FlinkNote::SourceEmitted { .. })))
+    };
+    let crash = eos_core::time::ms(250);
+    assert!(!sim
+        .trace()
+        .iter()
+        .filter(emitted)
+        .any(|r| r.time > crash && r.time < moved));
+    assert!(
+        sim.trace().iter().filter(emitted).any(|r| r.time > moved),
+        "the source reads what broker 1 holds after the move"
+    );
 }

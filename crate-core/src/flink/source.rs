@@ -98,7 +98,6 @@ impl Job {
     /// Fetches every partition once the buffer is empty (a fetch that never came back is
     /// given up after a while).
     fn source_fetch(&mut self, t: usize, ctx: &mut Ctx) -> bool {
-        let brokers = self.brokers.max(1);
         let mut sent = false;
         let next_request = &mut self.next_request_id;
         let Some(src) = self.tasks.get_mut(t).and_then(|x| x.source.as_mut()) else {
@@ -110,10 +109,15 @@ impl Job {
             .filter(|(_, (_, _, at))| ctx.now.saturating_sub(*at) >= ms(FETCH_TIMEOUT_MS))
             .map(|(id, _)| *id)
             .collect();
-        for id in stale {
-            if let Some((tp, broker, _)) = src.in_flight.remove(&id) {
-                src.leader_hint.insert(tp, (broker + 1) % brokers);
+        if !stale.is_empty() {
+            for id in stale {
+                src.in_flight.remove(&id);
             }
+            // Like any Kafka consumer, it asks a live broker where the leaders are now (until
+            // the controller moves the leadership, the same silent broker), and fetches at its
+            // next poll, with the answer.
+            ctx.refresh_metadata_for(Self::node(t));
+            return false;
         }
         if src.buffer.is_empty() && src.in_flight.is_empty() {
             for tp in src.partitions.clone() {
@@ -146,13 +150,12 @@ impl Job {
         result: &Result<FetchBody, (KafkaError, Option<u8>)>,
         ctx: &mut Ctx,
     ) -> bool {
-        let brokers = self.brokers.max(1);
         let Some(src) = self.tasks.get_mut(t).and_then(|x| x.source.as_mut()) else {
             return false;
         };
-        let Some((_, broker, _)) = src.in_flight.remove(&request_id) else {
+        if src.in_flight.remove(&request_id).is_none() {
             return false;
-        };
+        }
         match result {
             Ok(body) => {
                 let records = deliverable(Isolation::ReadCommitted, &body.entries, &body.aborted);
@@ -171,9 +174,11 @@ impl Job {
                     src.caught_up = src.buffer.len() == before && body.next_offset <= from;
                 }
             }
-            Err((KafkaError::NotLeaderOrFollower, hint)) => {
-                src.leader_hint
-                    .insert(tp, hint.unwrap_or((broker + 1) % brokers));
+            Err((KafkaError::NotLeaderOrFollower, Some(leader))) => {
+                src.leader_hint.insert(tp, *leader);
+            }
+            Err((KafkaError::NotLeaderOrFollower, None)) => {
+                ctx.refresh_metadata_for(Self::node(t));
             }
             Err(_) => {}
         }

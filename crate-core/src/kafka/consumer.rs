@@ -289,15 +289,16 @@ impl Consumer {
         else {
             return false;
         };
-        let Some((_, broker)) = self.in_flight.remove(request_id) else {
+        if self.in_flight.remove(request_id).is_none() {
             return false;
-        };
+        }
         match result {
             Ok(body) => self.take(*tp, body, ctx),
-            Err((KafkaError::NotLeaderOrFollower, hint)) => {
-                self.leader_hint
-                    .insert(*tp, hint.unwrap_or((broker + 1) % self.brokers));
+            Err((KafkaError::NotLeaderOrFollower, Some(leader))) => {
+                self.leader_hint.insert(*tp, *leader);
             }
+            // The broker does not know the leader either: ask for fresh metadata.
+            Err((KafkaError::NotLeaderOrFollower, None)) => ctx.refresh_metadata(),
             Err(_) => {}
         }
         self.after_response(ctx);

@@ -323,9 +323,9 @@ impl Processor {
                 tp,
                 result,
             } => {
-                let Some((_, broker)) = self.in_flight.remove(request_id) else {
+                if self.in_flight.remove(request_id).is_none() {
                     return false;
-                };
+                }
                 match result {
                     Ok(body) => {
                         let records = deliverable(self.isolation(), &body.entries, &body.aborted);
@@ -344,10 +344,11 @@ impl Processor {
                             });
                         }
                     }
-                    Err((KafkaError::NotLeaderOrFollower, hint)) => {
-                        self.leader_hint
-                            .insert(*tp, hint.unwrap_or((broker + 1) % self.brokers));
+                    Err((KafkaError::NotLeaderOrFollower, Some(leader))) => {
+                        self.leader_hint.insert(*tp, *leader);
                     }
+                    // The broker does not know the leader either: ask for fresh metadata.
+                    Err((KafkaError::NotLeaderOrFollower, None)) => ctx.refresh_metadata(),
                     Err(_) => {}
                 }
                 self.round_done(ctx);

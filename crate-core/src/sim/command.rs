@@ -93,7 +93,12 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn refresh_metadata(&mut self) {
-        self.out.push(Command::RefreshMetadata { client: self.me });
+        self.refresh_metadata_for(self.me);
+    }
+
+    /// For a node that acts through another's handler (a Flink subtask through the job).
+    pub fn refresh_metadata_for(&mut self, client: NodeId) {
+        self.out.push(Command::RefreshMetadata { client });
     }
 
     pub fn note(&mut self, note: Note) {

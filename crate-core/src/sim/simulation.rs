@@ -698,6 +698,14 @@ impl Simulation {
                 .get_mut(usize::from(i))
                 .map(|p| vec![&mut p.leader_hint, &mut p.producer.leader_hint])
                 .unwrap_or_default(),
+            // A Flink source subtask's Kafka consumer.
+            NodeId::Task(i) => self
+                .flink
+                .as_mut()
+                .and_then(|j| j.tasks.get_mut(usize::from(i)))
+                .and_then(|t| t.source.as_mut())
+                .map(|s| vec![&mut s.leader_hint])
+                .unwrap_or_default(),
             _ => Vec::new(),
         };
         let mut moved: Vec<(crate::ids::Tp, u8)> = Vec::new();
