@@ -1461,12 +1461,19 @@ test('a checkpoint opens in the inspector: its acknowledgements and what each sn
 test('checkpoints under backpressure, aligned vs unaligned: two headless runs drawn side by side, with the channel state each stores', async (page) => {
   await page.selectOption('#scenario-picker', 'flink-backpressure-aligned');
   await page.locator('#ckpt-duration svg').waitFor();
-  for (const id of ['#ckpt-duration', '#ckpt-alignment']) {
+  for (const id of ['#ckpt-duration', '#ckpt-start-delay', '#ckpt-alignment']) {
     const texts = (await page.locator(`${id} svg text`).allTextContents()).map((t) => t.trim());
     assert(texts.some((t) => /^aligned \(\d+ expired/.test(t)) && texts.some((t) => t.startsWith('unaligned')), `${id}: both runs in the legend: ${texts.join('|')}`);
   }
   const aligned = cli(['run', 'flink-backpressure-aligned', '--json']).flink;
   assert(aligned.unaligned === false, 'the scenario as shipped is aligned');
+  // Why the aligned checkpoints are slow: their barriers wait behind the queued records (the
+  // start delay), not for alignment (each task has one input).
+  const delay = (await page.locator('#ckpt-start-delay svg text').allTextContents()).join('|');
+  assert(delay.includes('Start delay') && delay.includes('ringed: expired'), `the start-delay chart: ${delay}`);
+  assert(aligned.checkpoints.every((c) => c.alignment_ms === 0 && (c.outcome !== 'expired' || c.start_delay_ms === null)), 'the CLI: no alignment; expired ones have no start delay');
+  assert(aligned.checkpoints.some((c) => c.outcome === 'completed' && c.start_delay_ms > 100), 'the CLI: the completed one waited behind the backlog');
+  assert((await page.locator('#ckpt-explain').innerText()).includes('Start delay'), 'the charts say what start delay means');
   // What unaligned checkpoints pay instead of alignment: the in-flight records they store.
   const channel = (await page.locator('#ckpt-channel-state svg text').allTextContents()).join('|');
   assert(channel.includes('Channel state stored') && channel.includes('in-flight records') && channel.includes('unaligned'), `the channel-state chart: ${channel}`);

@@ -857,7 +857,7 @@ fn aligned_checkpoints_expire_under_backpressure_and_unaligned_ones_complete() {
         .all(|c| c.channel_state_records == 0));
 
     let unaligned = load("flink-backpressure-unaligned");
-    let (_, ru, _) = run_report("unaligned", &unaligned);
+    let (sim_u, ru, _) = run_report("unaligned", &unaligned);
     let fu = ru.flink.as_ref().unwrap();
     assert!(fu.unaligned);
     assert_eq!(fu.expired, 0, "an unaligned checkpoint expired: {fu:#?}");
@@ -868,6 +868,31 @@ fn aligned_checkpoints_expire_under_backpressure_and_unaligned_ones_complete() {
             && c.unaligned_tasks > 0),
         "no completed checkpoint stored channel state: {fu:#?}"
     );
+    // Why: each task has one input, so neither aligns; the aligned barriers wait behind the
+    // queued records (Flink's start delay) and the unaligned ones overtake them.
+    assert!(fa.checkpoints.iter().all(|c| c.alignment_ms == 0));
+    let periodic = |f: &eos_core::flink::report::FlinkReport, last: Option<u64>| -> Vec<u64> {
+        f.checkpoints
+            .iter()
+            .filter(|c| c.outcome == "completed" && Some(c.id) != last)
+            .filter_map(|c| c.start_delay_ms)
+            .collect()
+    };
+    let unaligned_delays = periodic(fu, job(&sim_u).final_checkpoint);
+    assert!(!unaligned_delays.is_empty());
+    let slowest_unaligned = unaligned_delays.iter().max().copied().unwrap_or(0);
+    // The aligned run's one completed checkpoint, and its expired ones: a barrier never
+    // reached the sink before the timeout, so their start delay is unknown (and longer).
+    for c in &fa.checkpoints {
+        match c.outcome.as_str() {
+            "completed" => assert!(
+                c.start_delay_ms.is_some_and(|d| d > 4 * slowest_unaligned),
+                "{c:?} vs {slowest_unaligned}"
+            ),
+            "expired" => assert_eq!(c.start_delay_ms, None, "{c:?}"),
+            _ => {}
+        }
+    }
     // Same load, same output: both are exactly-once and failure-free.
     assert_eq!(ra.flink.unwrap().output.upserts, fu.output.upserts);
 }
@@ -904,12 +929,22 @@ fn two_input_alignment_blocks_the_fast_input() {
         matches!(n, FlinkNote::BarrierReceived { task, blocked: true, .. }
             if *task != eos_core::ids::NodeId::Task(count))
     }));
-    // The checkpoint timeline shows the alignment.
+    // The checkpoint timeline shows the alignment; both it and the start delay (maxima over
+    // the tasks, not always the same task's) fall within the checkpoint's duration.
     assert!(j
         .coordinator
         .history
         .iter()
         .any(|h| h.outcome == CheckpointOutcome::Completed && h.alignment > 0));
+    for h in &j.coordinator.history {
+        if let (CheckpointOutcome::Completed, Some(d)) = (h.outcome, h.duration()) {
+            assert_eq!(h.barriers_awaited, 0, "{h:?}");
+            assert!(
+                h.start_delay <= d && h.alignment <= d && h.start_delay > 0,
+                "{h:?}"
+            );
+        }
+    }
     // At-least-once never blocks.
     let alo = edit(&s, |f| {
         f.flink.as_mut().unwrap().checkpointing = "at-least-once".into()

@@ -594,6 +594,7 @@ strings! {
     CkptUnaligned => "unaligned", "невыровненные";
     CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
     CkptDuration => "Checkpoint duration", "Длительность чекпоинта";
+    CkptStartDelay => "Start delay", "Задержка старта";
     CkptAlignment => "Alignment time", "Время выравнивания";
     CkptChannelState => "Channel state stored", "Состояние каналов в снимке";
     CkptX => "checkpoint", "чекпоинт";
@@ -603,6 +604,9 @@ strings! {
     CkptFinalLead => "The final checkpoint, taken after the sources drain (its duration spikes):",
         "Финальный чекпоинт, после того как источники иссякли (его длительность выше):";
     CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
+    CkptRingedExpired => "ringed: expired", "в кольце: истёкшие";
+    CkptExplain => "Start delay: from the trigger until the last task's first barrier arrives; under backpressure an aligned barrier waits behind the queued records, an unaligned one overtakes them. Alignment: from a task's first barrier to its last, its other inputs blocked.",
+        "Задержка старта: от запуска чекпоинта до прихода первого барьера в последнюю задачу; при обратном давлении выровненный барьер ждёт за записями в очереди, невыровненный их обгоняет. Выравнивание: от первого барьера задачи до последнего, пока остальные её входы заблокированы.";
     CostLatency => "End-to-end latency (mean)", "Сквозная задержка (среднее)";
     CostMessages => "Write-path messages per record", "Сообщений на пути записи, на одну запись";
     CostX => "commit interval, ms", "интервал фиксации, мс";

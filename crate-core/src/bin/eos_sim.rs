@@ -371,11 +371,17 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::
     }
     for c in f.checkpoints.iter().take(16) {
         println!(
-            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>6}  alignment {:>4} ms  acks {:<2} channel state {}",
+            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>7}  start delay {:>7}  alignment {:>4} ms  acks {:<2} channel state {}",
             c.id,
             c.outcome,
             c.triggered_at_ms,
             c.duration_ms.map_or("-".into(), |d| format!("{d} ms")),
+            // Expired before every barrier arrived: the delay was longer than its run.
+            match (c.start_delay_ms, c.outcome.as_str(), c.duration_ms) {
+                (Some(d), _, _) => format!("{d} ms"),
+                (None, "expired", Some(d)) => format!(">{d} ms"),
+                _ => "-".into(),
+            },
             c.alignment_ms,
             c.acks,
             c.channel_state_records

@@ -50,7 +50,7 @@ impl CheckpointCoordinator {
         self.completed.last()
     }
 
-    fn stat_mut(&mut self, id: u64) -> Option<&mut CheckpointStat> {
+    pub(super) fn stat_mut(&mut self, id: u64) -> Option<&mut CheckpointStat> {
         self.history.iter_mut().rev().find(|s| s.id == id)
     }
 
@@ -129,6 +129,8 @@ impl Job {
             outcome: CheckpointOutcome::Pending,
             acks: Vec::new(),
             alignment: 0,
+            start_delay: 0,
+            barriers_awaited: self.tasks.iter().filter(|t| t.source.is_none()).count() as u32,
             unaligned_tasks: 0,
             channel_state_records: 0,
             last,

@@ -83,6 +83,14 @@ pub struct CheckpointStat {
     pub acks: Vec<(u8, SimTime)>,
     /// The longest alignment among the tasks.
     pub alignment: SimTime,
+    /// Flink's start delay: the longest time from the trigger until a task's first barrier
+    /// reached it (under backpressure, barriers wait behind the records queued ahead).
+    #[serde(default)]
+    pub start_delay: SimTime,
+    /// Tasks (other than sources, which the trigger reaches directly) whose first barrier
+    /// has not arrived yet: while any has not, the start delay is not known.
+    #[serde(default)]
+    pub barriers_awaited: u32,
     pub unaligned_tasks: u32,
     pub channel_state_records: u32,
     pub last: bool,

@@ -5,7 +5,7 @@ use super::graph::{OperatorKind, SinkKind};
 use super::job::{Job, JobPhase};
 use super::kafka_sink::SinkState;
 use super::record::{FRecord, Item};
-use super::snapshot::{ChannelState, TaskSnapshot};
+use super::snapshot::{ChannelState, CheckpointOutcome, TaskSnapshot};
 use super::source::SourceState;
 use super::{CheckpointMode, FlinkTimer};
 use crate::ids::NodeId;
@@ -353,6 +353,15 @@ impl Job {
             None => {}
         }
         let unaligned = self.config.unaligned && self.final_checkpoint != Some(id);
+        // Counted while the checkpoint runs: an expired one's late barriers tell nothing.
+        if let Some(s) = self
+            .coordinator
+            .stat_mut(id)
+            .filter(|s| s.outcome == CheckpointOutcome::Pending)
+        {
+            s.start_delay = s.start_delay.max(ctx.now.saturating_sub(s.triggered_at));
+            s.barriers_awaited = s.barriers_awaited.saturating_sub(1);
+        }
         self.tasks[t].align = Some(Alignment {
             id,
             triggered_at,

@@ -1,4 +1,4 @@
-//! Checkpoint duration, alignment time and channel state, aligned vs unaligned, for the
+//! Checkpoint duration, start delay, alignment time and channel state, aligned vs unaligned, for the
 //! Flink scenario on screen: both runs computed headless (`view_model::checkpoints`), drawn with plotters.
 
 use crate::components::cost_chart::figure;
@@ -29,8 +29,10 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
             if runs.iter().any(|r| r.at_least_once) {
                 <p class="muted" id="ckpt-one-run">{ t(S::CkptOneRun) }</p>
             }
-            <div class="chart-row">
+            <p class="muted" id="ckpt-explain">{ t(S::CkptExplain) }</p>
+            <div class="chart-row two-by-two">
                 { figure("ckpt-duration", &charts.duration, &name, &status) }
+                { figure("ckpt-start-delay", &charts.start_delay, &name, &status) }
                 { figure("ckpt-alignment", &charts.alignment, &name, &status) }
                 if runs.iter().any(|r| r.unaligned) {
                     { figure("ckpt-channel-state", &charts.channel_state, &name, &status) }

@@ -60,9 +60,13 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
     out
 }
 
-/// The three charts of completed checkpoints by id.
+/// The charts of completed checkpoints by id.
 pub struct Charts {
     pub duration: LineChart,
+    /// Flink's start delay: from the trigger until the slowest task's first barrier arrived.
+    /// Under backpressure an aligned barrier waits behind the queued records; an unaligned one
+    /// overtakes them.
+    pub start_delay: LineChart,
     pub alignment: LineChart,
     /// In-flight records stored with the snapshot: an unaligned checkpoint's cost.
     pub channel_state: LineChart,
@@ -91,8 +95,8 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             n => S::CkptFailed.f(lang, &[&name, &n]),
         }
     };
-    // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
-    // duration chart); none elsewhere.
+    // `expired`: the checkpoints that expired, ringed at their value, or at the timeout they
+    // ran to when they have none (a barrier that never arrived); none elsewhere.
     let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>, expired: bool| -> Vec<Series> {
         runs.iter()
             .map(|r| Series {
@@ -108,14 +112,15 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
                     .checkpoints
                     .iter()
                     .filter(|c| expired && c.outcome == "expired")
-                    .map(|c| (c.id as f64, r.timeout_ms as f64))
+                    .map(|c| (c.id as f64, y(c).unwrap_or(r.timeout_ms) as f64))
                     .collect(),
             })
             .filter(|s| !s.points.is_empty() || !s.marked.is_empty())
             .collect()
     };
-    let [duration, alignment, channel, x, ms, records] = [
+    let [duration, start_delay, alignment, channel, x, ms, records] = [
         S::CkptDuration,
+        S::CkptStartDelay,
         S::CkptAlignment,
         S::CkptChannelState,
         S::CkptX,
@@ -154,6 +159,11 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             mark_label: Some(S::CkptRinged.get(lang).into()),
             ..chart(duration, ms, &|c| c.duration_ms)
         },
+        start_delay: LineChart {
+            series: series(&|c| c.start_delay_ms, true),
+            mark_label: Some(S::CkptRingedExpired.get(lang).into()),
+            ..chart(start_delay, ms, &|c| c.start_delay_ms)
+        },
         alignment: chart(alignment, ms, &|c| Some(c.alignment_ms)),
         channel_state: chart(channel, records, &|c| {
             Some(u64::from(c.channel_state_records))
@@ -185,9 +195,40 @@ mod tests {
         let Charts {
             final_note,
             duration,
+            start_delay,
             alignment,
             channel_state,
         } = charts(&runs, Lang::En);
+        // The aligned run's barriers wait behind the backlog (start delay); the unaligned
+        // run's overtake it. Neither aligns: each task has one input.
+        // (The stop's final checkpoint waits for the drain in both: left out.)
+        let periodic_max = |i: usize| -> f64 {
+            let last = runs[i].final_checkpoint.map(|id| id as f64);
+            start_delay.series[i]
+                .points
+                .iter()
+                .filter(|p| Some(p.0) != last)
+                .map(|p| p.1)
+                .fold(0.0, f64::max)
+        };
+        assert_eq!(start_delay.series.len(), 2, "{start_delay:?}");
+        let aligned_least = start_delay.series[0]
+            .points
+            .iter()
+            .map(|p| p.1)
+            .fold(f64::MAX, f64::min);
+        assert!(periodic_max(1) > 0.0, "{start_delay:?}");
+        assert!(aligned_least > 4.0 * periodic_max(1), "{start_delay:?}");
+        assert!(alignment
+            .series
+            .iter()
+            .all(|s| s.points.iter().all(|p| p.1 == 0.0)));
+        // An expired checkpoint whose barrier never reached a task is ringed at the timeout.
+        assert!(!start_delay.series[0].marked.is_empty());
+        assert!(start_delay.series[0]
+            .marked
+            .iter()
+            .all(|p| p.1 == runs[0].timeout_ms as f64));
         // What the unaligned run pays instead: in-flight records stored with its
         // snapshots; the aligned run stores none.
         let stored = |i: usize| -> f64 { channel_state.series[i].points.iter().map(|p| p.1).sum() };
