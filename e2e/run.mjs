@@ -335,6 +335,14 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   assert((await page.locator('.brokers li.cell.dup').count()) === 3, 'three cells marked DUPLICATE');
   assert((await cells(page, 'payments-0').count()) === 6, 'six records in the log');
   await page.screenshot({ path: join(artifacts, '05-duplicate.png'), fullPage: true });
+  // A deposed leader's extra copies, above its high watermark, are a zombie's: nobody reads
+  // them and the oracle counts none, so they are tagged, not alarmed as duplicates.
+  await page.goto(url + '?s=paused-leader-fenced-loss&step=41', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  const zombies = page.locator('.brokers li.cell.zombie[data-tag="ZOMBIE"]');
+  assert((await zombies.count()) >= 2 && (await page.locator('.brokers li.cell.dup').count()) === 0, 'zombie copies, no DUPLICATE');
+  assert((await zombies.first().getAttribute('title')).includes("only in the deposed leader's log"), 'its tooltip says why');
+  assert((await page.locator('#outcome-bar').innerText()).includes('duplicates: 0'), 'the oracle counts none');
 });
 
 test('the stage shows countdown rings, a lost ack fading under a cross, and a recognised duplicate flashing', async (page) => {
@@ -1416,6 +1424,17 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.screenshot({ path: join(artifacts, '41-fork.png'), fullPage: false });
   await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
   assert((await page.locator('.fork-result').count()) === 0, 'a new scenario clears the fork');
+  // A long future: the first 12 events, the rest folded away and opened from the keyboard.
+  const guarantee = (await page.locator('#fork-change option').allInnerTexts()).find((o) => o.includes('at-least-once'));
+  assert(guarantee, 'the guarantee can be changed');
+  await page.selectOption('#fork-change', { label: guarantee });
+  await page.click('#fork-here');
+  const fold = page.locator('.fork-side.as-is .fork-more summary');
+  const folded = Number((await fold.innerText()).replace(/\D/g, ''));
+  assert(folded > 0 && (await page.locator('.fork-side.as-is li:visible').count()) === 12, `12 shown, ${folded} folded`);
+  await fold.focus();
+  await page.keyboard.press('Enter');
+  assert((await page.locator('.fork-side.as-is li:visible').count()) === 12 + folded, 'Enter unfolds the rest');
   // A Flink job: each future against its failure-free run, and the key whose state differs.
   await page.selectOption('#scenario-picker', 'flink-at-least-once-overcount');
   await page.selectOption('#fork-change', { label: 'checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE' });

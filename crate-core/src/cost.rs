@@ -203,13 +203,18 @@ fn measure(s: &Scenario, g: Guarantee, interval: u64, seed: Option<u64>) -> Cost
         .copied()
         .unwrap_or(0);
     // The write path's protocol: produces, offset commits, the transaction protocol and its
-    // markers, and their answers; not the polling (fetches), which every guarantee shares.
+    // markers, and their answers; not the polling (fetches), which every guarantee shares,
+    // nor the metadata a client asks for after a timeout.
     let messages = trace
         .iter()
         .filter(|r| match &r.what {
-            StepKind::Deliver { kind, .. } => {
-                !matches!(kind, MessageKind::Fetch | MessageKind::FetchResponse)
-            }
+            StepKind::Deliver { kind, .. } => !matches!(
+                kind,
+                MessageKind::Fetch
+                    | MessageKind::FetchResponse
+                    | MessageKind::Metadata
+                    | MessageKind::MetadataResponse
+            ),
             _ => false,
         })
         .count() as u64;

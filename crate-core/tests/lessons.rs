@@ -537,3 +537,31 @@ proptest! {
         }
     }
 }
+
+/// The paused-leader lesson's step at `step = 41` is the zombie's moment: broker 0, thawed and
+/// not yet caught up, has appended every waiting retry (a change of the model that moves it
+/// must move the lesson too); the next step is its catch-up.
+#[test]
+fn the_zombie_step_of_the_paused_leader_lesson_shows_the_zombie() {
+    let lesson = builtin::get("acks-and-a-paused-leader").expect("built-in");
+    let (_, resolved) = lesson.build().unwrap_or_else(|e| panic!("{e}"));
+    let at = resolved[3].step;
+    assert_eq!(at, 41);
+    let mut sim = lesson.simulation();
+    run_to(&mut sim, at);
+    let tp = eos_core::ids::Tp {
+        topic: 0,
+        partition: 0,
+    };
+    let deposed = &sim.brokers[0];
+    assert!(eos_core::sim::observe::deposed(deposed, tp));
+    let log = deposed.replicas.get(&tp).expect("a replica");
+    assert_eq!(log.log.log_end_offset(), 6, "v0 and five retries of v1");
+    assert!(sim.step() == eos_core::sim::simulation::StepOutcome::Stepped);
+    let caught_up = sim.trace().last().expect("a step");
+    assert!(caught_up
+        .notes
+        .iter()
+        .any(|n| n.kind_name() == "metadata_caught_up"));
+    assert_eq!(resolved[4].step, at + 1);
+}

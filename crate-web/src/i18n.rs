@@ -252,7 +252,8 @@ strings! {
     ForkCompleted => "completed", "завершено";
     ForkExpired => "expired", "просрочено";
     ForkFailovers => "failovers", "перезапуски";
-    ForkMoreNotableEvents => "more notable events", "заметных событий ещё";
+    ForkMoreNotableEvents => "… more notable events: {0}", "… ещё заметных событий: {0}";
+    ForkNotListed => "… and more not listed: {0}", "… и ещё не показанных: {0}";
     ShowSpotlight => "Show where", "Показать где";
     Seen => "steps seen", "шагов пройдено";
     Right => "right answers", "верных ответов";
@@ -402,7 +403,7 @@ strings! {
     Role => "role", "роль";
     Leader => "leader", "лидер";
     Follower => "follower", "фолловер";
-    LeaderDeposed => "deposed, thinks it still leads", "смещён, но считает себя лидером";
+    LeaderDeposed => "deposed, thinks it still leads", "низложен, но считает себя лидером";
     FollowerOf => "follower of broker {0}", "фолловер брокера {0}";
     NoLeader => "no leader: offline", "нет лидера: офлайн";
     LeaderEpoch => "leader epoch", "эпоха лидера";
@@ -515,6 +516,7 @@ strings! {
     MsgCommit => "commit {0}", "фиксация {0}";
     MsgTxnOk => "txn ok", "txn: ок";
     MsgReplicate => "replicate ×{0}", "репликация ×{0}";
+    MsgLeaders => "leaders {0}", "лидеры {0}";
     MsgTriggerFinal => "trigger final cp {0}", "запуск финального чекпоинта {0}";
     MsgTrigger => "trigger cp {0}", "запуск чекпоинта {0}";
     MsgAckCp => "ack cp {0}", "подтв. чекпоинта {0}";
@@ -555,7 +557,7 @@ strings! {
     EmptyLog => "empty log", "лог пуст";
     EarlierCells => "… {0} earlier records", "… ещё {0} записей раньше";
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
-    BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · смещён, но считает себя лидером";
+    BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · низложен, но считает себя лидером";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";
@@ -566,6 +568,9 @@ strings! {
     PidEpochSeqWords => "producer id {0}, epoch {1}, sequence {2}", "producer id {0}, эпоха {1}, sequence {2}";
     InTransaction => ", transaction {0}", ", транзакция {0}";
     ADuplicate => " — a DUPLICATE copy", " — ДУБЛИКАТ";
+    AZombieCopy => " — this copy is only in the deposed leader's log, above its high watermark: no consumer reads it, so the oracle does not count it, and the broker truncates it once it learns it was deposed",
+        " — эта копия есть только в логе низложенного лидера, выше его high watermark: её не читает ни один консьюмер, поэтому оракул её не считает, а брокер обрежет её, как только узнает, что низложен";
+    ZombieCopyTag => "ZOMBIE", "ЗОМБИ";
     DuplicateTag => "DUPLICATE", "ДУБЛИКАТ";
     // Compare panel.
     Compared => "The three guarantees compared", "Три гарантии в сравнении";
@@ -587,9 +592,10 @@ strings! {
     OutcomesLost => "Inputs lost", "Потерянные входы";
     CkptTitle => "Checkpoints, aligned vs unaligned", "Чекпоинты: выровненные и невыровненные";
     CkptSub => "two headless runs", "два фоновых прогона";
+    CkptSubOne => "one headless run", "один фоновый прогон";
     CkptOneRun => "One line: under AT_LEAST_ONCE barriers are only tracked and no channel is blocked; unaligned checkpoints exist only under EXACTLY_ONCE.",
         "Одна линия: при AT_LEAST_ONCE барьеры только отслеживаются, каналы не блокируются, а невыровненные чекпоинты бывают лишь при EXACTLY_ONCE.";
-    CkptAloRun => "AT_LEAST_ONCE (barrier spread, nothing blocked)", "AT_LEAST_ONCE (разброс барьеров, без блокировки)";
+    CkptAloRun => "AT_LEAST_ONCE (barrier spread, nothing blocked)", "AT_LEAST_ONCE (без блокировки)";
     CkptAligned => "aligned", "выровненные";
     CkptUnaligned => "unaligned", "невыровненные";
     CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
@@ -601,12 +607,11 @@ strings! {
     Ms => "ms", "мс";
     CkptInFlight => "in-flight records", "записей в пути";
     CkptFinalRun => "{0} cp {1}", "{0} — чекпоинт {1}";
-    CkptFinalLead => "The final checkpoint, taken after the sources drain (its duration spikes):",
-        "Финальный чекпоинт, после того как источники иссякли (его длительность выше):";
+    CkptFinalLead => "The final checkpoint, taken after the sources drain (it waits for them):",
+        "Финальный чекпоинт, после того как источники иссякли (он их ждёт):";
     CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
-    CkptRingedExpired => "ringed: expired", "в кольце: истёкшие";
-    CkptExplain => "Start delay: from the trigger until the last task's first barrier arrives; under backpressure an aligned barrier waits behind the queued records, an unaligned one overtakes them. Alignment: from a task's first barrier to its last, its other inputs blocked.",
-        "Задержка старта: от запуска чекпоинта до прихода первого барьера в последнюю задачу; при обратном давлении выровненный барьер ждёт за записями в очереди, невыровненный их обгоняет. Выравнивание: от первого барьера задачи до последнего, пока остальные её входы заблокированы.";
+    CkptExplain => "Start delay: from the trigger until the last task's first barrier arrives; under backpressure an aligned barrier waits behind the queued records, an unaligned one overtakes them. Alignment: from a task's first barrier to its last (under EXACTLY_ONCE its other inputs wait meanwhile; under AT_LEAST_ONCE none does).",
+        "Задержка старта: от запуска чекпоинта до прихода первого барьера в последнюю задачу; при обратном давлении выровненный барьер ждёт за записями в очереди, невыровненный их обгоняет. Выравнивание: от первого барьера задачи до последнего (при EXACTLY_ONCE остальные её входы тем временем ждут, при AT_LEAST_ONCE — нет).";
     CostLatency => "End-to-end latency (mean)", "Сквозная задержка (среднее)";
     CostMessages => "Write-path messages per record", "Сообщений на пути записи, на одну запись";
     CostX => "commit interval, ms", "интервал фиксации, мс";

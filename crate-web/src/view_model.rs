@@ -30,7 +30,8 @@ pub struct CellVm {
     pub key: String,
     pub value: String,
     pub meta: String,
-    /// CSS classes: `dup` (a second copy), `uncommitted` (at or above the HW).
+    /// CSS classes: `dup` (a second copy), `zombie` (see `zombie`), `uncommitted` (at or
+    /// above the HW).
     pub classes: String,
     /// What the tooltip says, kept raw: the sentence is written only when a cell is drawn
     /// (`title`), not for every cell at every step.
@@ -40,6 +41,10 @@ pub struct CellVm {
     pub sequence: i32,
     pub txn: Option<TxnCellState>,
     pub duplicate: bool,
+    /// Only a deposed leader holds it, above its high watermark: no consumer reads it, and it
+    /// is truncated when the broker learns it was deposed (a duplicate here is tagged as a
+    /// zombie copy, not counted by the oracle).
+    pub zombie: bool,
 }
 
 impl CellVm {
@@ -52,10 +57,10 @@ impl CellVm {
                     .txn
                     .map(|t| S::InTransaction.f(lang, &[&txn_word(t, lang)]))
                     .unwrap_or_default();
-                let dup = if self.duplicate {
-                    S::ADuplicate.get(lang)
-                } else {
-                    ""
+                let dup = match (self.zombie, self.duplicate) {
+                    (true, _) => S::AZombieCopy.get(lang),
+                    (false, true) => S::ADuplicate.get(lang),
+                    (false, false) => "",
                 };
                 // Words, not the cell's terse "pid 0 · e0 · seq 0": a screen reader says it.
                 let id = if self.producer_id < 0 {
@@ -129,7 +134,10 @@ fn partition_vm(
         .iter()
         .map(|c| {
             let mut classes = vec!["cell"];
-            if c.duplicate {
+            let zombie = p.deposed && c.offset >= p.high_watermark;
+            if zombie {
+                classes.push("zombie");
+            } else if c.duplicate {
                 classes.push("dup");
             }
             if c.offset >= p.high_watermark {
@@ -174,6 +182,7 @@ fn partition_vm(
                 sequence: c.sequence,
                 txn: c.txn,
                 duplicate: c.duplicate,
+                zombie,
             }
         })
         .collect();

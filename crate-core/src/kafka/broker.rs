@@ -367,7 +367,16 @@ impl Broker {
                     },
                 );
             }
+            // Any broker answers, from what it knows: a frozen one that missed the
+            // controller's news would answer with its stale view.
+            Message::Metadata => ctx.send(
+                from,
+                Message::MetadataResponse {
+                    leaders: self.leaders.iter().map(|(tp, l)| (*tp, *l)).collect(),
+                },
+            ),
             Message::InitProducerIdResponse { .. }
+            | Message::MetadataResponse { .. }
             | Message::ProduceResponse { .. }
             | Message::FetchResponse { .. }
             | Message::OffsetCommitResponse { .. }

@@ -169,6 +169,14 @@ pub enum Message {
     /// Flink's RPC between the JobManager and the tasks (checkpoint trigger, acknowledgement,
     /// notifications).
     Flink(crate::flink::rpc::Rpc),
+    /// A client asks a broker for the cluster's metadata: who leads each partition (after a
+    /// request of its own timed out, as Kafka's clients do).
+    Metadata,
+    /// The broker's answer: the leaders as it knows them (a broker that missed the
+    /// controller's news answers with what it last heard).
+    MetadataResponse {
+        leaders: Vec<(Tp, Option<u8>)>,
+    },
 }
 
 /// What kind of message this is, for filters, faults and the UI.
@@ -198,10 +206,12 @@ pub enum MessageKind {
     CheckpointAck,
     CheckpointNotify,
     CheckpointAbort,
+    Metadata,
+    MetadataResponse,
 }
 
 impl MessageKind {
-    pub const ALL: [MessageKind; 23] = [
+    pub const ALL: [MessageKind; 25] = [
         MessageKind::InitProducerId,
         MessageKind::InitProducerIdResponse,
         MessageKind::Produce,
@@ -225,6 +235,8 @@ impl MessageKind {
         MessageKind::CheckpointAck,
         MessageKind::CheckpointNotify,
         MessageKind::CheckpointAbort,
+        MessageKind::Metadata,
+        MessageKind::MetadataResponse,
     ];
 
     pub fn name(self) -> &'static str {
@@ -252,6 +264,8 @@ impl MessageKind {
             MessageKind::CheckpointAck => "checkpoint_ack",
             MessageKind::CheckpointNotify => "checkpoint_notify",
             MessageKind::CheckpointAbort => "checkpoint_abort",
+            MessageKind::Metadata => "metadata",
+            MessageKind::MetadataResponse => "metadata_response",
         }
     }
 
@@ -300,6 +314,8 @@ impl Message {
             Message::WriteTxnMarkers { .. } => MessageKind::WriteTxnMarkers,
             Message::WriteTxnMarkersResponse { .. } => MessageKind::WriteTxnMarkersResponse,
             Message::Flink(rpc) => rpc.kind(),
+            Message::Metadata => MessageKind::Metadata,
+            Message::MetadataResponse { .. } => MessageKind::MetadataResponse,
         }
     }
 
@@ -324,7 +340,9 @@ impl Message {
             | Message::EndTxn { .. }
             | Message::TxnResponse { .. }
             | Message::WriteTxnMarkersResponse { .. }
-            | Message::Flink(_) => None,
+            | Message::Flink(_)
+            | Message::Metadata
+            | Message::MetadataResponse { .. } => None,
             Message::WriteTxnMarkers { partitions, .. } => partitions.first().copied(),
         }
     }
@@ -396,6 +414,15 @@ impl Message {
                 format!("committed {}", list.join(","))
             }
             Message::Flink(rpc) => rpc.label(),
+            Message::Metadata => "Metadata".into(),
+            // The leader of each partition, in order ("-": none).
+            Message::MetadataResponse { leaders } => {
+                let list: Vec<String> = leaders
+                    .iter()
+                    .map(|(_, l)| l.map_or("-".to_string(), |b| b.to_string()))
+                    .collect();
+                format!("leaders {}", list.join(","))
+            }
         }
     }
 }

@@ -104,6 +104,8 @@ pub fn message_name(kind: MessageKind) -> &'static str {
         MessageKind::CheckpointAck => "checkpoint acknowledgement",
         MessageKind::CheckpointNotify => "notifyCheckpointComplete call",
         MessageKind::CheckpointAbort => "notifyCheckpointAborted call",
+        MessageKind::Metadata => "Metadata request",
+        MessageKind::MetadataResponse => "Metadata response",
     }
 }
 
@@ -739,14 +741,24 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                     n(client),
                     moved.join(", ")
                 )
+            } else if moved.is_empty() {
+                format!(
+                    "{} gets the fresh metadata it asked for: no leader moved, so it keeps sending to the same brokers.",
+                    n(client)
+                )
             } else {
                 format!(
-                    "After the timeout, {} asks a live broker for fresh metadata (as Kafka's clients do): {}.",
+                    "{} gets the fresh metadata it asked for: {}.",
                     n(client),
                     moved.join(", ")
                 )
             }
         }
+        Note::MetadataRequested { client, broker } => format!(
+            "{} asks {} for fresh metadata, as Kafka's clients do after a request times out.",
+            n(client),
+            n(broker)
+        ),
         Note::StaleReplicationIgnored {
             broker,
             from,

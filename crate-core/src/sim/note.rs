@@ -428,11 +428,18 @@ pub enum Note {
         demoted: Vec<Tp>,
         answered: u32,
     },
-    /// A client that lost its connection to a broker (a request timed out) asks a broker that
-    /// answers for fresh metadata, as Kafka's NetworkClient does: these leaders moved.
+    /// A client that lost its connection to a broker (a request timed out) asked a broker
+    /// that answers for fresh metadata, as Kafka's NetworkClient does, and the Metadata
+    /// response has arrived: these leaders moved.
     MetadataRefreshed {
         client: NodeId,
         leaders: Vec<(Tp, u8)>,
+    },
+    /// A client whose request timed out asks a broker for fresh metadata (a Metadata request
+    /// on the wire; `metadata_refreshed` when the answer arrives).
+    MetadataRequested {
+        client: NodeId,
+        broker: NodeId,
     },
 }
 
@@ -539,6 +546,7 @@ impl Note {
         "broker_rejoined",
         "metadata_caught_up",
         "metadata_refreshed",
+        "metadata_requested",
         "log_truncated",
         "txn_transition",
         "txn_request_refused",
@@ -622,6 +630,7 @@ impl Note {
             Note::BrokerRejoined { .. } => "broker_rejoined",
             Note::MetadataCaughtUp { .. } => "metadata_caught_up",
             Note::MetadataRefreshed { .. } => "metadata_refreshed",
+            Note::MetadataRequested { .. } => "metadata_requested",
             Note::LogTruncated { .. } => "log_truncated",
             Note::TxnTransition { .. } => "txn_transition",
             Note::TxnRequestRefused { .. } => "txn_request_refused",

@@ -543,7 +543,7 @@ impl Simulation {
                         | Timer::Consumer(ConsumerTimer::Start)
                         | Timer::Processor(ProcessorTimer::Start)
                 ) {
-                    self.learn_metadata(node, false, notes);
+                    self.learn_metadata(node, notes);
                 }
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 let acted = match (&timer, node) {
@@ -627,6 +627,11 @@ impl Simulation {
                     });
                     return Dispatch::Done(what);
                 }
+                // A client takes in a Metadata response itself, whatever kind of client it is.
+                if let crate::kafka::protocol::Message::MetadataResponse { leaders } = &env.msg {
+                    self.apply_metadata(to, leaders, true, notes);
+                    return Dispatch::Done(what);
+                }
                 self.deliver(&env, step);
                 self.apply_commands(notes);
                 Dispatch::Done(what)
@@ -665,23 +670,40 @@ impl Simulation {
         }
     }
 
-    /// A client asks a live broker for the cluster's metadata: when it starts, as a real one
-    /// asks its bootstrap servers (one that is down refuses the connection, and it tries the
-    /// next), or after it closed a connection (`refresh`), as Kafka's NetworkClient does. It
-    /// learns where each partition's leader is now. Said only when that is news: a leader
-    /// moved since the client last knew.
-    fn learn_metadata(&mut self, node: NodeId, refresh: bool, notes: &mut Vec<Note>) {
+    /// The broker a client asks for metadata: a live one (one that is down refuses the
+    /// connection, and the client tries the next), not a frozen one if it can help it (it
+    /// answers nothing, and what it knows may be stale; Kafka's least-loaded node is not the
+    /// one holding the client's stuck requests).
+    fn metadata_broker(&self) -> Option<&crate::kafka::broker::Broker> {
         let alive = self.alive_brokers();
-        // A frozen broker answers nothing, and what it knows may be stale.
-        let Some(metadata) = self
-            .brokers
+        self.brokers
             .iter()
             .filter(|b| alive.get(usize::from(b.id)).copied().unwrap_or(false))
             .min_by_key(|b| b.deaf)
-            .map(|b| b.leaders.clone())
-        else {
+    }
+
+    /// A client that starts learns the cluster's metadata from a live broker, as a real one
+    /// asks its bootstrap servers (at once: the run begins with clients that know the
+    /// cluster). Said only when that is news: a leader moved since the client last knew.
+    fn learn_metadata(&mut self, node: NodeId, notes: &mut Vec<Note>) {
+        let Some(metadata) = self.metadata_broker().map(|b| b.leaders.clone()) else {
             return;
         };
+        let metadata: Vec<(crate::ids::Tp, Option<u8>)> =
+            metadata.iter().map(|(tp, l)| (*tp, *l)).collect();
+        self.apply_metadata(node, &metadata, false, notes);
+    }
+
+    /// A client takes in the leaders a broker told it (at its start, or in a Metadata
+    /// response after it asked for fresh metadata: `refresh`), and says so when a leader moved
+    /// since it last knew.
+    fn apply_metadata(
+        &mut self,
+        node: NodeId,
+        metadata: &[(crate::ids::Tp, Option<u8>)],
+        refresh: bool,
+        notes: &mut Vec<Note>,
+    ) {
         let hints: Vec<&mut crate::vec_map::VecMap<crate::ids::Tp, u8>> = match node {
             NodeId::Producer(i) => self
                 .producers
@@ -710,7 +732,7 @@ impl Simulation {
         };
         let mut moved: Vec<(crate::ids::Tp, u8)> = Vec::new();
         for hint in hints {
-            for (tp, leader) in metadata.iter() {
+            for (tp, leader) in metadata {
                 let (Some(leader), Some(was)) = (*leader, hint.get(tp).copied()) else {
                     continue;
                 };
@@ -722,7 +744,9 @@ impl Simulation {
                 }
             }
         }
-        if !moved.is_empty() {
+        // An answer the client asked for is said even when nothing moved: its retries go
+        // where they went.
+        if !moved.is_empty() || refresh {
             notes.push(if refresh {
                 Note::MetadataRefreshed {
                     client: node,
@@ -966,7 +990,7 @@ impl Simulation {
                 self.network.forget_node(*node);
                 if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
                     // They start again at once (a consumer's start is a timer, above).
-                    self.learn_metadata(*node, false, notes);
+                    self.learn_metadata(*node, notes);
                 }
                 let alive = self.alive_brokers();
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
@@ -1103,6 +1127,42 @@ impl Simulation {
         self.queue = kept.into_iter().collect();
     }
 
+    /// Puts a message on the wire: the network decides when (and whether) it arrives.
+    fn send(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        mut msg: crate::kafka::protocol::Message,
+        step: u64,
+        notes: &mut Vec<Note>,
+    ) {
+        if let crate::kafka::protocol::Message::Produce { tp, batch, .. } = &mut msg {
+            batch.corrupt = self.network.corrupts(*tp);
+        }
+        let env = Envelope {
+            id: self.next_msg_id,
+            from,
+            to,
+            sent_at: self.now,
+            msg,
+        };
+        self.next_msg_id += 1;
+        let mut net_notes = Vec::new();
+        let arrivals = self
+            .network
+            .route(&env, self.now, &mut self.rng, &mut net_notes);
+        for n in net_notes {
+            self.ledger.observe(&n, step, self.now);
+            notes.push(n);
+        }
+        if let Some((&last, rest)) = arrivals.split_last() {
+            for at in rest {
+                self.push(*at, Event::Deliver(env.clone()));
+            }
+            self.push(last, Event::Deliver(env));
+        }
+    }
+
     fn apply_commands(&mut self, notes: &mut Vec<Note>) {
         let step = self.steps + 1;
         let mut commands = std::mem::take(&mut self.commands);
@@ -1142,38 +1202,25 @@ impl Simulation {
                     let at = self.now.saturating_add(delay);
                     self.schedule_timer(node, at, timer);
                 }
-                Command::Send { from, to, mut msg } => {
-                    if let crate::kafka::protocol::Message::Produce { tp, batch, .. } = &mut msg {
-                        batch.corrupt = self.network.corrupts(*tp);
-                    }
-                    let env = Envelope {
-                        id: self.next_msg_id,
-                        from,
-                        to,
-                        sent_at: self.now,
-                        msg,
-                    };
-                    self.next_msg_id += 1;
-                    let mut net_notes = Vec::new();
-                    let arrivals =
-                        self.network
-                            .route(&env, self.now, &mut self.rng, &mut net_notes);
-                    for n in net_notes {
-                        self.ledger.observe(&n, step, self.now);
-                        notes.push(n);
-                    }
-                    if let Some((&last, rest)) = arrivals.split_last() {
-                        for at in rest {
-                            self.push(*at, Event::Deliver(env.clone()));
-                        }
-                        self.push(last, Event::Deliver(env));
-                    }
-                }
+                Command::Send { from, to, msg } => self.send(from, to, msg, step, notes),
             }
         }
         self.commands = commands;
+        // Each asks a broker for fresh metadata: a Metadata request on the wire, whose answer
+        // (`MetadataResponse`) updates what the client knows when it arrives.
         for client in refresh {
-            self.learn_metadata(client, true, notes);
+            if let Some(broker) = self.metadata_broker().map(|b| b.node()) {
+                let note = Note::MetadataRequested { client, broker };
+                self.ledger.observe(&note, step, self.now);
+                notes.push(note);
+                self.send(
+                    client,
+                    broker,
+                    crate::kafka::protocol::Message::Metadata,
+                    step,
+                    notes,
+                );
+            }
         }
     }
 }

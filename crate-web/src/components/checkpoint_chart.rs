@@ -25,7 +25,7 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     html! {
         <section class="cost panel checkpoints-chart" aria-label={t(S::CkptTitle)}>
             <h2>{ t(S::CkptTitle) }
-                <span class="muted">{ format!(" · {name}, {}", t(S::CkptSub)) }</span></h2>
+                <span class="muted">{ format!(" · {name}, {}", t(if runs.len() == 1 { S::CkptSubOne } else { S::CkptSub })) }</span></h2>
             if runs.iter().any(|r| r.at_least_once) {
                 <p class="muted" id="ckpt-one-run">{ t(S::CkptOneRun) }</p>
             }

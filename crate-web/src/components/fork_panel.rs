@@ -4,7 +4,9 @@
 
 use crate::flink_view::describe_diff;
 use crate::i18n::{I18n, Lang, S};
-use eos_core::fork::{change_label, change_setting, changes, fork, Fate, Fork, ForkSide, Subject};
+use eos_core::fork::{
+    change_label, change_setting, changes, fork, Fate, Fork, ForkSide, Subject, EVENTS_SHOWN,
+};
 use eos_core::lesson::try_it::TryAction;
 use eos_core::scenario::Scenario;
 use eos_core::sim::names::Names;
@@ -242,6 +244,19 @@ fn side(
     let apart = differs(s, other);
     // Shared lines fade only when some line on either side differs.
     let marked = apart.iter().any(|d| *d) || differs(other, s).iter().any(|d| *d);
+    let mut rows: Vec<Html> = s
+        .events
+        .iter()
+        .zip(&apart)
+        .map(|((step, text), differs)| {
+            html! {
+                <li class={classes!(marked.then_some(if *differs { "differs" } else { "shared" }))}>
+                    <span class="step">{ format!("#{step}") }</span>{ text }
+                </li>
+            }
+        })
+        .collect();
+    let folded = rows.split_off(EVENTS_SHOWN.min(rows.len()));
     html! {
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>
@@ -261,15 +276,18 @@ fn side(
                 </p>
             }
             <ol class="fork-events">
-                { for s.events.iter().zip(&apart).map(|((step, text), differs)| html! {
-                    <li class={classes!(marked.then_some(if *differs { "differs" } else { "shared" }))}>
-                        <span class="step">{ format!("#{step}") }</span>{ text }
-                    </li>
-                }) }
-                if s.more > 0 {
-                    <li class="quiet">{ format!("… {} {}", s.more, S::ForkMoreNotableEvents.get(lang)) }</li>
-                }
+                { for rows }
             </ol>
+            // The rest folded away, opened by a click or the keyboard.
+            if !folded.is_empty() {
+                <details class="fork-more">
+                    <summary>{ S::ForkMoreNotableEvents.f(lang, &[&folded.len()]) }</summary>
+                    <ol class="fork-events">{ for folded }</ol>
+                </details>
+            }
+            if s.more > 0 {
+                <p class="quiet">{ S::ForkNotListed.f(lang, &[&s.more]) }</p>
+            }
         </article>
     }
 }

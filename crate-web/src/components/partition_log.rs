@@ -142,7 +142,7 @@ fn log_cell(props: &LogCellProps) -> Html {
                 props.line.map(|l| if l == "LSO" { "line-lso" } else { "line-hw" }))}
             data-line={props.line} title={title.clone()}
             aria-label={live.then_some(title)}
-            data-tag={c.duplicate.then(|| i18n.t(S::DuplicateTag))}
+            data-tag={c.duplicate.then(|| i18n.t(if c.zombie { S::ZombieCopyTag } else { S::DuplicateTag }))}
             tabindex={live.then_some(super::rove::tabindex(props.tab_stop))} role={live.then_some("button")}
             data-rove={live.then(|| c.offset.to_string())}
             aria-pressed={live.then(|| props.selected.to_string())}

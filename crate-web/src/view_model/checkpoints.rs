@@ -95,8 +95,8 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
             n => S::CkptFailed.f(lang, &[&name, &n]),
         }
     };
-    // `expired`: the checkpoints that expired, ringed at their value, or at the timeout they
-    // ran to when they have none (a barrier that never arrived); none elsewhere.
+    // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
+    // duration and start-delay charts); none elsewhere.
     let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>, expired: bool| -> Vec<Series> {
         runs.iter()
             .map(|r| Series {
@@ -112,7 +112,7 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
                     .checkpoints
                     .iter()
                     .filter(|c| expired && c.outcome == "expired")
-                    .map(|c| (c.id as f64, y(c).unwrap_or(r.timeout_ms) as f64))
+                    .map(|c| (c.id as f64, r.timeout_ms as f64))
                     .collect(),
             })
             .filter(|s| !s.points.is_empty() || !s.marked.is_empty())
@@ -161,7 +161,7 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         },
         start_delay: LineChart {
             series: series(&|c| c.start_delay_ms, true),
-            mark_label: Some(S::CkptRingedExpired.get(lang).into()),
+            mark_label: Some(S::CkptRinged.get(lang).into()),
             ..chart(start_delay, ms, &|c| c.start_delay_ms)
         },
         alignment: chart(alignment, ms, &|c| Some(c.alignment_ms)),

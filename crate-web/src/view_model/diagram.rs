@@ -957,7 +957,7 @@ mod tests {
 
     #[test]
     fn the_window_follows_now_and_clips_older_messages() {
-        let sim = at_step("seed-frozen-broker", 32);
+        let sim = at_step("seed-frozen-broker", 38);
         let d = diagram(&sim, 6, Lang::En);
         assert!(d.earlier_hidden);
         // Six columns at most, moving two at a time: five or six shown, now the last.

@@ -1298,8 +1298,8 @@ pub(crate) mod tests {
             role(&sim, 0),
             (false, "broker 0 · follower of broker 1".to_string())
         );
-        // Thawed (step 27: the first waiting retry appended) and not yet caught up: a zombie.
-        let zombie = at_step("paused-leader-fenced-loss", 27);
+        // Thawed (step 37: the first waiting retry appended) and not yet caught up: a zombie.
+        let zombie = at_step("paused-leader-fenced-loss", 37);
         let b = inspect(&zombie, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert!(
             value(&b, "status").starts_with("up · serving what waited"),
@@ -1311,6 +1311,23 @@ pub(crate) mod tests {
                 .any(|n| n.contains("deposed, thinks it still leads")),
             "{b:?}"
         );
+        // Its log, with the retries it appended again (step 41): copies no one will read,
+        // tagged as a zombie's, not alarmed as duplicates the oracle would count.
+        let appended = at_step("paused-leader-fenced-loss", 41);
+        let logs = crate::view_model::partitions(&appended, Lang::En);
+        let deposed = logs.iter().find(|p| p.broker == 0).expect("broker 0's log");
+        assert!(
+            deposed.cells.iter().filter(|c| c.duplicate).count() >= 2,
+            "{deposed:?}"
+        );
+        for c in &deposed.cells {
+            assert!(c.zombie && c.classes.contains("zombie") && !c.classes.contains("dup"));
+            assert!(c
+                .title(Lang::En)
+                .contains("only in the deposed leader's log"));
+        }
+        let leader = logs.iter().find(|p| p.broker == 1).expect("broker 1's log");
+        assert!(leader.cells.iter().all(|c| !c.zombie));
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub fn kind(kind: MessageKind, lang: Lang) -> String {
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
-const CONTENTS: [S; 16] = [
+const CONTENTS: [S; 17] = [
     S::MsgDupAck,
     S::MsgAck,
     S::MsgEntries,
@@ -40,6 +40,7 @@ const CONTENTS: [S; 16] = [
     S::MsgCommit,
     S::MsgTxnOk,
     S::MsgReplicate,
+    S::MsgLeaders,
     S::MsgTriggerFinal,
     S::MsgTrigger,
     S::MsgAckCp,
@@ -94,7 +95,8 @@ mod tests {
     /// Russian (Kafka's own names aside), and unchanged in English.
     #[test]
     fn every_content_on_the_wire_reads_in_russian() {
-        const ENGLISH: [&str; 9] = [
+        const ENGLISH: [&str; 10] = [
+            "leaders",
             "ack",
             "entries",
             "entry",
