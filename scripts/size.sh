@@ -36,8 +36,11 @@ cd "$(dirname "$0")/.."
 # certainty); 603 KB since a fifteenth built-in lesson (acks=1 and a paused leader, with the
 # `acks` flip) came with a frozen broker's zombie leadership: 600.4 → 597.5 KB when the charts'
 # legends left the plot, 599.4 KB with the zombie leader, 600.7 KB with the lesson's English
-# (its Russian took the Russian worker from 35.5 to 36.8 KB, so that budget 36 → 38 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-603000}
+# (its Russian took the Russian worker from 35.5 to 36.8 KB, so that budget 36 → 38 KB);
+# 605 KB since Flink's start delay (a fourth checkpoint chart and a line saying what it and
+# alignment are), clients' Metadata requests on the wire, zombie copies tagged on the stage,
+# the fork's folded lists and the paused-leader lesson's zombie step: 601.4 → 603.7 KB.
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-605000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-38000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
