@@ -62,10 +62,12 @@ enum Fault {
         partition: u16,
         count: u32,
     },
-    /// drop, delay or duplicate the next `count` produce requests.
+    /// drop, delay or duplicate the next `count` messages of a kind: produce requests mostly,
+    /// or the Metadata requests and answers of clients whose requests timed out.
     Network {
         at_ms: u64,
         action: &'static str,
+        message: &'static str,
         count: u32,
         extra_ms: u64,
     },
@@ -202,12 +204,13 @@ impl Gen {
                 Fault::Network {
                     at_ms,
                     action,
+                    message,
                     count,
                     extra_ms,
                 } => {
                     let _ = writeln!(
                         w,
-                        "\n[[faults]]\nat_ms = {at_ms}\naction = \"{action}\"\nmessage = \"produce\"\ncount = {count}"
+                        "\n[[faults]]\nat_ms = {at_ms}\naction = \"{action}\"\nmessage = \"{message}\"\ncount = {count}"
                     );
                     if *action != "drop" {
                         let _ = writeln!(w, "extra_ms = {extra_ms}");
@@ -356,12 +359,14 @@ fn fault() -> impl Strategy<Value = Fault> {
         (
             at.clone(),
             prop::sample::select(vec!["drop", "delay", "duplicate"]),
+            prop::sample::select(vec!["produce", "produce", "metadata", "metadata_response"]),
             1u32..=3,
             1u64..=2_000
         )
-            .prop_map(|(at_ms, action, count, extra_ms)| Fault::Network {
+            .prop_map(|(at_ms, action, message, count, extra_ms)| Fault::Network {
                 at_ms,
                 action,
+                message,
                 count,
                 extra_ms,
             }),
@@ -559,6 +564,9 @@ fn the_generator_produces_valid_and_varied_scenarios() {
             panic!("generator bug: {e}\n{text}");
         }
         for f in &g.faults {
+            if let Fault::Network { message, .. } = f {
+                seen.insert(*message);
+            }
             seen.insert(match f {
                 Fault::Freeze { .. } => "freeze",
                 Fault::LoseAck { action, .. } => action,
@@ -582,6 +590,8 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         "partition",
         "idempotent",
         "plain",
+        "metadata",
+        "metadata_response",
     ] {
         assert!(seen.contains(kind), "{kind} never generated: {seen:?}");
     }
