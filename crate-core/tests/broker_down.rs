@@ -662,3 +662,40 @@ fn a_flink_source_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
         "the source reads what broker 1 holds after the move"
     );
 }
+
+/// A Metadata request fails with the connection it went on: the producer that times out
+/// twice against its one frozen broker asks twice, and takes in only the second answer (the
+/// first came back on the connection it had closed), after the thaw.
+#[test]
+fn a_metadata_answer_on_a_closed_connection_is_not_taken() {
+    let sim = run_to_end(builtin::text("seed-frozen-broker").expect("built-in"));
+    let count = |pred: &dyn Fn(&Note) -> bool| {
+        sim.trace()
+            .iter()
+            .flat_map(|r| &r.notes)
+            .filter(|n| pred(n))
+            .count()
+    };
+    let asked = count(&|n| matches!(n, Note::MetadataRequested { .. }));
+    let answered = count(&|n| matches!(n, Note::MetadataRefreshed { .. }));
+    assert_eq!((asked, answered), (2, 1));
+    let (thaw, _) = first_note(&sim, |n| matches!(n, Note::Thawed { .. })).expect("thawed");
+    let (got, _) =
+        first_note(&sim, |n| matches!(n, Note::MetadataRefreshed { .. })).expect("an answer");
+    assert!(got >= thaw);
+    // Both requests reached the broker and were answered.
+    let responses = sim
+        .trace()
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.what,
+                StepKind::Deliver {
+                    kind: MessageKind::MetadataResponse,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(responses, 2);
+}

@@ -517,6 +517,7 @@ strings! {
     MsgTxnOk => "txn ok", "txn: ок";
     MsgReplicate => "replicate ×{0}", "репликация ×{0}";
     MsgLeaders => "leaders {0}", "лидеры {0}";
+    MsgLeadersAsk => "leaders?", "лидеры?";
     MsgTriggerFinal => "trigger final cp {0}", "запуск финального чекпоинта {0}";
     MsgTrigger => "trigger cp {0}", "запуск чекпоинта {0}";
     MsgAckCp => "ack cp {0}", "подтв. чекпоинта {0}";

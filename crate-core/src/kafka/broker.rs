@@ -369,9 +369,10 @@ impl Broker {
             }
             // Any broker answers, from what it knows: a frozen one that missed the
             // controller's news would answer with its stale view.
-            Message::Metadata => ctx.send(
+            Message::Metadata { request_id } => ctx.send(
                 from,
                 Message::MetadataResponse {
+                    request_id: *request_id,
                     leaders: self.leaders.iter().map(|(tp, l)| (*tp, *l)).collect(),
                 },
             ),

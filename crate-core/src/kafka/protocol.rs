@@ -171,10 +171,13 @@ pub enum Message {
     Flink(crate::flink::rpc::Rpc),
     /// A client asks a broker for the cluster's metadata: who leads each partition (after a
     /// request of its own timed out, as Kafka's clients do).
-    Metadata,
+    Metadata {
+        request_id: u64,
+    },
     /// The broker's answer: the leaders as it knows them (a broker that missed the
     /// controller's news answers with what it last heard).
     MetadataResponse {
+        request_id: u64,
         leaders: Vec<(Tp, Option<u8>)>,
     },
 }
@@ -314,7 +317,7 @@ impl Message {
             Message::WriteTxnMarkers { .. } => MessageKind::WriteTxnMarkers,
             Message::WriteTxnMarkersResponse { .. } => MessageKind::WriteTxnMarkersResponse,
             Message::Flink(rpc) => rpc.kind(),
-            Message::Metadata => MessageKind::Metadata,
+            Message::Metadata { .. } => MessageKind::Metadata,
             Message::MetadataResponse { .. } => MessageKind::MetadataResponse,
         }
     }
@@ -341,7 +344,7 @@ impl Message {
             | Message::TxnResponse { .. }
             | Message::WriteTxnMarkersResponse { .. }
             | Message::Flink(_)
-            | Message::Metadata
+            | Message::Metadata { .. }
             | Message::MetadataResponse { .. } => None,
             Message::WriteTxnMarkers { partitions, .. } => partitions.first().copied(),
         }
@@ -414,14 +417,20 @@ impl Message {
                 format!("committed {}", list.join(","))
             }
             Message::Flink(rpc) => rpc.label(),
-            Message::Metadata => "Metadata".into(),
-            // The leader of each partition, in order ("-": none).
-            Message::MetadataResponse { leaders } => {
+            Message::Metadata { .. } => "leaders?".into(),
+            // The leader of each partition, in order ("-": none); "0×3" when one broker leads
+            // them all.
+            Message::MetadataResponse { leaders, .. } => {
                 let list: Vec<String> = leaders
                     .iter()
                     .map(|(_, l)| l.map_or("-".to_string(), |b| b.to_string()))
                     .collect();
-                format!("leaders {}", list.join(","))
+                match list.first() {
+                    Some(first) if list.len() > 1 && list.iter().all(|l| l == first) => {
+                        format!("leaders {first}×{}", list.len())
+                    }
+                    _ => format!("leaders {}", list.join(",")),
+                }
             }
         }
     }

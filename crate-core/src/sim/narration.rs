@@ -743,7 +743,8 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             } else if moved.is_empty() {
                 format!(
-                    "{} gets the fresh metadata it asked for: no leader moved, so it keeps sending to the same brokers.",
+                    "{} gets the fresh metadata it asked for: the controller has moved no leader yet, so {} keeps sending to the same brokers.",
+                    n(client),
                     n(client)
                 )
             } else {

@@ -23,4 +23,8 @@ pub struct NodeStatus {
     pub fenced: bool,
     /// Events that arrived while frozen, in arrival order; replayed at the thaw.
     pub held: Vec<Scheduled>,
+    /// A client's Metadata request in flight: (its request id, the broker, when sent). One
+    /// at a time, as Kafka's clients do; an answer to any other is ignored.
+    #[serde(default)]
+    pub metadata_asked: Option<(u64, super::super::ids::NodeId, super::super::time::SimTime)>,
 }

@@ -143,6 +143,10 @@ pub struct Simulation {
     commands: Vec<Command>,
 }
 
+/// How long a client waits for the answer to a Metadata request before it may ask again
+/// (Kafka's default `request.timeout.ms`).
+const METADATA_REQUEST_TIMEOUT_MS: u64 = 30_000;
+
 enum Dispatch {
     /// A stale timer or similar: not a step.
     Ignored,
@@ -627,9 +631,22 @@ impl Simulation {
                     });
                     return Dispatch::Done(what);
                 }
-                // A client takes in a Metadata response itself, whatever kind of client it is.
-                if let crate::kafka::protocol::Message::MetadataResponse { leaders } = &env.msg {
-                    self.apply_metadata(to, leaders, true, notes);
+                // A client takes in a Metadata response itself, whatever kind of client it is:
+                // the answer to the request it has out, not one whose connection it closed.
+                if let crate::kafka::protocol::Message::MetadataResponse {
+                    request_id,
+                    leaders,
+                } = &env.msg
+                {
+                    if let Some(st) = self.status.get_mut(&to) {
+                        if st
+                            .metadata_asked
+                            .is_some_and(|(id, _, _)| id == *request_id)
+                        {
+                            st.metadata_asked = None;
+                            self.apply_metadata(to, leaders, true, notes);
+                        }
+                    }
                     return Dispatch::Done(what);
                 }
                 self.deliver(&env, step);
@@ -876,6 +893,7 @@ impl Simulation {
                 st.crashed = true;
                 st.frozen = false;
                 st.held.clear();
+                st.metadata_asked = None;
                 st.incarnation += 1;
                 notes.push(Note::Crashed { node: *node });
                 self.network.forget_node(*node);
@@ -1175,6 +1193,12 @@ impl Simulation {
                 }
                 Command::Disconnect { client, broker } => {
                     self.network.reconnect(client, broker);
+                    // A Metadata request on that connection fails with it.
+                    if let Some(st) = self.status.get_mut(&client) {
+                        if st.metadata_asked.is_some_and(|(_, b, _)| b == broker) {
+                            st.metadata_asked = None;
+                        }
+                    }
                     // Kafka's NetworkClient asks for a metadata update when it loses a
                     // connection: the client learns the leaders from a broker that answers
                     // (said after the step's other notes: the answer comes after the close).
@@ -1207,20 +1231,31 @@ impl Simulation {
         }
         self.commands = commands;
         // Each asks a broker for fresh metadata: a Metadata request on the wire, whose answer
-        // (`MetadataResponse`) updates what the client knows when it arrives.
+        // (`MetadataResponse`) updates what the client knows when it arrives. One at a time:
+        // a client whose earlier request is still out waits for its answer, unless that has
+        // taken longer than a request timeout (it was lost).
         for client in refresh {
-            if let Some(broker) = self.metadata_broker().map(|b| b.node()) {
-                let note = Note::MetadataRequested { client, broker };
-                self.ledger.observe(&note, step, self.now);
-                notes.push(note);
-                self.send(
-                    client,
-                    broker,
-                    crate::kafka::protocol::Message::Metadata,
-                    step,
-                    notes,
-                );
+            let now = self.now;
+            let Some(st) = self.status.get(&client) else {
+                continue;
+            };
+            if st.metadata_asked.is_some_and(|(_, _, at)| {
+                now.saturating_sub(at) < crate::time::ms(METADATA_REQUEST_TIMEOUT_MS)
+            }) {
+                continue;
             }
+            let Some(broker) = self.metadata_broker().map(|b| b.node()) else {
+                continue;
+            };
+            let request_id = self.next_msg_id;
+            if let Some(st) = self.status.get_mut(&client) {
+                st.metadata_asked = Some((request_id, broker, now));
+            }
+            let note = Note::MetadataRequested { client, broker };
+            self.ledger.observe(&note, step, now);
+            notes.push(note);
+            let msg = crate::kafka::protocol::Message::Metadata { request_id };
+            self.send(client, broker, msg, step, notes);
         }
     }
 }

@@ -28,7 +28,7 @@ pub fn kind(kind: MessageKind, lang: Lang) -> String {
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
-const CONTENTS: [S; 17] = [
+const CONTENTS: [S; 18] = [
     S::MsgDupAck,
     S::MsgAck,
     S::MsgEntries,
@@ -41,6 +41,7 @@ const CONTENTS: [S; 17] = [
     S::MsgTxnOk,
     S::MsgReplicate,
     S::MsgLeaders,
+    S::MsgLeadersAsk,
     S::MsgTriggerFinal,
     S::MsgTrigger,
     S::MsgAckCp,
