@@ -307,7 +307,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => {
             if ids.is_empty() {
                 format!(
-                    "{} closes its connection to {} and will open a new one: nothing else was waiting on it.",
+                    "{} closes its connection to {} and will open a new one: no other produce request was waiting on it.",
                     n(producer),
                     n(broker)
                 )
@@ -755,8 +755,21 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
-        Note::MetadataRequested { client, broker } => format!(
+        Note::MetadataRequested {
+            client,
+            broker,
+            again: false,
+        } => format!(
             "{} asks {} for fresh metadata, as Kafka's clients do after a request times out.",
+            n(client),
+            n(broker)
+        ),
+        Note::MetadataRequested {
+            client,
+            broker,
+            again: true,
+        } => format!(
+            "{} asks {} for fresh metadata again: its earlier Metadata request was on the connection it just closed, and failed with it.",
             n(client),
             n(broker)
         ),

@@ -440,6 +440,9 @@ pub enum Note {
     MetadataRequested {
         client: NodeId,
         broker: NodeId,
+        /// Its earlier Metadata request went down with the connection it just closed.
+        #[serde(default)]
+        again: bool,
     },
 }
 

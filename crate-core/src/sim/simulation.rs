@@ -1185,6 +1185,7 @@ impl Simulation {
         let step = self.steps + 1;
         let mut commands = std::mem::take(&mut self.commands);
         let mut refresh: Vec<NodeId> = Vec::new();
+        let mut metadata_failed: Vec<NodeId> = Vec::new();
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
@@ -1197,6 +1198,7 @@ impl Simulation {
                     if let Some(st) = self.status.get_mut(&client) {
                         if st.metadata_asked.is_some_and(|(_, b, _)| b == broker) {
                             st.metadata_asked = None;
+                            metadata_failed.push(client);
                         }
                     }
                     // Kafka's NetworkClient asks for a metadata update when it loses a
@@ -1251,7 +1253,11 @@ impl Simulation {
             if let Some(st) = self.status.get_mut(&client) {
                 st.metadata_asked = Some((request_id, broker, now));
             }
-            let note = Note::MetadataRequested { client, broker };
+            let note = Note::MetadataRequested {
+                client,
+                broker,
+                again: metadata_failed.contains(&client),
+            };
             self.ledger.observe(&note, step, now);
             notes.push(note);
             let msg = crate::kafka::protocol::Message::Metadata { request_id };
