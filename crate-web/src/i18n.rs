@@ -318,7 +318,7 @@ strings! {
     LoseAckTip => "The batch is appended; the producer never hears so",
         "Батч записан, но продюсер так об этом и не узнает";
     TheLink => "The link {0}", "Связь {0}";
-    DropNext => "Drop the next {0}", "Отбросить следующий {0}";
+    DropNext => "Drop the next {0}", "Отбросить следующее сообщение: {0}";
     DropNextTip => "Lose the next message of this kind sent on this link",
         "Потерять следующее сообщение этого типа на этой связи";
     CutLink => "Cut the link", "Разорвать связь";
