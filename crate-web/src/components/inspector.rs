@@ -154,7 +154,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 }
                 <h3>{ i18n.f(S::TheLink, &[&m.route]) }</h3>
                 <div class="fault-row">
-                    { button("link-drop-next", i18n.f(S::DropNext, &[&kind_words(&m.kind, i18n.lang)]), MessageFault::DropNext, true,
+                    { button("link-drop-next", i18n.f(S::DropNext, &[&crate::view_model::message_words::kind_named(&m.kind, i18n.lang)]), MessageFault::DropNext, true,
                         t(S::DropNextTip)) }
                     { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
                 </div>
@@ -189,11 +189,4 @@ pub fn inspector(props: &InspectorProps) -> Html {
             { faults.unwrap_or_default() }
         </aside>
     }
-}
-
-/// A message kind's scenario name (`metadata_response`) as the page says it ("ответ metadata").
-fn kind_words(name: &str, lang: crate::i18n::Lang) -> String {
-    eos_core::kafka::protocol::MessageKind::parse(name)
-        .map(|k| crate::view_model::message_words::kind(k, lang))
-        .unwrap_or_else(|| name.replace('_', " "))
 }

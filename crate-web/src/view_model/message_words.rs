@@ -25,6 +25,12 @@ pub fn kind(kind: MessageKind, lang: Lang) -> String {
     }
 }
 
+/// A kind by its scenario name (`metadata_response`), as `kind` says it ("ответ metadata"); a
+/// name that is no kind, as written with spaces.
+pub fn kind_named(name: &str, lang: Lang) -> String {
+    MessageKind::parse(name).map_or_else(|| name.replace('_', " "), |k| kind(k, lang))
+}
+
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
@@ -89,7 +95,10 @@ mod tests {
         );
         for k in MessageKind::ALL {
             assert!(!kind(k, Lang::Ru).contains("response"), "{k:?}");
+            assert_eq!(kind_named(k.name(), Lang::Ru), kind(k, Lang::Ru));
         }
+        assert_eq!(kind_named("metadata_response", Lang::Ru), "ответ metadata");
+        assert_eq!(kind_named("no_such_kind", Lang::En), "no such kind");
     }
 
     /// Every content every built-in puts on the wire reads without an English word in
