@@ -1420,6 +1420,10 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   assert(fates.some((r) => r.startsWith('v0')), `v0's fate differs: ${fates}`);
   const steps = await page.locator('.fork-side .fork-events .step').allInnerTexts();
   assert(steps.every((s) => Number(s.slice(1)) > 4), `events after the fork: ${steps}`);
+  // Each side names the oracle's findings among its events: where its counts come from.
+  const asIsText = await page.locator('.fork-side.as-is').textContent();
+  assert(/Duplicate: record v0 .* is stored 2 times/.test(asIsText), `the as-is side names its duplicates: ${asIsText}`);
+  assert(!(await page.locator('.fork-side.changed').textContent()).includes('Duplicate:'), 'the changed side has none');
   await page.locator('.fork').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '41-fork.png'), fullPage: false });
   await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');

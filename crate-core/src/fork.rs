@@ -11,7 +11,7 @@ use crate::lesson::Text;
 use crate::report::{Delivery, Report};
 use crate::scenario::Scenario;
 use crate::sim::narration::narrate;
-use crate::sim::note::Notable;
+use crate::sim::note::{Notable, Note};
 use crate::sim::Simulation;
 use crate::RunLimit;
 
@@ -289,25 +289,48 @@ fn run(s: &Scenario, seed: Option<u64>) -> Simulation {
 }
 
 /// One future: its report, and its events after `from` (the step after it is where the
-/// futures part, when they do).
+/// futures part, when they do). Each duplicate, lost write or aborted read the oracle finds
+/// after `from` is listed too, at the last step its evidence names: a duplicate that comes
+/// from a replay (a consumer re-reading from its committed offset) has no notable event of
+/// its own, and without this line its side would not say where its count comes from.
 fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSide {
-    let mut all = sim.trace().iter().filter(|r| r.step > from).flat_map(|r| {
-        r.notes
-            .iter()
-            // The step where the futures part, whole; then what is notable, without
-            // the routine acknowledgements, which would fill the list.
-            .filter(move |n| {
-                r.step == from + 1 || n.notable().is_some_and(|k| k != Notable::Delivered)
-            })
-            .map(move |n| (r.step, n))
-    });
-    let events = all
-        .by_ref()
-        .take(EVENTS_LISTED)
-        .map(|(step, n)| (step, narrate(&sim.names, n)))
-        .collect();
-    let more = all.count();
     let mut report = Report::counts(s.name(), sim);
+    // Each line: its step, and the note or the oracle's finding (after the step's notes).
+    let mut lines: Vec<(u64, Result<&Note, String>)> = sim
+        .trace()
+        .iter()
+        .filter(|r| r.step > from)
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                // The step where the futures part, whole; then what is notable, without
+                // the routine acknowledgements, which would fill the list.
+                .filter(move |n| {
+                    r.step == from + 1 || n.notable().is_some_and(|k| k != Notable::Delivered)
+                })
+                .map(move |n| (r.step, Ok(n)))
+        })
+        .collect();
+    lines.extend(report.anomalies.iter().filter_map(|a| {
+        let what = match a.kind.as_str() {
+            "duplicate" => "Duplicate",
+            "lost-write" => "Lost write",
+            "aborted-read" => "Aborted read",
+            _ => return None,
+        };
+        let at = a.events.iter().copied().max().filter(|at| *at > from)?;
+        Some((at, Err(format!("{what}: {}.", a.detail))))
+    }));
+    crate::order::sort_by_key(&mut lines, |(step, line)| (*step, line.is_err()));
+    let more = lines.len().saturating_sub(EVENTS_LISTED);
+    let events = lines
+        .into_iter()
+        .take(EVENTS_LISTED)
+        .map(|(step, line)| match line {
+            Ok(n) => (step, narrate(&sim.names, n)),
+            Err(finding) => (step, finding),
+        })
+        .collect();
     // A Flink job's loss or over-count shows against its failure-free twin, not in the
     // Kafka counts (an upsert or append sink writes to no topic).
     if let Some(f) = report.flink.as_mut() {
@@ -619,6 +642,49 @@ mod tests {
             f.changed_after, f.events_after,
             "the step numbers differ here"
         );
+    }
+
+    #[test]
+    fn a_duplicate_from_a_replay_is_listed_where_its_evidence_ends() {
+        // At-least-once: the processor crashes after its output is appended, before it
+        // commits, and re-reads from its committed offset. No notable event makes the second
+        // copy (it is a plain append); the oracle's finding is listed in its place.
+        let s = crate::builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let f = fork(&s, None, &TryAction::Guarantee(Guarantee::ExactlyOnce), 5).expect("applies");
+        assert!(f.as_is.report.outcome.duplicates > 0);
+        let restart = f
+            .as_is
+            .events
+            .iter()
+            .position(|(_, t)| t.contains("restarts"))
+            .expect("the restart is listed");
+        let (at, line) = f
+            .as_is
+            .events
+            .iter()
+            .find(|(_, t)| t.starts_with("Duplicate: "))
+            .expect("the duplicate is listed");
+        assert!(line.contains("is stored 2 times"), "{line}");
+        let dup = &f.as_is.report.anomalies[0];
+        assert_eq!(Some(*at), dup.events.iter().copied().max());
+        assert!(f.as_is.events[restart].0 < *at);
+        // Listed in step order, after the notes of its own step.
+        assert!(f.as_is.events.windows(2).all(|w| w[0].0 <= w[1].0));
+        // The exactly-once future has none, and says none.
+        assert_eq!(f.changed.report.outcome.duplicates, 0);
+        assert!(!f
+            .changed
+            .events
+            .iter()
+            .any(|(_, t)| t.starts_with("Duplicate")));
+        // A finding before the fork step is not this future's news.
+        let late =
+            fork(&s, None, &TryAction::Guarantee(Guarantee::ExactlyOnce), *at).expect("applies");
+        assert!(!late
+            .as_is
+            .events
+            .iter()
+            .any(|(_, t)| t.starts_with("Duplicate")));
     }
 
     #[test]

@@ -624,6 +624,8 @@ strings! {
     LaneWithOutput => "inputs with output", "входов с результатом";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
+    QuietMetadata => "{0} answers {1}'s Metadata request at once with the partition leaders it knows.",
+        "{0} сразу отвечает на запрос Metadata от {1}: называет известных ему лидеров партиций.";
     QuietStart => "{0} starts.", "{0} запускается.";
     QuietPoll => "{0}'s poll timer fires.", "Срабатывает таймер опроса {0}.";
     QuietBackoff => "{0}'s retry backoff ends.", "У {0} кончается пауза перед повтором.";

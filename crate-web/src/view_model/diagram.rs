@@ -479,7 +479,12 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
                 (x, y, true)
             }
         };
-        let summary: Vec<String> = rec.notes.iter().map(|n| narrate(&sim.names, n)).collect();
+        // An arrival that narrates nothing still says what it did.
+        let summary: Vec<String> = if rec.notes.is_empty() {
+            vec![super::quiet::line(sim, rec, lang)]
+        } else {
+            rec.notes.iter().map(|n| narrate(&sim.names, n)).collect()
+        };
         arrows.push(ArrowVm {
             msg_id: *msg_id,
             kind: super::message_words::kind(*kind, lang),

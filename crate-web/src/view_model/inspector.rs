@@ -306,7 +306,12 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
                 },
             ),
         ],
-        notes: rec.notes.iter().map(|x| narrate(&sim.names, x)).collect(),
+        // An arrival that narrates nothing still says what it did.
+        notes: if rec.notes.is_empty() {
+            vec![super::quiet::line(sim, rec, lang)]
+        } else {
+            rec.notes.iter().map(|x| narrate(&sim.names, x)).collect()
+        },
         message: Some(MessageRef {
             route: format!("{} → {to}", n(from)),
             from: process_name(sim, from),
@@ -1051,6 +1056,40 @@ pub(crate) mod tests {
         assert!(inspect(&sim, &Selection::Message(9_999), Lang::En)
             .rows
             .is_empty());
+    }
+
+    #[test]
+    fn a_metadata_request_that_narrates_nothing_says_that_its_broker_answers() {
+        // The paused-leader run's first Metadata request arrives at broker 1 at step 10,
+        // which answers it in the same step and says nothing.
+        let sim = at_step("paused-leader-fenced-loss", 11);
+        let (id, rec) = sim
+            .trace()
+            .iter()
+            .find_map(|r| match &r.what {
+                StepKind::Deliver {
+                    msg_id,
+                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
+                    ..
+                } => Some((*msg_id, r)),
+                _ => None,
+            })
+            .expect("a Metadata request arrived");
+        assert!(rec.notes.is_empty(), "{:?}", rec.notes);
+        for (lang, words) in [
+            (Lang::En, "broker 1 answers app's Metadata request"),
+            (Lang::Ru, "запрос Metadata от app"),
+        ] {
+            let vm = inspect(&sim, &Selection::Message(id), lang);
+            assert!(vm.notes.iter().any(|n| n.contains(words)), "{:?}", vm.notes);
+        }
+        let d = crate::view_model::diagram::diagram(&sim, 40, Lang::En);
+        let arrow = d.arrows.iter().find(|a| a.msg_id == id).expect("its arrow");
+        assert!(
+            arrow.title.contains("answers app's Metadata request"),
+            "{}",
+            arrow.title
+        );
     }
 
     /// The inspector on offset 0 of a partition (by its name) of broker 0, at the run's end.

@@ -9,6 +9,7 @@ use super::{message_words, node_name};
 use crate::i18n::{Lang, S};
 use eos_core::kafka::{
     consumer::ConsumerTimer, processor::ProcessorTimer, producer::ProducerTimer,
+    protocol::MessageKind,
 };
 use eos_core::sim::event::Timer;
 use eos_core::sim::simulation::StepKind;
@@ -19,6 +20,13 @@ pub fn line(sim: &Simulation, rec: &StepRecord, lang: Lang) -> String {
     let who = |n| node_name(sim, n, lang);
     let at = rec.node.map(who).unwrap_or_default();
     match &rec.what {
+        // A broker answers a Metadata request in the same step, and says nothing: the
+        // answer's arrival is the client's sentence.
+        StepKind::Deliver {
+            from,
+            kind: MessageKind::Metadata,
+            ..
+        } => S::QuietMetadata.f(lang, &[&at, &who(*from)]),
         StepKind::Deliver { from, kind, .. } => {
             S::QuietDeliver.f(lang, &[&at, &message_words::kind(*kind, lang), &who(*from)])
         }
