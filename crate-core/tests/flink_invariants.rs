@@ -721,6 +721,111 @@ fn two_phase_commit_output_equals_the_failure_free_run() {
     assert!(!flink_notes(&sim).any(|n| matches!(n, FlinkNote::SinkCommitRejected { .. })));
 }
 
+/// A checkpoint with nothing to commit, then records, then a crash: the records are written
+/// under the transactional id of the idle checkpoint + 1, which the restore aborts.
+const IDLE_CHECKPOINT_THEN_CRASH: &str = r#"
+version = 1
+name = "idle-checkpoint-then-crash"
+title = "t"
+summary = "s"
+
+[[topics]]
+name = "payments"
+
+[[topics]]
+name = "ledger"
+
+[[producers]]
+name = "bank"
+client = "java"
+linger_ms = 0
+
+[[producers.sends]]
+topic = "payments"
+key_prefix = "pay-"
+count = 3
+interval_us = 50000
+
+[[producers]]
+name = "late"
+client = "java"
+linger_ms = 0
+
+[[producers.sends]]
+at_ms = 1200
+topic = "payments"
+key_prefix = "late-"
+count = 3
+interval_us = 20000
+
+[flink]
+checkpoint_interval_ms = 500
+restart_delay_ms = 300
+stop_ms = 4000
+
+[[flink.operators]]
+name = "source"
+kind = "source"
+topic = "payments"
+
+[[flink.operators]]
+name = "sink"
+kind = "kafka-2pc"
+topic = "ledger"
+inputs = ["source"]
+
+[[faults]]
+at_ms = 1350
+action = "crash"
+target = "sink-0"
+
+[[consumers]]
+name = "auditor"
+topic = "ledger"
+isolation = "read_committed"
+start_ms = 2000
+stop_ms = 8000
+poll_interval_ms = 1000
+"#;
+
+#[test]
+fn an_idle_checkpoint_moves_the_sink_to_the_next_id_so_a_restore_aborts_what_follows() {
+    let s = Scenario::parse(IDLE_CHECKPOINT_THEN_CRASH).expect("valid");
+    let (sim, report, _) = run_report("idle", &s);
+    // Checkpoint 2 found the sink's transaction empty: it was committed as is and the sink
+    // went on under checkpoint 2 + 1, as Flink's writer does at every snapshot.
+    let begun: Vec<(String, Option<String>)> = flink_notes(&sim)
+        .filter_map(|n| match n {
+            FlinkNote::SinkTxnBegun {
+                transactional_id,
+                empty_before,
+                ..
+            } => Some((transactional_id.clone(), empty_before.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        begun.contains(&(
+            "flink-sink-0-3".to_string(),
+            Some("flink-sink-0-2".to_string())
+        )),
+        "{begun:?}"
+    );
+    // The late records, written under flink-sink-0-3 before the crash, are aborted by the
+    // restore from checkpoint 2 (InitProducerId on flink-sink-0-3), so nothing holds the
+    // last stable offset: the auditor reads every record once, and the run equals its
+    // failure-free twin.
+    assert_eq!(report.outcome.duplicates, 0);
+    assert!(
+        report.anomalies.is_empty(),
+        "nothing lingers: {:?}",
+        report.anomalies
+    );
+    assert_eq!(report.reads.get("auditor").map(|r| r.records), Some(6));
+    let (_, _, d) = versus_ff(&s, &sim);
+    assert!(d.is_empty(), "{d:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Item 21: transaction timeout.
 

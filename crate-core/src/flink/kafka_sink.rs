@@ -106,6 +106,12 @@ impl Job {
         let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
             return;
         };
+        // Still in use at a snapshot with nothing written: left as an empty commit.
+        let empty_before = sink
+            .current
+            .as_ref()
+            .filter(|txn| txn.written.is_empty())
+            .map(|txn| txn.transactional_id.clone());
         let tid = sink.transactional_id(number);
         sink.next_number = number + 1;
         sink.current = Some(SinkTxn {
@@ -118,6 +124,7 @@ impl Job {
         ctx.note(Note::Flink(FlinkNote::SinkTxnBegun {
             task: Self::node(t),
             transactional_id: tid.clone(),
+            empty_before,
         }));
         let to = self.coordinator(&tid);
         ctx.send_as(
@@ -257,7 +264,14 @@ impl Job {
         let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
             return;
         };
-        let mut begin_next = false;
+        // Every snapshot moves the sink to the next checkpoint's transactional id, as Flink's
+        // `ExactlyOnceKafkaWriter` does (`getTransactionalProducer(checkpointId + 1)`), an
+        // empty transaction too: that one is committed as is, a no-op that sends Kafka
+        // nothing (no partition was added). So the id in use is always the last snapshot's
+        // checkpoint + 1, which is where a restore begins and probes for lingering
+        // transactions: records written after an idle checkpoint under an older id would be
+        // out of its reach, and their open transaction would hold the last stable offset.
+        let begin_next = sink.current.is_some();
         if let Some(txn) = sink.current.as_ref() {
             if let (false, Some((pid, epoch))) = (txn.written.is_empty(), txn.producer) {
                 let c = Committable {
@@ -275,7 +289,6 @@ impl Job {
                     records: c.records.len() as u32,
                 }));
                 sink.pending.push(c);
-                begin_next = true;
             }
         }
         snap.pending = sink.pending.clone();

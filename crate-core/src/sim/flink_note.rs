@@ -108,6 +108,10 @@ pub enum FlinkNote {
     SinkTxnBegun {
         task: NodeId,
         transactional_id: String,
+        /// The transaction it leaves, which had nothing written: committed as is, a no-op
+        /// that Kafka never hears of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        empty_before: Option<String>,
     },
     SinkPreCommitted {
         task: NodeId,
@@ -323,8 +327,12 @@ impl FlinkNote {
                 "append" => format!("{} appends {} to the external log.", n(task), rec(record)),
                 tid => format!("{} writes {} in transaction {tid}.", n(task), rec(record)),
             },
-            FlinkNote::SinkTxnBegun { task, transactional_id } => format!(
+            FlinkNote::SinkTxnBegun { task, transactional_id, empty_before: None } => format!(
                 "{} begins a transaction: {transactional_id}.",
+                n(task)
+            ),
+            FlinkNote::SinkTxnBegun { task, transactional_id, empty_before: Some(empty) } => format!(
+                "{} wrote nothing in {empty} since the last barrier: it commits that empty transaction as is (a no-op Kafka never hears of) and begins the next checkpoint's: {transactional_id}.",
                 n(task)
             ),
             FlinkNote::SinkPreCommitted { task, transactional_id, checkpoint, records } => format!(
@@ -348,7 +356,7 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::LingeringAborted { task, transactional_id } => format!(
-                "{} aborts the lingering transaction {transactional_id}.",
+                "{} calls InitProducerId on {transactional_id}, an id it used before: that fences the id and aborts any transaction it left open (a lingering one). It tries the next id.",
                 n(task)
             ),
             FlinkNote::JobFailing { cause } => format!(
