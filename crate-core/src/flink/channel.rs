@@ -34,6 +34,17 @@ impl Channel {
         }
     }
 
+    /// The records in the channel, in order.
+    pub fn record_ids(&self) -> Vec<crate::ids::RecordId> {
+        self.queue
+            .iter()
+            .filter_map(|s| match s.item {
+                Item::Record(r) => Some(r.id),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn records(&self) -> usize {
         self.queue
             .iter()

@@ -20,20 +20,7 @@ impl Job {
         self.phase = JobPhase::Restarting;
         self.attempt += 1;
         self.failovers += 1;
-        let loop_records: usize = self
-            .topology
-            .channels
-            .iter()
-            .zip(&self.channels)
-            .filter(|(d, _)| d.loop_edge)
-            .map(|(_, c)| c.records())
-            .sum();
         ctx.note(Note::Flink(FlinkNote::JobFailing { cause }));
-        if loop_records > 0 {
-            ctx.note(Note::Flink(FlinkNote::LoopRecordsLost {
-                records: loop_records as u32,
-            }));
-        }
         let aborted: Vec<u64> = self.coordinator.pending.keys().copied().collect();
         self.coordinator.pending.clear();
         for id in aborted {
@@ -118,6 +105,30 @@ impl Job {
             checkpoint,
             replayed,
         }));
+        // An iterative job's forced checkpoint holds no record that was on a loop edge when
+        // it was taken, and the sources, rewound to it, do not read those again: they are
+        // lost. (What reached the loop after the checkpoint is read again.) Restarted from
+        // scratch, the sources read everything again and nothing is lost.
+        // One whose result had already left the job (an upsert or an append to the external
+        // store) before the failure keeps that result.
+        if let Some(c) = &latest {
+            let on_loop: Vec<crate::ids::RecordId> = c
+                .snapshots
+                .values()
+                .flat_map(|s| s.loop_in_flight.iter().copied())
+                .collect();
+            let left = |id: &crate::ids::RecordId| {
+                self.external.upserts.values().any(|(_, by)| by == id)
+                    || self.external.appended.iter().any(|r| r.id == *id)
+            };
+            if !on_loop.is_empty() {
+                ctx.note(Note::Flink(FlinkNote::LoopRecordsLost {
+                    records: on_loop.iter().filter(|id| !left(id)).count() as u32,
+                    checkpoint: c.id,
+                    on_loop: on_loop.len() as u32,
+                }));
+            }
+        }
         for t in 0..self.tasks.len() {
             if self.tasks[t].sink.is_some() {
                 let snap = latest

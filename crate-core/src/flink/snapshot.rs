@@ -52,6 +52,10 @@ pub struct TaskSnapshot {
     pub alignment: SimTime,
     /// When the synchronous part ran.
     pub taken_at: SimTime,
+    /// Records on the loop edges into this task when it took the snapshot: an iterative
+    /// job's forced checkpoint holds none of them.
+    #[serde(default)]
+    pub loop_in_flight: Vec<crate::ids::RecordId>,
 }
 
 impl TaskSnapshot {

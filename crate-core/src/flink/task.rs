@@ -604,6 +604,11 @@ impl Job {
                 .map_or(0, |a| now.saturating_sub(a.first_at)),
             taken_at: now,
             checkpoint: id,
+            loop_in_flight: def
+                .feedback
+                .and_then(|c| self.channels.get(c))
+                .map(|c| c.record_ids())
+                .unwrap_or_default(),
         }
     }
 

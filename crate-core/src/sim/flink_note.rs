@@ -151,8 +151,15 @@ pub enum FlinkNote {
         checkpoint: Option<u64>,
         replayed: u32,
     },
+    /// At a restore: records that were on a loop edge when the restored checkpoint was taken.
+    /// `on_loop` of them, of which `records` had not left the job (to its sink) before the
+    /// failure: those are lost.
     LoopRecordsLost {
         records: u32,
+        #[serde(default)]
+        checkpoint: u64,
+        #[serde(default)]
+        on_loop: u32,
     },
 }
 
@@ -369,9 +376,21 @@ impl FlinkNote {
             FlinkNote::JobRestored { checkpoint: None, .. } => {
                 "The job restarts from scratch: no checkpoint had completed.".into()
             }
-            FlinkNote::LoopRecordsLost { records } => format!(
-                "{records} records on the iteration's loop edge are not in any checkpoint: they are lost."
-            ),
+            FlinkNote::LoopRecordsLost { records, checkpoint, on_loop } => {
+                let were = |n: u32| if n == 1 { "1 record was".to_string() } else { format!("{n} records were") };
+                let head = format!(
+                    "{} on the iteration's loop edge when checkpoint {checkpoint} was taken: a forced checkpoint of an iterative job does not hold them, and the sources, rewound to it, do not read them again (what entered the loop after the checkpoint is read again), so the restored job never finishes them.",
+                    were(*on_loop)
+                );
+                match on_loop.saturating_sub(*records) {
+                    0 => format!("{head} They are lost."),
+                    done => format!(
+                        "{head} {} left the job before the failure; the other {records} {} lost.",
+                        if done == 1 { "1 of them had already".to_string() } else { format!("{done} of them had already") },
+                        if *records == 1 { "is" } else { "are" }
+                    ),
+                }
+            }
         }
     }
 }
