@@ -529,7 +529,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 && last_stable_offset < high_watermark =>
             {
                 format!(
-                    "{} has nothing {} may read yet in {} from offset {from}: an open transaction holds the last stable offset at {last_stable_offset}, and read_committed waits there, even for records already below the high watermark {high_watermark}.",
+                    "{} has nothing {} may read yet in {} from offset {from}: a transaction with no COMMIT or ABORT marker here yet (still open, or decided and its marker not yet written) holds the last stable offset at {last_stable_offset}, and read_committed waits there, even for records already below the high watermark {high_watermark}.",
                     n(broker),
                     n(consumer),
                     tp(t)
@@ -718,7 +718,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 && *last_stable_offset < *high_watermark
             {
                 format!(
-                    "{} polls {} at offset {offset}: nothing it may read yet. An open transaction holds the last stable offset at {last_stable_offset}, below the high watermark {high_watermark}.",
+                    "{} polls {} at offset {offset}: nothing it may read yet. A transaction with no COMMIT or ABORT marker here yet (still open, or decided and its marker not yet written) holds the last stable offset at {last_stable_offset}, below the high watermark {high_watermark}.",
                     n(consumer),
                     tp(t)
                 )
@@ -1042,12 +1042,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let list: Vec<String> = offsets
                 .iter()
                 .map(|(t, o)| match o {
-                    Some(o) => format!("{} at offset {o}", tp(t)),
-                    None => format!("{} at the earliest offset (nothing committed)", tp(t)),
+                    Some(o) => format!("{} at offset {o}, the group's committed offset", tp(t)),
+                    None => format!(
+                        "{} at the log's start (nothing committed yet; auto.offset.reset=earliest, where the Java client's default, latest, would skip what is already there)",
+                        tp(t)
+                    ),
                 })
                 .collect();
+            // The simulator's group members are static (`group.instance.id`): a restarted
+            // one takes its partitions back at once. A dynamic member would wait for the
+            // group to expire its dead predecessor (session.timeout.ms, 45 s) and rebalance.
             format!(
-                "{} rejoins group \"{group}\" and resumes {}.",
+                "{} joins group \"{group}\" as a static member (group.instance.id: after a restart it takes its partitions back at once, with no rebalance) and reads {}.",
                 n(consumer),
                 list.join(", ")
             )
@@ -1119,7 +1125,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             kind,
             extra,
         } => format!(
-            "The network will deliver the {} from {} to {} twice (the copy {} later).",
+            "The network will deliver the {} from {} to {} twice (the copy {} later): a stand-in for a late copy of a request, as when a client resends one whose first copy sat stuck somewhere; TCP itself never delivers a request twice.",
             message_name(*kind),
             n(from),
             n(to),
