@@ -203,7 +203,7 @@ pub enum Subject {
 /// What one future holds for a subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
-    /// A delivery: its ledger status (`delivered`, ...) and its readable copies, with the
+    /// A delivery: its ledger status (`delivered`, ..., or `never sent`) and its readable copies, with the
     /// partitions they are in (not their offsets: a marker more or less shifts every later
     /// offset, and is no difference in the record's fate).
     Delivery {
@@ -304,9 +304,19 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
             r.notes
                 .iter()
                 // The step where the futures part, whole; then what is notable, without
-                // the routine acknowledgements, which would fill the list.
+                // the routine acknowledgements and COMMIT markers, which would fill the
+                // list (a commit is said once, when its producer hears it) and push the
+                // crashes and aborts out of sight.
                 .filter(move |n| {
-                    r.step == from + 1 || n.notable().is_some_and(|k| k != Notable::Delivered)
+                    r.step == from + 1
+                        || n.notable().is_some_and(|k| k != Notable::Delivered)
+                            && !matches!(
+                                n,
+                                Note::MarkerWritten {
+                                    control: crate::kafka::txn_index::ControlType::Commit,
+                                    ..
+                                }
+                            )
                 })
                 .map(move |n| (r.step, Ok(n)))
         })
@@ -321,6 +331,7 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
         let at = a.events.iter().copied().max().filter(|at| *at > from)?;
         Some((at, Err(format!("{what}: {}.", a.detail))))
     }));
+    lines.extend(skipped_inputs(sim, &report, from));
     crate::order::sort_by_key(&mut lines, |(step, line)| (*step, line.is_err()));
     let more = lines.len().saturating_sub(EVENTS_LISTED);
     let events = lines
@@ -341,6 +352,59 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
         events,
         more,
     }
+}
+
+/// A processor's input with no output in any log (at-most-once's loss: its offset was
+/// committed before its output was written, and the crash took the output), listed where
+/// the processor resumes past it: no anomaly names it, as no output record was ever stored.
+fn skipped_inputs<'a>(
+    sim: &Simulation,
+    report: &Report,
+    from: u64,
+) -> Vec<(u64, Result<&'a Note, String>)> {
+    let Some(p) = report.processing.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for d in &report.deliveries {
+        if p.ledger.get(&d.record) != Some(&0) {
+            continue;
+        }
+        let (Some(topic), Some(partition), Some(offset)) = (&d.topic, d.partition, d.offset) else {
+            continue;
+        };
+        let place = format!("{topic}-{partition}");
+        let resumed = sim.trace().iter().filter(|r| r.step > from).find_map(|r| {
+            r.notes.iter().find_map(|n| match n {
+                Note::ResumedFromCommitted {
+                    consumer: consumer @ crate::ids::NodeId::Processor(_),
+                    offsets,
+                    ..
+                } => offsets
+                    .iter()
+                    .find(|(tp, o)| sim.names.tp(*tp) == place && o.is_some_and(|o| o > offset))
+                    .and_then(|(_, o)| *o)
+                    .map(|o| (r.step, *consumer, o)),
+                _ => None,
+            })
+        });
+        if let Some((step, processor, resumed_at)) = resumed {
+            let key = d
+                .key
+                .as_ref()
+                .map(|k| format!(" (key \"{k}\")"))
+                .unwrap_or_default();
+            out.push((
+                step,
+                Err(format!(
+                    "Lost: {} resumes {place} at offset {resumed_at}, past record {}{key} at offset {offset}, whose offset was committed before its output was written: no output of it is in any log.",
+                    sim.names.node(processor),
+                    d.record
+                )),
+            ));
+        }
+    }
+    out
 }
 
 /// The records whose fate differs, in record order: each delivery (named as the logs name
@@ -433,7 +497,13 @@ fn fate(d: &Delivery) -> Fate {
         .collect();
     partitions.dedup();
     Fate::Delivery {
-        status: d.status.clone(),
+        // Not "failed": nothing was ever sent (at-most-once's output of an input whose
+        // offset was committed before the crash).
+        status: if d.attempts == 0 && d.copies.is_empty() {
+            "never sent".to_string()
+        } else {
+            d.status.clone()
+        },
         copies: d.copies.len(),
         partitions,
     }
@@ -677,6 +747,45 @@ mod tests {
             .events
             .iter()
             .any(|(_, t)| t.starts_with("Duplicate")));
+        // At-most-once loses the input whose offset it committed before the crash: no
+        // anomaly names it (no output was stored), so the side says where it is skipped.
+        let amo = fork(&s, None, &TryAction::Guarantee(Guarantee::AtMostOnce), 5).expect("applies");
+        assert_eq!(amo.changed.report.outcome.lost, 1);
+        let lost: Vec<&(u64, String)> = amo
+            .changed
+            .events
+            .iter()
+            .filter(|(_, t)| t.starts_with("Lost: "))
+            .collect();
+        assert_eq!(lost.len(), 1, "{:#?}", amo.changed.events);
+        assert!(
+            lost[0].1.contains("billing resumes orders-0 at offset 8, past record v7 (key \"order-7\") at offset 7"),
+            "{}",
+            lost[0].1
+        );
+        let restart = amo
+            .changed
+            .events
+            .iter()
+            .find(|(_, t)| t.contains("restarts"))
+            .map(|(step, _)| *step);
+        assert!(
+            restart.is_some_and(|r| r < lost[0].0),
+            "{:#?}",
+            amo.changed.events
+        );
+        assert!(!amo
+            .as_is
+            .events
+            .iter()
+            .any(|(_, t)| t.starts_with("Lost: ")));
+        // Its output was never sent: not "failed".
+        let row = amo
+            .fates
+            .iter()
+            .find(|r| r.subject == Subject::Record("v7′".into()))
+            .expect("v7′ differs");
+        assert_eq!(row.changed.describe(), "never sent, no copy readable");
         // A finding before the fork step is not this future's news.
         let late =
             fork(&s, None, &TryAction::Guarantee(Guarantee::ExactlyOnce), *at).expect("applies");

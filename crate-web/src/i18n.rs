@@ -372,6 +372,7 @@ strings! {
     DeliveryDelivered => "delivered", "доставлена";
     DeliveryFailed => "failed", "не доставлена";
     DeliveryIndeterminate => "indeterminate", "исход неизвестен";
+    DeliveryNeverSent => "never sent", "не отправлена";
     SentBy => "sent by", "отправитель";
     SendAttempts => "send attempts", "попыток отправки";
     HandedOverAt => "handed over at", "передана в";

@@ -142,6 +142,7 @@ fn fate_in(lang: Lang, f: &Fate) -> String {
                 "delivered" => S::DeliveryDelivered,
                 "failed" => S::DeliveryFailed,
                 "pending" => S::DeliveryPending,
+                "never sent" => S::DeliveryNeverSent,
                 _ => S::DeliveryIndeterminate,
             }
             .get(lang);
