@@ -517,7 +517,9 @@ strings! {
     MsgCommit => "commit {0}", "фиксация {0}";
     MsgTxnOk => "txn ok", "txn: ок";
     MsgReplicate => "replicate ×{0}", "репликация ×{0}";
-    MsgLeaders => "leaders {0}", "лидеры {0}";
+    MsgLeader => "leader: broker {0}", "лидер: брокер {0}";
+    MsgLeadersAll => "leaders: broker {0}", "лидеры: брокер {0}";
+    MsgLeaders => "leaders: brokers {0}", "лидеры: брокеры {0}";
     MsgLeadersAsk => "leaders?", "лидеры?";
     MsgTriggerFinal => "trigger final cp {0}", "запуск финального чекпоинта {0}";
     MsgTrigger => "trigger cp {0}", "запуск чекпоинта {0}";

@@ -418,18 +418,20 @@ impl Message {
             }
             Message::Flink(rpc) => rpc.label(),
             Message::Metadata { .. } => "leaders?".into(),
-            // The leader of each partition, in order ("-": none); "0×3" when one broker leads
-            // them all.
+            // The leader of each partition, in order ("-": none): "leader: broker 0" for one
+            // partition, "leaders: broker 0×3" when one broker leads them all, else
+            // "leaders: brokers 0,1,-". (Not "leaders 0", which reads as none.)
             Message::MetadataResponse { leaders, .. } => {
                 let list: Vec<String> = leaders
                     .iter()
                     .map(|(_, l)| l.map_or("-".to_string(), |b| b.to_string()))
                     .collect();
-                match list.first() {
-                    Some(first) if list.len() > 1 && list.iter().all(|l| l == first) => {
-                        format!("leaders {first}×{}", list.len())
+                match list.as_slice() {
+                    [one] => format!("leader: broker {one}"),
+                    [first, ..] if list.iter().all(|l| l == first) => {
+                        format!("leaders: broker {first}×{}", list.len())
                     }
-                    _ => format!("leaders {}", list.join(",")),
+                    _ => format!("leaders: brokers {}", list.join(",")),
                 }
             }
         }

@@ -60,6 +60,18 @@ fn spot(a: &ArrowVm, t: f64, flip: bool) -> (f64, f64) {
     (x, if above { y - 6.0 } else { y + 17.0 })
 }
 
+/// The place of a label centred at `x`, on its side of the arrow where the arrow is at
+/// `x` (at its nearer end past either end): a label moved sideways, into the wire zone or
+/// off the now line, stays as close to its own arrow as at `spot`.
+fn spot_at_x(a: &ArrowVm, x: f64, flip: bool) -> (f64, f64) {
+    let t = if (a.x2 - a.x1).abs() < 1.0 {
+        0.5
+    } else {
+        ((x - a.x1) / (a.x2 - a.x1)).clamp(0.0, 1.0)
+    };
+    (x, spot(a, t, flip).1)
+}
+
 /// Whether the segment `[x1, y1, x2, y2]` passes through the box (Liang–Barsky clipping,
 /// the box shrunk by a pixel so that a line that only touches it does not count).
 fn crosses(b: &LabelBox, [x1, y1, x2, y2]: [f64; 4]) -> bool {
@@ -185,7 +197,11 @@ fn find_place(
     };
     let clear =
         |b: &LabelBox| !(b.x0 < now_x && now_x < b.x1) && lines.iter().all(|l| !crosses(b, *l));
-    let mut candidates: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 4);
+    // Each place twice: at the arrow's height where the label's centre is (first: beside
+    // its own arrow), then at the height of the spot it was moved from (a label moved
+    // sideways that finds no room beside its arrow may still find it there).
+    let mut candidates: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 12);
+    let mut level: Vec<(f64, f64)> = Vec::with_capacity(ALONG.len() * 6);
     for &t in &ALONG {
         for flip in [false, true] {
             let (x, y) = spot(a, t, flip);
@@ -197,15 +213,20 @@ fn find_place(
             let (before, after) = (x.min(now_x - half - 3.0), x.max(now_x + half + 3.0));
             // A message on the wire is named in the wire zone if it fits there, else just
             // left of the now line; a delivered one on its side of the line.
-            if a.in_flight {
-                candidates.push((after, y));
-                candidates.push((before, y));
+            let moved: &[f64] = if a.in_flight {
+                &[after, before]
+            } else if x < now_x {
+                &[before]
             } else {
-                candidates.push((if x < now_x { before } else { after }, y));
+                &[after]
+            };
+            for &m in moved.iter().chain([&x]) {
+                candidates.push(spot_at_x(a, m, flip));
+                level.push((m, y));
             }
-            candidates.push((x, y));
         }
     }
+    candidates.extend(level);
     // A clear place first (a phone); it may sit a little further off the arrow.
     if !lines.is_empty() {
         for &(x, y) in &candidates {

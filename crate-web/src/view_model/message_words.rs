@@ -34,7 +34,7 @@ pub fn kind_named(name: &str, lang: Lang) -> String {
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
-const CONTENTS: [S; 18] = [
+const CONTENTS: [S; 20] = [
     S::MsgDupAck,
     S::MsgAck,
     S::MsgEntries,
@@ -46,6 +46,8 @@ const CONTENTS: [S; 18] = [
     S::MsgCommit,
     S::MsgTxnOk,
     S::MsgReplicate,
+    S::MsgLeader,
+    S::MsgLeadersAll,
     S::MsgLeaders,
     S::MsgLeadersAsk,
     S::MsgTriggerFinal,
@@ -101,12 +103,25 @@ mod tests {
         assert_eq!(kind_named("no_such_kind", Lang::En), "no such kind");
     }
 
+    #[test]
+    fn a_metadata_answer_names_brokers_in_either_language() {
+        for (en, ru) in [
+            ("leader: broker 0", "лидер: брокер 0"),
+            ("leaders: broker 1×3", "лидеры: брокер 1×3"),
+            ("leaders: brokers 0,1,-", "лидеры: брокеры 0,1,-"),
+        ] {
+            assert_eq!(content(en, Lang::Ru), ru);
+            assert_eq!(content(en, Lang::En), en);
+        }
+    }
+
     /// Every content every built-in puts on the wire reads without an English word in
     /// Russian (Kafka's own names aside), and unchanged in English.
     #[test]
     fn every_content_on_the_wire_reads_in_russian() {
-        const ENGLISH: [&str; 10] = [
-            "leaders",
+        const ENGLISH: [&str; 11] = [
+            "leader",
+            "broker",
             "ack",
             "entries",
             "entry",
