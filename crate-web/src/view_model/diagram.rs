@@ -594,8 +594,16 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     }
 
     // Labels on the wire only while they can be read: on a busy wire they pile up over one
-    // another (the tooltip and the inspector still name each message).
-    let quiet_wire = arrows.iter().filter(|a| a.in_flight).count() <= QUIET_WIRE;
+    // another (the tooltip and the inspector still name each message). Arrows alike share
+    // one label (below), so a wire busy with a few kinds between a few lanes (replicate ×5,
+    // ack ×5) is still quiet enough.
+    let on_wire: Vec<&ArrowVm> = arrows.iter().filter(|a| a.in_flight).collect();
+    let kinds_on_wire = on_wire
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !on_wire[..*i].iter().any(|b| alike(a, b)))
+        .count();
+    let quiet_wire = on_wire.len() <= QUIET_WIRE || kinds_on_wire <= QUIET_WIRE / 2;
     for a in &mut arrows {
         a.labelled = a.current || (a.in_flight && quiet_wire);
     }
@@ -1688,5 +1696,32 @@ mod tests {
             .find(|m| m.kind == "restart")
             .expect("a restart mark");
         assert_eq!((restart.x, restart.y), (down.x2, down.y));
+    }
+
+    /// A wire busy with a few kinds between a few lanes keeps its labels, one per kind and
+    /// lanes with its number: the zombie leader's catch-up puts 11 messages on the wire.
+    #[test]
+    fn a_busy_wire_of_few_kinds_is_labelled_by_kind() {
+        let sim = at_step("paused-leader-fenced-loss", 42);
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let on_wire = d.arrows.iter().filter(|a| a.in_flight).count();
+        assert!(on_wire > QUIET_WIRE, "{on_wire} on the wire");
+        let labels: Vec<String> = d
+            .arrows
+            .iter()
+            .filter(|a| a.in_flight && a.labelled)
+            .map(super::super::arrow_labels::text)
+            .collect();
+        assert!(
+            !labels.is_empty() && labels.len() <= QUIET_WIRE / 2,
+            "{labels:?}"
+        );
+        let spoken_for: usize = d
+            .arrows
+            .iter()
+            .filter(|a| a.in_flight && a.labelled)
+            .map(|a| a.also + 1)
+            .sum();
+        assert_eq!(spoken_for, on_wire, "{labels:?}");
     }
 }
