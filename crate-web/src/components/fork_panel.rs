@@ -56,6 +56,11 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
             }
         })
     };
+    let chosen = change_in(
+        lang,
+        &props.scenario,
+        &options[(*choice).min(options.len() - 1)],
+    );
     html! {
         <section class="fork card" id="fork" tabindex="-1" aria-label={S::ForkFork.get(lang)}>
             <h2>{ S::ForkForkChangeOneThing.get(lang) }</h2>
@@ -67,6 +72,8 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                         }) }
                     </select>
                 </label>
+                // A phone's select cuts a long change short; its whole text under it.
+                <p class="fork-chosen" aria-hidden="true">{ chosen }</p>
                 <button id="fork-here" onclick={on_fork}>{ format!("{} {}", S::ForkForkAtStep.get(lang), props.step) }</button>
             </div>
             { match result.as_deref() {

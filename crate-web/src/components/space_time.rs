@@ -192,7 +192,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     // and on a phone, whose narrow box shows little left of now.
                     if d.now_x - NOW_LABEL_ROOM >= CUT {
                         <text class="now-label left" x={f(d.now_x - 6.0)} y="16" text-anchor="end">{ &d.now_label }</text>
-                        <text class="now-label narrow" x={f(d.now_x + 8.0)} y="16" aria-hidden="true">{ &d.now_label }</text>
+                        <text class="now-label narrow" x={f(d.now_x + 5.0)} y="16" aria-hidden="true">{ &d.now_label }</text>
                     } else {
                         <text class="now-label" x={f(d.now_x + 8.0)} y="16">{ &d.now_label }</text>
                     }
