@@ -110,6 +110,13 @@ test('the event log holds the whole run: earlier lines by the page, a step numbe
   assert((await page.locator('#event-log li.current').count()) >= 1, 'that step is highlighted');
   const last = Number((await lines.last().locator('.step').innerText()).slice(1));
   assert(last === step, `the log ends at the current step (${last})`);
+  // One tab stop for the whole log; ↑ moves to the line before.
+  assert((await page.locator('#event-log button.step[tabindex="0"]').count()) === 1, 'one tab stop in the event log');
+  await page.locator('#event-log button.step[tabindex="0"]').focus();
+  const from = await page.evaluate(() => document.activeElement.getAttribute('data-rove'));
+  await page.keyboard.press('ArrowUp');
+  const to = await page.evaluate(() => document.activeElement.getAttribute('data-rove'));
+  assert(from && to && from !== to, `↑ moves inside the log (${from} → ${to})`);
 });
 
 test('stepping narrates, freezes the broker, and the log grows', async (page) => {

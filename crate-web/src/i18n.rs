@@ -629,6 +629,8 @@ strings! {
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
     QuietMetadata => "{0} answers {1}'s Metadata request at once with the partition leaders it knows.",
         "{0} сразу отвечает на запрос Metadata от {1}: называет известных ему лидеров партиций.";
+    MetadataRequestFailed => "At step {0} the client closed this connection (its request timed out): this Metadata request failed with it, and the broker's late answer will not be taken.",
+        "На шаге {0} клиент закрыл это соединение (его запрос не дождался ответа): этот запрос Metadata пропал вместе с ним, и запоздалый ответ брокера не будет принят.";
     QuietStart => "{0} starts.", "{0} запускается.";
     QuietPoll => "{0}'s poll timer fires.", "Срабатывает таймер опроса {0}.";
     QuietBackoff => "{0}'s retry backoff ends.", "У {0} кончается пауза перед повтором.";

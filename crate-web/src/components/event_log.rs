@@ -44,6 +44,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
             }
         });
     }
+    let rove = super::rove::use_rove();
     let Ok(sim) = props.sim.sim.try_borrow() else {
         return Html::default();
     };
@@ -52,6 +53,16 @@ pub fn event_log(props: &EventLogProps) -> Html {
     let only = view_model::parse_component(&filter)
         .filter(|_| components.iter().any(|(value, _)| *value == *filter));
     let (events, earlier) = view_model::events_page(&sim, *shown, only, i18n.lang);
+    // One tab stop for the lines' step buttons (rove.rs; ↑/↓ move among them): the one last
+    // focused, else the current step's line, else the newest. A line per stop took dozens of
+    // Tabs to cross the log.
+    let stop = rove.stop_number(
+        &[
+            events.iter().find(|e| e.current).map(|e| e.id),
+            events.last().map(|e| e.id),
+        ],
+        &|id| events.iter().any(|e| e.id == id),
+    );
     drop(sim);
     let said: Vec<&str> = if props.announce {
         events
@@ -103,7 +114,8 @@ pub fn event_log(props: &EventLogProps) -> Html {
             // around the list): it shows the newest line and keeps to it as lines come, and
             // earlier lines added above leave the lines being read where they are.
             <div class="event-scroll" ref={scroller} tabindex="0" aria-label={t(S::WhatHappened)}>
-            <ol id="event-log" lang="en">
+            <ol id="event-log" lang="en" data-roves="" ref={rove.container.clone()}
+                onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                 if earlier && *shown < MAX_SHOWN {
                     <li class="event earlier">
                         <button id="events-earlier" onclick={on_earlier}>{ i18n.f(S::EarlierEvents, &[&PAGE]) }</button>
@@ -116,6 +128,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
                     <li key={e.id} class={classes!("event", e.tone, e.current.then_some("current"))}
                         aria-current={e.current.then_some("step")}>
                         <button class="step" onclick={seek(e.step)} title={i18n.f(S::GoToStep, &[&e.step])}
+                            data-rove={e.id.to_string()} tabindex={super::rove::tabindex(stop == Some(e.id))}
                             aria-label={i18n.f(S::GoToStep, &[&e.step])}>{ format!("#{}", e.step) }</button>
                         <span class="time">{ &e.time }</span>
                         <span class="text">{ breakable(&e.text) }</span>

@@ -306,11 +306,18 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
                 },
             ),
         ],
-        // An arrival that narrates nothing still says what it did.
-        notes: if rec.notes.is_empty() {
-            vec![super::quiet::line(sim, rec, lang)]
-        } else {
-            rec.notes.iter().map(|x| narrate(&sim.names, x)).collect()
+        // An arrival that narrates nothing still says what it did; a Metadata request held
+        // by a frozen broker whose connection its client then closed says it failed with it.
+        notes: {
+            let mut notes: Vec<String> = if rec.notes.is_empty() {
+                vec![super::quiet::line(sim, rec, lang)]
+            } else {
+                rec.notes.iter().map(|x| narrate(&sim.names, x)).collect()
+            };
+            if let Some(closed) = metadata_request_failed(sim, rec, kind, from) {
+                notes.push(S::MetadataRequestFailed.f(lang, &[&closed]));
+            }
+            notes
         },
         message: Some(MessageRef {
             route: format!("{} → {to}", n(from)),
@@ -898,6 +905,34 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     }
 }
 
+/// The step at which the client of a Metadata request held by a frozen broker closed that
+/// connection (it asks again: `again`), so that the request failed with it and its late
+/// answer is not taken.
+fn metadata_request_failed(
+    sim: &Simulation,
+    rec: &eos_core::sim::StepRecord,
+    kind: eos_core::kafka::protocol::MessageKind,
+    client: NodeId,
+) -> Option<u64> {
+    use eos_core::sim::note::Note;
+    let held = rec
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::HeldWhileFrozen { .. }));
+    if kind != eos_core::kafka::protocol::MessageKind::Metadata || !held {
+        return None;
+    }
+    sim.trace()
+        .iter()
+        .filter(|r| r.step > rec.step)
+        .find(|r| {
+            r.notes.iter().any(|n| {
+                matches!(n, Note::MetadataRequested { client: c, again: true, .. } if *c == client)
+            })
+        })
+        .map(|r| r.step)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1090,6 +1125,70 @@ pub(crate) mod tests {
             "{}",
             arrow.title
         );
+    }
+
+    #[test]
+    fn a_held_metadata_request_whose_connection_closed_says_it_failed() {
+        use eos_core::sim::note::Note;
+        let mut sim = builtin::get("seed-frozen-broker")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let (id, at) = sim
+            .trace()
+            .iter()
+            .find_map(|r| match &r.what {
+                StepKind::Deliver {
+                    msg_id,
+                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
+                    ..
+                } if r
+                    .notes
+                    .iter()
+                    .any(|n| matches!(n, Note::HeldWhileFrozen { .. })) =>
+                {
+                    Some((*msg_id, r.step))
+                }
+                _ => None,
+            })
+            .expect("a Metadata request held by the frozen broker");
+        let again = sim
+            .trace()
+            .iter()
+            .find(|r| {
+                r.step > at
+                    && r.notes
+                        .iter()
+                        .any(|n| matches!(n, Note::MetadataRequested { again: true, .. }))
+            })
+            .map(|r| r.step)
+            .expect("the client asks again");
+        let vm = inspect(&sim, &Selection::Message(id), Lang::En);
+        let said = format!("At step {again} the client closed this connection");
+        assert!(
+            vm.notes.iter().any(|n| n.starts_with(&said)),
+            "{:?}",
+            vm.notes
+        );
+        // A Metadata request answered in time says nothing of the kind.
+        let answered = at_step("paused-leader-fenced-loss", 11);
+        let first = answered
+            .trace()
+            .iter()
+            .find_map(|r| match &r.what {
+                StepKind::Deliver {
+                    msg_id,
+                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
+                    ..
+                } => Some(*msg_id),
+                _ => None,
+            })
+            .expect("a Metadata request");
+        let vm = inspect(&answered, &Selection::Message(first), Lang::En);
+        assert!(!vm
+            .notes
+            .iter()
+            .any(|n| n.contains("closed this connection")));
     }
 
     /// The inspector on offset 0 of a partition (by its name) of broker 0, at the run's end.
