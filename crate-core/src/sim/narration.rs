@@ -588,7 +588,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             session_timeout_ms,
             restarted,
         } => format!(
-            "{}: the controller fences it, takes it out of every ISR and moves each partition it led to a live in-sync replica.",
+            "{}: the controller fences it. It leaves the ISR of every partition that has another replica in sync, and each partition it led moves to a live in-sync replica; where it was the last one in sync it stays in the ISR, and the partition has no leader until it is back.",
             if *restarted {
                 format!("{} registers again before its session expired", n(broker))
             } else {
