@@ -39,8 +39,12 @@ cd "$(dirname "$0")/.."
 # (its Russian took the Russian worker from 35.5 to 36.8 KB, so that budget 36 → 38 KB);
 # 605 KB since Flink's start delay (a fourth checkpoint chart and a line saying what it and
 # alignment are), clients' Metadata requests on the wire, zombie copies tagged on the stage,
-# the fork's folded lists and the paused-leader lesson's zombie step: 601.4 → 603.8 KB.
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-605000}
+# the fork's folded lists and the paused-leader lesson's zombie step: 601.4 → 603.8 KB;
+# 607 KB since the fork names each future's duplicates and losses, the event log is one tab
+# stop, a busy wire is labelled by kind, the phone's fork fits and the three lanes name the
+# outputs that will never be in the log (603.8 → 607.5 KB, then 604.1 KB when the fork
+# compared its runs' steps by their hash instead of a derived comparison of records).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-607000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-38000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

@@ -13,6 +13,7 @@
 //! send) is known only at the end: the last point counts every loss, as the report does.
 
 use crate::compare::with_guarantee;
+use crate::ids::RecordId;
 use crate::kafka::processor::Guarantee;
 use crate::oracle::anomalies::readable_copies;
 use crate::report::processing;
@@ -48,29 +49,10 @@ pub struct OutcomeLane {
 pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
     let copies = readable_copies(sim);
     let summary = processing(sim, &copies)?;
-    let stages = crate::report::pipeline::pipeline(sim);
-    let p = stages.first()?;
     let lost = if finished {
         summary.lost
     } else {
-        let handled: BTreeSet<_> = crate::order::set_of(
-            p.processed
-                .iter()
-                .chain(p.batch.iter().map(|r| &r.value))
-                .chain(p.held.iter().map(|r| &r.value))
-                .copied(),
-        );
-        copies
-            .iter()
-            .filter(|(id, at)| {
-                !handled.contains(*id)
-                    && at.iter().any(|(tp, offset)| {
-                        p.settings.inputs.contains(tp)
-                            && p.positions.get(tp).is_some_and(|pos| offset < pos)
-                    })
-                    && !copies.contains_key(&crate::report::pipeline::output_through(&stages, **id))
-            })
-            .count() as u64
+        skipped(sim, &copies).len() as u64
     };
     Some(OutcomePoint {
         step: sim.steps(),
@@ -81,6 +63,41 @@ pub fn outcome_now(sim: &Simulation, finished: bool) -> Option<OutcomePoint> {
         duplicates: summary.duplicates,
         lost,
     })
+}
+
+/// The inputs skipped at this moment (see the module's note), each with the output it will
+/// never have: (input, output), in record order. Empty without a processor.
+pub fn skipped_now(sim: &Simulation) -> Vec<(RecordId, RecordId)> {
+    skipped(sim, &readable_copies(sim))
+}
+
+fn skipped(
+    sim: &Simulation,
+    copies: &std::collections::BTreeMap<RecordId, Vec<(crate::ids::Tp, u64)>>,
+) -> Vec<(RecordId, RecordId)> {
+    let stages = crate::report::pipeline::pipeline(sim);
+    let Some(p) = stages.first() else {
+        return Vec::new();
+    };
+    let handled: BTreeSet<_> = crate::order::set_of(
+        p.processed
+            .iter()
+            .chain(p.batch.iter().map(|r| &r.value))
+            .chain(p.held.iter().map(|r| &r.value))
+            .copied(),
+    );
+    copies
+        .iter()
+        .filter(|(id, at)| {
+            !handled.contains(*id)
+                && at.iter().any(|(tp, offset)| {
+                    p.settings.inputs.contains(tp)
+                        && p.positions.get(tp).is_some_and(|pos| offset < pos)
+                })
+        })
+        .map(|(id, _)| (*id, crate::report::pipeline::output_through(&stages, *id)))
+        .filter(|(_, out)| !copies.contains_key(out))
+        .collect()
 }
 
 /// One lane per guarantee, each sampled evenly over its own run's steps: its start,

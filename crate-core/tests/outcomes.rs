@@ -89,3 +89,35 @@ fn sampling_is_bounded_and_a_scenario_without_a_processor_is_refused() {
     let err = outcomes_over_time(&plain, None, 10).expect_err("no processor");
     assert!(err.contains("no read-process-write stage"), "{err}");
 }
+
+/// The inputs skipped at a moment are named with the outputs they will never have: at-most-
+/// once commits past v7 before its crash, so v7′ never reaches the log. Their number is the
+/// moment's "lost"; at-least-once skips none.
+#[test]
+fn the_skipped_inputs_are_named_with_their_missing_outputs() {
+    use eos_core::outcomes::{outcome_now, skipped_now};
+    let mut sim = builtin::get("rpw-crash-at-most-once")
+        .expect("built-in")
+        .simulation(None);
+    let mut first_seen = None;
+    while !sim.is_finished() {
+        sim.step();
+        let skipped = skipped_now(&sim);
+        let now = outcome_now(&sim, false).expect("a processor");
+        assert_eq!(skipped.len() as u64, now.lost, "step {}", sim.steps());
+        if first_seen.is_none() && !skipped.is_empty() {
+            first_seen = Some(sim.steps());
+        }
+    }
+    let named: Vec<(String, String)> = skipped_now(&sim)
+        .into_iter()
+        .map(|(i, o)| (sim.names.record(i), sim.names.record(o)))
+        .collect();
+    assert_eq!(named, [("v7".to_string(), "v7′".to_string())]);
+    assert!(first_seen.is_some());
+    let mut alo = builtin::get("rpw-crash-at-least-once")
+        .expect("built-in")
+        .simulation(None);
+    alo.run(eos_core::RunLimit::Completion);
+    assert!(skipped_now(&alo).is_empty());
+}

@@ -625,6 +625,8 @@ strings! {
     LanesNote => "The same faults under each guarantee, each run to the moment on screen (the lane under the run's own guarantee is the run itself, step for step): the processor, its messages on the wire, its output log and the counts so far.",
         "Те же сбои при каждой гарантии, каждый прогон доведён до момента на экране (прогон с гарантией самого сценария совпадает с ним шаг в шаг): процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
     LaneWithOutput => "inputs with output", "входов с результатом";
+    LaneMissing => "Never in the log:", "Не будет в журнале:";
+    LaneMissingOutput => "{0} (its input {1} was skipped)", "{0} (вход {1} пропущен)";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
     QuietMetadata => "{0} answers {1}'s Metadata request at once with the partition leaders it knows.",

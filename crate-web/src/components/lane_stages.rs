@@ -229,6 +229,20 @@ fn lane_view(
         .filter(|p| p.leader && outputs.contains(&p.tp.topic))
         .collect();
     let (flights, more) = in_flight_shown(&lane.sim, lang, LANE_WIRE_SHOWN);
+    // The outputs that will never be in the log (inputs skipped: at-most-once committed past
+    // them before the crash), named under it: a missing cell is no gap to see.
+    let missing: Vec<String> = eos_core::outcomes::skipped_now(&lane.sim)
+        .into_iter()
+        .map(|(input, output)| {
+            S::LaneMissingOutput.f(
+                lang,
+                &[
+                    &lane.sim.names.record(output),
+                    &lane.sim.names.record(input),
+                ],
+            )
+        })
+        .collect();
     html! {
         <article class={classes!("lane-stage", name)} style={format!("--lane: var({colour})")}>
             <h3>{ name }</h3>
@@ -246,6 +260,9 @@ fn lane_view(
             { for logs.into_iter().map(|p| html! {
                 <PartitionLog partition={p} selected={selected} on_select={pick.clone()} stage={false} />
             }) }
+            if !missing.is_empty() {
+                <p class="lane-missing">{ format!("{} {}", S::LaneMissing.get(lang), missing.join(", ")) }</p>
+            }
         </article>
     }
 }
