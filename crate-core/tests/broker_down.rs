@@ -661,6 +661,20 @@ fn a_flink_source_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
         sim.trace().iter().filter(emitted).any(|r| r.time > moved),
         "the source reads what broker 1 holds after the move"
     );
+    // The stop's savepoints meanwhile wait on the stuck source and expire: the run tries the
+    // stop a bounded number of times (this run once hung, retrying for ever).
+    let job = sim.flink.as_ref().expect("a Flink job");
+    let stops: Vec<_> = job
+        .coordinator
+        .history
+        .iter()
+        .filter(|c| c.last)
+        .map(|c| c.outcome)
+        .collect();
+    assert!(
+        !stops.is_empty() && stops.len() as u32 <= eos_core::flink::coordinator::STOP_ATTEMPTS,
+        "{stops:?}"
+    );
 }
 
 /// A Metadata request fails with the connection it went on: the producer that times out

@@ -93,11 +93,11 @@ fn an_end_txn_answered_as_a_retry_is_said_and_the_producer_only_believes_the_com
     assert!(!v2.contains("Under protocol 1"), "{v2}");
 }
 
-/// A final checkpoint is said to be aligned "unlike the others" only in a job whose other
-/// checkpoints may be unaligned.
+/// The stop's savepoint is said to be aligned "unlike this job's checkpoints" only in a job
+/// whose checkpoints may be unaligned.
 #[test]
 fn the_final_checkpoint_is_contrasted_only_in_an_unaligned_job() {
-    let phrase = "A final checkpoint is always aligned";
+    let phrase = "A savepoint is always aligned";
     assert!(all_sentences("flink-backpressure-unaligned").contains(phrase));
     for name in [
         "flink-backpressure-aligned",

@@ -521,7 +521,7 @@ strings! {
     MsgLeadersAll => "leaders: broker {0}", "лидеры: брокер {0}";
     MsgLeaders => "leaders: brokers {0}", "лидеры: брокеры {0}";
     MsgLeadersAsk => "leaders?", "лидеры?";
-    MsgTriggerFinal => "trigger final cp {0}", "запуск финального чекпоинта {0}";
+    MsgTriggerFinal => "trigger savepoint {0}", "запуск точки сохранения {0}";
     MsgTrigger => "trigger cp {0}", "запуск чекпоинта {0}";
     MsgAckCp => "ack cp {0}", "подтв. чекпоинта {0}";
     MsgCpComplete => "cp {0} complete", "чекпоинт {0} завершён";
@@ -611,8 +611,8 @@ strings! {
     Ms => "ms", "мс";
     CkptInFlight => "in-flight records", "записей в пути";
     CkptFinalRun => "{0} cp {1}", "{0} — чекпоинт {1}";
-    CkptFinalLead => "The final checkpoint, taken after the sources drain (it waits for them):",
-        "Финальный чекпоинт, после того как источники иссякли (он их ждёт):";
+    CkptFinalLead => "The savepoint that stops the job (always aligned, so it waits behind the buffered records; one that expires is tried again):",
+        "Точка сохранения, которой задача останавливается (всегда выровненная, поэтому ждёт за записями в буферах; истёкшая повторяется):";
     CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
     CkptExplain => "Start delay: from the trigger until the last task's first barrier arrives; under backpressure an aligned barrier waits behind the queued records, an unaligned one overtakes them. Alignment: from a task's first barrier to its last (under EXACTLY_ONCE its other inputs wait meanwhile; under AT_LEAST_ONCE none does).",
         "Задержка старта: от запуска чекпоинта до прихода первого барьера в последнюю задачу; при обратном давлении выровненный барьер ждёт за записями в очереди, невыровненный их обгоняет. Выравнивание: от первого барьера задачи до последнего (при EXACTLY_ONCE остальные её входы тем временем ждут, при AT_LEAST_ONCE — нет).";

@@ -36,7 +36,14 @@ pub struct CheckpointCoordinator {
     pub stop_requested: bool,
     /// The most checkpoints ever pending at once.
     pub max_pending_seen: u32,
+    /// Stop savepoints that expired: the run tries the stop `STOP_ATTEMPTS` times at most.
+    #[serde(default)]
+    pub failed_stops: u32,
 }
+
+/// How many times the run tries to stop the job with a savepoint (an operator retrying a
+/// failed stop-with-savepoint) before it leaves the job running.
+pub const STOP_ATTEMPTS: u32 = 3;
 
 impl CheckpointCoordinator {
     pub fn new() -> Self {
@@ -155,15 +162,13 @@ impl Job {
                 );
             }
         }
-        // The final checkpoint drains the pipeline first (stop-with-savepoint --drain):
-        // it has no timeout.
-        if !last {
-            ctx.set_timer_for(
-                NodeId::JobManager,
-                self.config.timeout,
-                Timer::Flink(FlinkTimer::Expire { id }),
-            );
-        }
+        // The stop's savepoint too has the checkpoints' timeout (Flink's CheckpointCoordinator
+        // cancels any pending checkpoint or savepoint past it).
+        ctx.set_timer_for(
+            NodeId::JobManager,
+            self.config.timeout,
+            Timer::Flink(FlinkTimer::Expire { id }),
+        );
     }
 
     pub(super) fn on_ack(
@@ -274,6 +279,7 @@ impl Job {
             id,
             acks: p.acks.len() as u32,
             of: self.tasks.len() as u32,
+            last: p.last,
         }));
         self.jm_send_all(
             Rpc::Abort {
@@ -282,7 +288,14 @@ impl Job {
             },
             ctx,
         );
-        self.coordinator.consecutive_failures += 1;
+        // A failed savepoint does not count against the tolerable checkpoint failures
+        // (Flink's CheckpointFailureManager counts checkpoints only); the stop is tried
+        // again with a new savepoint.
+        if p.last {
+            self.coordinator.failed_stops += 1;
+        } else {
+            self.coordinator.consecutive_failures += 1;
+        }
         if self.coordinator.consecutive_failures > self.config.tolerable_failures {
             self.fail(
                 format!(
@@ -312,6 +325,7 @@ impl Job {
         if self.coordinator.stop_requested
             && self.phase == JobPhase::Running
             && self.coordinator.pending.is_empty()
+            && self.coordinator.failed_stops < STOP_ATTEMPTS
         {
             self.trigger(true, ctx);
         }

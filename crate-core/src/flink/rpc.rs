@@ -40,7 +40,7 @@ impl Rpc {
 
     pub fn label(&self) -> String {
         match self {
-            Rpc::Trigger { id, last: true, .. } => format!("trigger final cp {id}"),
+            Rpc::Trigger { id, last: true, .. } => format!("trigger savepoint {id}"),
             Rpc::Trigger { id, .. } => format!("trigger cp {id}"),
             Rpc::Ack { id, .. } => format!("ack cp {id}"),
             Rpc::Notify { id, .. } => format!("cp {id} complete"),

@@ -71,6 +71,9 @@ pub enum FlinkNote {
         id: u64,
         acks: u32,
         of: u32,
+        /// The stop's savepoint: the stop fails, and is tried again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        last: bool,
     },
     NotifyReceived {
         task: NodeId,
@@ -243,9 +246,9 @@ impl FlinkNote {
                 "The JobManager triggers checkpoint {id}: each source records its position and emits barrier {id}."
             ),
             FlinkNote::CheckpointTriggered { id, last: true, unaligned_job } => format!(
-                "The JobManager stops the job with a final checkpoint {id} (the sources finish after barrier {id}).{}",
+                "The JobManager stops the job with a savepoint, {id} (stop-with-savepoint: the sources finish after barrier {id}).{}",
                 if *unaligned_job {
-                    " A final checkpoint is always aligned, unlike this job's others: its barriers wait behind the buffered records."
+                    " A savepoint is always aligned, unlike this job's checkpoints: its barriers wait behind the buffered records."
                 } else {
                     ""
                 }
@@ -299,14 +302,17 @@ impl FlinkNote {
                 "Checkpoint {id} is complete after {}: every task acknowledged. notifyCheckpointComplete({id}) goes out.",
                 format_duration(*duration)
             ),
-            FlinkNote::CheckpointExpired { id, acks, of } => format!(
+            FlinkNote::CheckpointExpired { id, acks, of, last: false } => format!(
                 "Checkpoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements: it is discarded."
+            ),
+            FlinkNote::CheckpointExpired { id, acks, of, last: true } => format!(
+                "The stop's savepoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements (a savepoint has the checkpoints' timeout): the stop fails and the job keeps running. The run tries the stop again at once with a new savepoint, as an operator would, three times at most; a failed savepoint does not count against the tolerable checkpoint failures."
             ),
             FlinkNote::NotifyReceived { task, id } => {
                 format!("{} learns that checkpoint {id} is complete.", n(task))
             }
             FlinkNote::StopRequested => {
-                "The run ends: the JobManager will stop the job with a final checkpoint.".into()
+                "The run ends: the JobManager will stop the job with a savepoint (stop-with-savepoint).".into()
             }
             FlinkNote::JobFinished { checkpoint } => format!(
                 "The job finished with checkpoint {checkpoint}; the sinks commit what it covers."

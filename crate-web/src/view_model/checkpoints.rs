@@ -240,7 +240,9 @@ mod tests {
         let last = runs[1]
             .final_checkpoint
             .expect("a stop with a final checkpoint");
-        assert_eq!(unaligned.label, "unaligned");
+        // Its one expired checkpoint is the first stop's savepoint (aligned, as every
+        // savepoint is).
+        assert_eq!(unaligned.label, "unaligned (1 expired or aborted)");
         let note = final_note.expect("a note on the final checkpoints");
         assert!(note.contains(&format!("unaligned cp {last}")), "{note}");
         assert!(unaligned.points.iter().any(|p| p.0 == last as f64));
