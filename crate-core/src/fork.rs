@@ -179,6 +179,9 @@ pub struct ForkSide {
     pub events: Vec<(u64, String)>,
     /// Notable events past the ones listed.
     pub more: usize,
+    /// Per listed event: a commit its producer heard (dropped when the other future lists
+    /// the same sentence: a commit both futures make is no news).
+    pub commits: Vec<bool>,
 }
 
 /// A record, reader or key whose fate differs between the two futures.
@@ -321,25 +324,23 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
                 .map(move |n| (r.step, Ok(n)))
         })
         .collect();
-    lines.extend(report.anomalies.iter().filter_map(|a| {
-        let what = match a.kind.as_str() {
-            "duplicate" => "Duplicate",
-            "lost-write" => "Lost write",
-            "aborted-read" => "Aborted read",
-            _ => return None,
-        };
-        let at = a.events.iter().copied().max().filter(|at| *at > from)?;
-        Some((at, Err(format!("{what}: {}.", a.detail))))
-    }));
+    lines.extend(findings(sim, from));
     lines.extend(skipped_inputs(sim, &report, from));
     crate::order::sort_by_key(&mut lines, |(step, line)| (*step, line.is_err()));
     let more = lines.len().saturating_sub(EVENTS_LISTED);
+    let mut commits = Vec::new();
     let events = lines
         .into_iter()
         .take(EVENTS_LISTED)
         .map(|(step, line)| match line {
-            Ok(n) => (step, narrate(&sim.names, n)),
-            Err(finding) => (step, finding),
+            Ok(n) => {
+                commits.push(matches!(n, Note::TxnEnded { commit: true, .. }));
+                (step, narrate(&sim.names, n))
+            }
+            Err(finding) => {
+                commits.push(false);
+                (step, finding)
+            }
         })
         .collect();
     // A Flink job's loss or over-count shows against its failure-free twin, not in the
@@ -351,7 +352,79 @@ fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSid
         report,
         events,
         more,
+        commits,
     }
+}
+
+/// Each side without the commits the other side lists word for word: routine commits both
+/// futures make would fill the lists and fold the crashes and aborts away.
+fn without_shared_commits(a: ForkSide, b: ForkSide) -> (ForkSide, ForkSide) {
+    let keep = |x: &ForkSide, other: &ForkSide| -> Vec<bool> {
+        x.events
+            .iter()
+            .zip(&x.commits)
+            .map(|((_, text), commit)| !commit || !other.events.iter().any(|(_, t)| t == text))
+            .collect()
+    };
+    let (ka, kb) = (keep(&a, &b), keep(&b, &a));
+    let filter = |mut x: ForkSide, k: Vec<bool>| {
+        let mut i = 0;
+        x.events.retain(|_| {
+            i += 1;
+            k.get(i - 1).copied().unwrap_or(true)
+        });
+        x.commits = vec![false; x.events.len()];
+        x
+    };
+    (filter(a, ka), filter(b, kb))
+}
+
+/// What a finding line of a side starts with (the page keeps these in view).
+pub const FINDINGS: [&str; 3] = ["Duplicate: ", "Lost: ", "Aborted read: "];
+
+/// Whether an event line of a side is one of the oracle's findings.
+pub fn is_finding(line: &str) -> bool {
+    FINDINGS.iter().any(|f| line.starts_with(f))
+}
+
+/// The oracle's duplicates, lost writes and aborted reads after `from`, each at the step
+/// that makes it: a duplicate where its second readable copy was appended (not where its
+/// evidence ends, an acknowledgement some steps later), the others where their evidence
+/// ends.
+fn findings<'a>(sim: &Simulation, from: u64) -> Vec<(u64, Result<&'a Note, String>)> {
+    use crate::oracle::anomalies::{find, readable_copies, AnomalyKind};
+    let copies = readable_copies(sim);
+    find(sim)
+        .into_iter()
+        .filter_map(|a| {
+            let what = match a.kind {
+                AnomalyKind::Duplicate => "Duplicate",
+                AnomalyKind::LostWrite => "Lost",
+                AnomalyKind::AbortedRead => "Aborted read",
+                _ => return None,
+            };
+            let second_copy = a
+                .record
+                .filter(|_| a.kind == AnomalyKind::Duplicate)
+                .and_then(|id| {
+                    let at = copies.get(&id)?;
+                    let mut steps: Vec<u64> = sim
+                        .ledger
+                        .get(id)?
+                        .appends
+                        .iter()
+                        .filter(|c| at.contains(&(c.tp, c.offset)))
+                        .map(|c| c.step)
+                        .collect();
+                    crate::order::sort(&mut steps);
+                    steps.get(1).copied()
+                });
+            let at = second_copy
+                .or_else(|| a.events.iter().copied().max())
+                .filter(|at| *at > from)?;
+            Some((at, Err(format!("{what}: {}.", a.detail))))
+        })
+        .collect()
 }
 
 /// A processor's input with no output in any log (at-most-once's loss: its offset was
@@ -543,6 +616,7 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
         side(s, seed, &a, from),
         side(&other, seed, &b, changed_from),
     );
+    let (as_is, changed) = without_shared_commits(as_is, changed);
     let fates = fates(&a, &as_is.report, &changed.report);
     Ok(Fork {
         at,
@@ -717,7 +791,45 @@ mod tests {
     }
 
     #[test]
-    fn a_duplicate_from_a_replay_is_listed_where_its_evidence_ends() {
+    fn commits_both_futures_make_are_not_listed() {
+        // The exactly-once processor commits the same transactions in both futures up to its
+        // crash; a change to the auditor's isolation level changes none of them.
+        let s = crate::builtin::get("rpw-crash-exactly-once").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Isolation), 0).expect("applies");
+        for (x, y) in [(&f.as_is, &f.changed), (&f.changed, &f.as_is)] {
+            assert!(
+                !x.events.iter().any(
+                    |(_, t)| t.contains("is committed") && y.events.iter().any(|(_, u)| u == t)
+                ),
+                "{:#?}",
+                x.events
+            );
+        }
+        // Under another guarantee the commits are the changed future's own: listed.
+        let g = fork(&s, None, &TryAction::Guarantee(Guarantee::AtLeastOnce), 0).expect("applies");
+        assert!(g
+            .as_is
+            .events
+            .iter()
+            .any(|(_, t)| t.contains("is committed")));
+    }
+
+    /// The step whose narration contains `words`, in the scenario's run.
+    fn a_sim_step(s: &Scenario, words: &str) -> u64 {
+        let sim = run(s, None);
+        sim.trace()
+            .iter()
+            .find(|r| {
+                r.notes
+                    .iter()
+                    .any(|n| narrate(&sim.names, n).contains(words))
+            })
+            .map(|r| r.step)
+            .unwrap_or_else(|| panic!("no step says {words}"))
+    }
+
+    #[test]
+    fn a_duplicate_from_a_replay_is_listed_where_its_second_copy_is_appended() {
         // At-least-once: the processor crashes after its output is appended, before it
         // commits, and re-reads from its committed offset. No notable event makes the second
         // copy (it is a plain append); the oracle's finding is listed in its place.
@@ -737,8 +849,16 @@ mod tests {
             .find(|(_, t)| t.starts_with("Duplicate: "))
             .expect("the duplicate is listed");
         assert!(line.contains("is stored 2 times"), "{line}");
-        let dup = &f.as_is.report.anomalies[0];
-        assert_eq!(Some(*at), dup.events.iter().copied().max());
+        // At the step that appends the second copy (v7′ at offset 8 of invoices-0), not at
+        // the acknowledgement that ends its evidence.
+        let appended = f
+            .as_is
+            .events
+            .iter()
+            .position(|(_, t)| t.starts_with("Duplicate: "))
+            .map(|_| *at);
+        let second = a_sim_step(&s, "broker 0 appends record v7′ at offset 8 of invoices-0");
+        assert_eq!(appended, Some(second));
         assert!(f.as_is.events[restart].0 < *at);
         // Listed in step order, after the notes of its own step.
         assert!(f.as_is.events.windows(2).all(|w| w[0].0 <= w[1].0));

@@ -240,7 +240,7 @@ strings! {
     ForkEachSideListsWhat => "Each side lists what happens after step", "Каждая сторона перечисляет, что происходит после шага";
     ForkAsIs => "As is", "Как есть";
     ForkChanged => "Changed:", "С изменением:";
-    ForkEveryRecordEndsThe => "Every record ends the same way in both futures.", "Каждая запись заканчивает одинаково в обоих вариантах будущего.";
+    ForkEveryRecordEndsThe => "Every record ends the same way in both futures.", "Каждая запись заканчивается одинаково в обоих вариантах будущего.";
     ForkRecordOrKey => "record or key", "запись или ключ";
     ForkAsIs2 => "as is", "как есть";
     ForkChanged2 => "changed", "с изменением";
@@ -629,8 +629,8 @@ strings! {
     LaneMissingOutput => "{0} (its input {1} was skipped)", "{0} (вход {1} пропущен)";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
-    QuietMetadata => "{0} answers {1}'s Metadata request at once with the partition leaders it knows.",
-        "{0} сразу отвечает на запрос Metadata от {1}: называет известных ему лидеров партиций.";
+    QuietMetadata => "{0} answers {1}'s Metadata request with the partition leaders it knows.",
+        "{0} отвечает на запрос Metadata от {1}: называет известных ему лидеров партиций.";
     MetadataRequestFailed => "At step {0} the client closed this connection (its request timed out): this Metadata request failed with it, and the broker's late answer will not be taken.",
         "На шаге {0} клиент закрыл это соединение (его запрос не дождался ответа): этот запрос Metadata пропал вместе с ним, и запоздалый ответ брокера не будет принят.";
     QuietStart => "{0} starts.", "{0} запускается.";

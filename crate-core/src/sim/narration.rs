@@ -376,7 +376,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             }
         }
         Note::StaleResponseIgnored { producer, kind, .. } => format!(
-            "{} ignores a late {} for a request it already gave up on or completed.",
+            "{} takes no notice of a late {}: its request was already answered, or given up on with the connection it went on.",
             n(producer),
             message_name(*kind)
         ),

@@ -645,6 +645,14 @@ impl Simulation {
                         {
                             st.metadata_asked = None;
                             self.apply_metadata(to, leaders, true, notes);
+                        } else {
+                            // The answer to a request that failed with the connection it went
+                            // on: the client takes no notice of it.
+                            notes.push(Note::StaleResponseIgnored {
+                                producer: to,
+                                request_id: *request_id,
+                                kind: env.msg.kind(),
+                            });
                         }
                     }
                     return Dispatch::Done(what);

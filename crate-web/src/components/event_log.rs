@@ -113,7 +113,9 @@ pub fn event_log(props: &EventLogProps) -> Html {
             // A box whose scroll origin is its bottom (`.event-scroll` is a reversed column
             // around the list): it shows the newest line and keeps to it as lines come, and
             // earlier lines added above leave the lines being read where they are.
-            <div class="event-scroll" ref={scroller} tabindex="0" aria-label={t(S::WhatHappened)}>
+            // Not a tab stop of its own: its lines' step buttons are one (rove.rs), and the
+            // focus moving among them scrolls the box.
+            <div class="event-scroll" ref={scroller}>
             <ol id="event-log" lang="en" data-roves="" ref={rove.container.clone()}
                 onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                 if earlier && *shown < MAX_SHOWN {

@@ -252,19 +252,22 @@ fn side(
     let apart = differs(s, other);
     // Shared lines fade only when some line on either side differs.
     let marked = apart.iter().any(|d| *d) || differs(other, s).iter().any(|d| *d);
-    let mut rows: Vec<Html> = s
-        .events
-        .iter()
-        .zip(&apart)
-        .map(|((step, text), differs)| {
-            html! {
-                <li class={classes!(marked.then_some(if *differs { "differs" } else { "shared" }))}>
-                    <span class="step">{ format!("#{step}") }</span>{ text }
-                </li>
-            }
-        })
-        .collect();
-    let folded = rows.split_off(EVENTS_SHOWN.min(rows.len()));
+    // The first lines in view, and past them the oracle's findings (a duplicate, a loss):
+    // what a side's counts come from is never folded away.
+    let (mut rows, mut folded): (Vec<Html>, Vec<Html>) = (Vec::new(), Vec::new());
+    for (i, ((step, text), differs)) in s.events.iter().zip(&apart).enumerate() {
+        let finding = eos_core::fork::is_finding(text);
+        let row = html! {
+            <li class={classes!(marked.then_some(if *differs { "differs" } else { "shared" }), finding.then_some("finding"))}>
+                <span class="step">{ format!("#{step}") }</span>{ text }
+            </li>
+        };
+        if i < EVENTS_SHOWN || finding {
+            rows.push(row);
+        } else {
+            folded.push(row);
+        }
+    }
     html! {
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>

@@ -17,8 +17,10 @@ const ALONG: [f64; 5] = [0.5, 0.35, 0.65, 0.2, 0.8];
 
 /// A label's text: the kind, and how many arrows alike it speaks for.
 pub fn text(a: &ArrowVm) -> String {
+    // "3× produce response": the number of arrows first, unlike a message's own count
+    // ("replicate ×2", two records).
     if a.also > 0 {
-        format!("{} ×{}", a.kind, a.also + 1)
+        format!("{}× {}", a.also + 1, a.kind)
     } else {
         a.kind.clone()
     }
@@ -155,7 +157,7 @@ pub fn place(
             } else {
                 now_x - left
             };
-            // Characters that fit, less the "×3" a label for several arrows carries.
+            // Characters that fit, less the "3× " a label for several arrows carries.
             let chars = a.kind.chars().count();
             let room = (((side - 10.0) / CHAR_WIDTH).floor().max(0.0) as usize)
                 .saturating_sub(text(a).chars().count() - chars);
@@ -227,6 +229,14 @@ fn find_place(
         }
     }
     candidates.extend(level);
+    // Places between the arrow's two lanes first: a label past the lane it starts from reads
+    // as another lane's (a response's label under the broker it leaves). Kept in order.
+    let (top, bottom) = (a.y1.min(a.y2), a.y1.max(a.y2));
+    if bottom - top >= ASCENT + DESCENT + 4.0 {
+        let inside = |&(_, y): &(f64, f64)| y - ASCENT >= top && y + DESCENT <= bottom;
+        // A stable sort on "outside": the shared sort, no new one for the page.
+        eos_core::order::sort_by_key(&mut candidates, |c| !inside(c));
+    }
     // A clear place first (a phone); it may sit a little further off the arrow.
     if !lines.is_empty() {
         for &(x, y) in &candidates {

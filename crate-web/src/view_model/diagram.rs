@@ -595,8 +595,8 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
 
     // Labels on the wire only while they can be read: on a busy wire they pile up over one
     // another (the tooltip and the inspector still name each message). Arrows alike share
-    // one label (below), so a wire busy with a few kinds between a few lanes (replicate ×5,
-    // ack ×5) is still quiet enough.
+    // one label (below), so a wire busy with a few kinds between a few lanes (5× replicate,
+    // 5× ack) is still quiet enough.
     let on_wire: Vec<&ArrowVm> = arrows.iter().filter(|a| a.in_flight).collect();
     let kinds_on_wire = on_wire
         .iter()
