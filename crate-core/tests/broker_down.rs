@@ -190,7 +190,7 @@ fn a_deposed_leaders_late_replication_is_ignored_and_narrated() {
         ));
         let text = eos_core::sim::narration::narrate(&sim.names, &rec.notes[0]);
         assert!(
-            text.contains("from leader epoch 0: it knows leader epoch 1"),
+            text.contains("(leader epoch 0): it knows leader epoch 1 and no longer follows"),
             "{text}"
         );
     }

@@ -417,7 +417,7 @@ strings! {
     Crashed => "crashed", "упал";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
-    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new metadata and registers again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые метаданные и зарегистрируется заново";
+    FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new metadata and heartbeats again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые метаданные и снова начнёт слать heartbeat";
     UpStale => "up · serving what waited while it was frozen, on the metadata it had then: it applies what it missed next", "работает · обслуживает то, что ждало, пока он был заморожен, по тогдашним метаданным: пропущенное применит следом";
     Up => "up", "работает";
     Unknown => "unknown", "неизвестно";

@@ -1334,9 +1334,12 @@ impl Producer {
             backoff,
             reason,
         });
-        ctx.set_timer_jittered(
+        // Spread by the jitter, then capped at retry.backoff.max.ms, as both clients do
+        // (Java's ExponentialBackoff, librdkafka's rd_kafka_retry_msgq).
+        ctx.set_timer_jittered_at_most(
             backoff,
             BACKOFF_JITTER_PERCENT,
+            ms(config.retry_backoff_max_ms),
             Timer::Producer(ProducerTimer::BackoffOver { batch_id }),
         );
         // Back into the partition's queue in creation order, ahead of newer batches.

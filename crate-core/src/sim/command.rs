@@ -19,6 +19,9 @@ pub enum Command {
         after: SimTime,
         /// Spread the delay by up to ± this percentage, drawn from the simulation's RNG.
         jitter_percent: u8,
+        /// The longest the spread delay may be (a client's backoff ceiling, applied after the
+        /// jitter as Kafka's clients do).
+        at_most: SimTime,
         timer: Timer,
     },
     Note(Note),
@@ -67,10 +70,23 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn set_timer_jittered(&mut self, after: SimTime, jitter_percent: u8, timer: Timer) {
+        self.set_timer_jittered_at_most(after, jitter_percent, SimTime::MAX, timer);
+    }
+
+    /// A jittered delay no longer than `at_most` (Kafka's clients spread a retry backoff,
+    /// then cap it at `retry.backoff.max.ms`).
+    pub fn set_timer_jittered_at_most(
+        &mut self,
+        after: SimTime,
+        jitter_percent: u8,
+        at_most: SimTime,
+        timer: Timer,
+    ) {
         self.out.push(Command::SetTimer {
             node: self.me,
             after,
             jitter_percent,
+            at_most,
             timer,
         });
     }
@@ -81,6 +97,7 @@ impl<'a> Ctx<'a> {
             node,
             after,
             jitter_percent: 0,
+            at_most: SimTime::MAX,
             timer,
         });
     }

@@ -599,7 +599,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             }
         ),
         Note::BrokerRejoined { broker } => format!(
-            "{} learns that the controller fenced it while it was frozen: it registers again and follows the current leaders, catching up from them.",
+            "{} learns that the controller fenced it while it was frozen (its session expired): it heartbeats again, the controller unfences it once it has caught up with the metadata log, and it follows the current leaders, catching up from them.",
             n(broker)
         ),
         Note::MetadataCaughtUp {
@@ -780,7 +780,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             leader_epoch,
             current_epoch,
         } => format!(
-            "{} ignores {}'s replication of {} from leader epoch {leader_epoch}: it knows leader epoch {current_epoch}, so the deposed leader's records are not taken.",
+            "{} takes nothing from {}'s late answer to its replica fetch of {} (leader epoch {leader_epoch}): it knows leader epoch {current_epoch} and no longer follows that broker, so the deposed leader's records are not taken.",
             n(broker),
             n(from),
             tp(t)
@@ -847,7 +847,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             coordinator,
             transactional_id,
         } => format!(
-            "A new instance of \"{transactional_id}\" initialises: the coordinator ({}) bumps the epoch, fencing the old one, and aborts its open transaction.",
+            "A new instance of \"{transactional_id}\" initialises: the coordinator ({}) bumps the epoch, fencing the old one, and aborts its open transaction (under transaction protocol 2 the abort's end bumps the epoch once more).",
             n(coordinator)
         ),
         Note::TxnTimedOut {
@@ -857,7 +857,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             scan_interval_ms,
             overdue,
         } => format!(
-            "The coordinator ({}) checks for timed-out transactions (every {scan_interval_ms} ms, transaction.abort.timed.out.transaction.cleanup.interval.ms) and finds \"{transactional_id}\" open {} past its transaction.timeout.ms ({timeout_ms} ms): it fences the producer and aborts the transaction.",
+            "The coordinator ({}) checks for timed-out transactions (every {scan_interval_ms} ms, transaction.abort.timed.out.transaction.cleanup.interval.ms) and finds \"{transactional_id}\" open {} past its transaction.timeout.ms ({timeout_ms} ms): it fences the producer (an epoch bump) and aborts the transaction (under transaction protocol 2 its end bumps the epoch once more).",
             n(coordinator),
             format_duration(*overdue),
         ),

@@ -1225,6 +1225,7 @@ impl Simulation {
                     node,
                     after,
                     jitter_percent,
+                    at_most,
                     timer,
                 } => {
                     let spread = after.saturating_mul(u64::from(jitter_percent)) / 100;
@@ -1232,7 +1233,8 @@ impl Simulation {
                         after - spread + self.rng.below_or_equal(spread.saturating_mul(2))
                     } else {
                         after
-                    };
+                    }
+                    .min(at_most);
                     let at = self.now.saturating_add(delay);
                     self.schedule_timer(node, at, timer);
                 }
