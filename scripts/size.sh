@@ -43,10 +43,13 @@ cd "$(dirname "$0")/.."
 # 607 KB since the fork names each future's duplicates and losses, the event log is one tab
 # stop, a busy wire is labelled by kind, the phone's fork fits and the three lanes name the
 # outputs that will never be in the log (603.8 → 607.5 KB, then 604.1 KB when the fork
-# compared its runs' steps by their hash instead of a derived comparison of records).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-607000}
+# compared its runs' steps by their hash instead of a derived comparison of records);
+# 608 KB since the fork keeps its findings in view and drops shared commits, labels keep
+# between their arrow's lanes, late answers and the stop's savepoint are narrated, and the
+# Russian wording of those (606.8 KB; the Russian worker 37.96 KB, so its budget 38 → 39 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-608000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-38000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-39000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

@@ -229,34 +229,46 @@ fn find_place(
         }
     }
     candidates.extend(level);
-    // Places between the arrow's two lanes first: a label past the lane it starts from reads
-    // as another lane's (a response's label under the broker it leaves). Kept in order.
+    // Places between the arrow's two lanes first, even over lines: a label past the lane it
+    // starts from reads as another lane's (a response's label under the broker it leaves).
+    // Only when none fits there, the rest.
     let (top, bottom) = (a.y1.min(a.y2), a.y1.max(a.y2));
-    if bottom - top >= ASCENT + DESCENT + 4.0 {
-        let inside = |&(_, y): &(f64, f64)| y - ASCENT >= top && y + DESCENT <= bottom;
-        // A stable sort on "outside": the shared sort, no new one for the page.
-        eos_core::order::sort_by_key(&mut candidates, |c| !inside(c));
-    }
-    // A clear place first (a phone); it may sit a little further off the arrow.
-    if !lines.is_empty() {
-        for &(x, y) in &candidates {
-            for y in [y, y - 10.0, y + 10.0] {
-                if let Some(b) = fits(x, y).filter(clear) {
-                    return Some((x, y, b));
+    let banded = bottom - top >= ASCENT + DESCENT + 4.0;
+    let inside = |y: f64| !banded || (y - ASCENT >= top && y + DESCENT <= bottom);
+    let off_now = |b: &LabelBox| !(b.x0 < now_x && now_x < b.x1);
+    for in_band in [true, false] {
+        let group: Vec<(f64, f64)> = candidates
+            .iter()
+            .copied()
+            .filter(|&(_, y)| inside(y) == in_band)
+            .collect();
+        // A clear place first (a phone); it may sit a little further off the arrow.
+        if !lines.is_empty() {
+            for &(x, y) in &group {
+                for y in [y, y - 10.0, y + 10.0] {
+                    if inside(y) != in_band {
+                        continue;
+                    }
+                    if let Some(b) = fits(x, y).filter(clear) {
+                        return Some((x, y, b));
+                    }
                 }
             }
         }
+        // Off the now line if any place is, else across it.
+        let found = group
+            .iter()
+            .find_map(|&(x, y)| fits(x, y).filter(off_now).map(|b| (x, y, b)))
+            .or_else(|| {
+                group
+                    .iter()
+                    .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)))
+            });
+        if found.is_some() {
+            return found;
+        }
     }
-    // Off the now line if any place is, else across it.
-    let off_now = |b: &LabelBox| !(b.x0 < now_x && now_x < b.x1);
-    candidates
-        .iter()
-        .find_map(|&(x, y)| fits(x, y).filter(off_now).map(|b| (x, y, b)))
-        .or_else(|| {
-            candidates
-                .iter()
-                .find_map(|&(x, y)| fits(x, y).map(|b| (x, y, b)))
-        })
+    None
 }
 
 /// How many labels in view (right of `view_left`) cross another arrow or the now line.

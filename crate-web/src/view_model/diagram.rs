@@ -1511,8 +1511,9 @@ mod tests {
     }
 
     /// On a phone a label in view keeps off other arrows and the now line when it can:
-    /// over a few built-ins, a fifth fewer labels cross a line than when placed as on a wide
-    /// screen in the same room (many cannot help it: the lines are dense).
+    /// over a few built-ins, fewer labels cross a line than when placed as on a wide screen
+    /// in the same room (many cannot help it: the lines are dense, and a label stays between
+    /// its arrow's two lanes before it looks for a clear place elsewhere).
     #[test]
     fn a_phone_keeps_labels_off_the_lines_when_it_can() {
         use super::super::arrow_labels::{crossings, place};
@@ -1539,7 +1540,7 @@ mod tests {
             }
         }
         assert!(
-            preferred * 5 < plain * 4,
+            preferred * 10 < plain * 19 / 2,
             "labels over lines: {preferred} preferring clear places, {plain} not"
         );
     }
@@ -1723,5 +1724,44 @@ mod tests {
             .map(|a| a.also + 1)
             .sum();
         assert_eq!(spoken_for, on_wire, "{labels:?}");
+    }
+
+    /// A label sits between its arrow's two lanes, where there is room: one under the lane
+    /// its arrow leaves reads as another lane's message. Over a few built-ins, on a phone and
+    /// on a wide screen, nearly every current arrow's label does.
+    #[test]
+    fn labels_sit_between_their_arrows_lanes() {
+        use super::super::arrow_labels::LabelBox;
+        let (mut inside, mut all) = (0, 0);
+        for name in [
+            "lost-ack-idempotence-off",
+            "paused-leader-fenced-loss",
+            "rpw-crash-exactly-once",
+            "seed-frozen-broker",
+        ] {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            while !sim.is_finished() && sim.steps() < 150 {
+                sim.step();
+                for viewport in [
+                    Viewport::Phone { visible: 317.0 },
+                    Viewport::Wide { frame: None },
+                ] {
+                    let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, viewport);
+                    for a in d.arrows.iter().filter(|a| a.labelled && a.current) {
+                        let (top, bottom) = (a.y1.min(a.y2), a.y1.max(a.y2));
+                        if bottom - top < 30.0 {
+                            continue;
+                        }
+                        let b = LabelBox::of(a, a.label_x, a.label_y);
+                        all += 1;
+                        inside += usize::from(b.y0 >= top && b.y1 <= bottom);
+                    }
+                }
+            }
+        }
+        assert!(
+            all > 200 && inside * 10 >= all * 9,
+            "{inside} of {all} inside"
+        );
     }
 }
