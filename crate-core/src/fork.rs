@@ -419,8 +419,26 @@ fn findings<'a>(sim: &Simulation, from: u64) -> Vec<(u64, Result<&'a Note, Strin
                     crate::order::sort(&mut steps);
                     steps.get(1).copied()
                 });
+            // An aborted read where the reader read it (its record's evidence ends with the
+            // abort, often long before).
+            let read = a
+                .record
+                .filter(|_| a.kind == AnomalyKind::AbortedRead)
+                .and_then(|id| {
+                    let at = sim
+                        .consumers
+                        .iter()
+                        .flat_map(|c| c.reads.iter())
+                        .filter(|r| r.value == id)
+                        .map(|r| r.at)
+                        .max()?;
+                    sim.trace().iter().find(|r| r.time >= at).map(|r| r.step)
+                });
+            // (A finding with no evidence steps is listed at the run's end.)
             let at = second_copy
+                .or(read)
                 .or_else(|| a.events.iter().copied().max())
+                .or_else(|| sim.trace().last().map(|r| r.step))
                 .filter(|at| *at > from)?;
             Some((at, Err(format!("{what}: {}.", a.detail))))
         })
@@ -805,6 +823,18 @@ mod tests {
                 x.events
             );
         }
+        // The read_uncommitted future's aborted read is listed where the auditor reads it.
+        let (step, _) = f
+            .changed
+            .events
+            .iter()
+            .find(|(_, t)| t.starts_with("Aborted read: auditor (read_uncommitted) read v7′"))
+            .expect("the aborted read is listed");
+        assert!(f
+            .changed
+            .events
+            .iter()
+            .any(|(s, t)| s < step && t.contains("to auditor")));
         // Under another guarantee the commits are the changed future's own: listed.
         let g = fork(&s, None, &TryAction::Guarantee(Guarantee::AtLeastOnce), 0).expect("applies");
         assert!(g
