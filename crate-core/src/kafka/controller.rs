@@ -204,6 +204,10 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
                     leader_epoch: epoch + 1,
                     lost_records: Vec::new(),
                 });
+                // The only in-sync replica now leads: its high watermark is its log end (a
+                // replica that was a follower may have lagged its old leader's), and its
+                // followers catch up from it.
+                align_followers(brokers, alive, tp, back, ctx);
             }
             None => {}
         }
