@@ -206,9 +206,9 @@ pub enum Subject {
 /// What one future holds for a subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
-    /// A delivery: its ledger status (`delivered`, ..., or `never sent`) and its readable copies, with the
-    /// partitions they are in (not their offsets: a marker more or less shifts every later
-    /// offset, and is no difference in the record's fate).
+    /// A delivery: its ledger status (`delivered`, ..., or `never sent`) and its readable
+    /// copies, with the partitions they are in (not their offsets: a marker more or less
+    /// shifts every later offset, and is no difference in the record's fate).
     Delivery {
         status: String,
         copies: usize,
@@ -292,10 +292,11 @@ fn run(s: &Scenario, seed: Option<u64>) -> Simulation {
 }
 
 /// One future: its report, and its events after `from` (the step after it is where the
-/// futures part, when they do). Each duplicate, lost write or aborted read the oracle finds
-/// after `from` is listed too, at the last step its evidence names: a duplicate that comes
-/// from a replay (a consumer re-reading from its committed offset) has no notable event of
-/// its own, and without this line its side would not say where its count comes from.
+/// futures part, when they do). Each duplicate, lost write and aborted read the oracle finds
+/// after `from` is listed too (`findings`), and each input at-most-once skipped
+/// (`skipped_inputs`): a duplicate that comes from a replay (a consumer re-reading from its
+/// committed offset) has no notable event of its own, and without these lines a side would
+/// not say where its counts come from.
 fn side(s: &Scenario, seed: Option<u64>, sim: &Simulation, from: u64) -> ForkSide {
     let mut report = Report::counts(s.name(), sim);
     // Each line: its step, and the note or the oracle's finding (after the step's notes).
