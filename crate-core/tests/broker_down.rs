@@ -722,59 +722,7 @@ fn a_metadata_answer_on_a_closed_connection_is_not_taken() {
 /// leader for a moment) read nothing uncommitted. Found by the property test (seed 41).
 #[test]
 fn a_replica_that_leads_again_after_both_froze_takes_its_log_end_as_high_watermark() {
-    let sim = run_to_end(
-        r#"version = 1
-name = "generated"
-seed = 0
-
-[cluster]
-brokers = 2
-transaction_protocol = 2
-transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000
-broker_session_timeout_ms = 239
-
-[limits]
-max_steps = 200000
-
-[[topics]]
-name = "t"
-partitions = 2
-replication_factor = 2
-
-[[producers]]
-name = "p0"
-transactional_id = "tx-0"
-request_timeout_ms = 30000
-resend_unconfirmed_on_restart = false
-[[producers.transactions]]
-at_ms = 0
-end = "commit"
-[[producers.transactions.sends]]
-topic = "t"
-key_prefix = "p0t0s0-"
-count = 1
-interval_us = 0
-partition = 1
-
-[[faults]]
-at_ms = 830
-action = "freeze"
-target = "broker-1"
-duration_ms = 4876
-
-[[faults]]
-at_ms = 1069
-action = "freeze"
-target = "broker-0"
-duration_ms = 4637
-
-[[consumers]]
-name = "c0"
-topic = "t"
-isolation = "read_committed"
-start_ms = 5000
-"#,
-    );
+    let sim = run_to_end(&both_brokers_freeze(239, 1069));
     let (_, notes) = first_note(&sim, |n| {
         matches!(n, Note::HighWatermarkAdvanced { broker, high_watermark: 2, .. } if *broker == NodeId::Broker(0))
     })
@@ -792,7 +740,24 @@ start_ms = 5000
 /// committed view to judge a read by (a lagging replica's would call it uncommitted).
 #[test]
 fn a_read_while_its_partition_has_no_live_leader_is_not_judged_by_a_lagging_replica() {
-    let mut sim = eos_core::Scenario::parse(
+    let mut sim = eos_core::Scenario::parse(&both_brokers_freeze(240, 1070))
+        .expect("valid")
+        .simulation(None);
+    while sim.step() == StepOutcome::Stepped {
+        let broken: Vec<_> = eos_core::oracle::invariants::check_all(&sim)
+            .into_iter()
+            .filter(|r| !r.holds)
+            .collect();
+        assert!(broken.is_empty(), "step {}: {broken:?}", sim.steps());
+    }
+}
+
+/// The property test's case (seed 41): a committed transaction on a partition replicated
+/// on both brokers, which then freeze one after the other, long enough to be fenced
+/// (`session_ms`), the second at `second_freeze_ms`; a read_committed reader polls once
+/// both have thawed.
+fn both_brokers_freeze(session_ms: u64, second_freeze_ms: u64) -> String {
+    format!(
         r#"version = 1
 name = "generated"
 seed = 0
@@ -801,7 +766,7 @@ seed = 0
 brokers = 2
 transaction_protocol = 2
 transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000
-broker_session_timeout_ms = 240
+broker_session_timeout_ms = {session_ms}
 
 [limits]
 max_steps = 200000
@@ -833,7 +798,7 @@ target = "broker-1"
 duration_ms = 4876
 
 [[faults]]
-at_ms = 1070
+at_ms = {second_freeze_ms}
 action = "freeze"
 target = "broker-0"
 duration_ms = 4637
@@ -843,15 +808,6 @@ name = "c0"
 topic = "t"
 isolation = "read_committed"
 start_ms = 5000
-"#,
+"#
     )
-    .expect("valid")
-    .simulation(None);
-    while sim.step() == StepOutcome::Stepped {
-        let broken: Vec<_> = eos_core::oracle::invariants::check_all(&sim)
-            .into_iter()
-            .filter(|r| !r.holds)
-            .collect();
-        assert!(broken.is_empty(), "step {}: {broken:?}", sim.steps());
-    }
 }

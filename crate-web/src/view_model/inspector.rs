@@ -1093,23 +1093,28 @@ pub(crate) mod tests {
             .is_empty());
     }
 
+    /// The first arrival of a Metadata request whose step `pred` accepts: its message id
+    /// and step record.
+    fn metadata_delivery(
+        sim: &Simulation,
+        pred: impl Fn(&eos_core::sim::StepRecord) -> bool,
+    ) -> Option<(u64, &eos_core::sim::StepRecord)> {
+        sim.trace().iter().find_map(|r| match &r.what {
+            StepKind::Deliver {
+                msg_id,
+                kind: eos_core::kafka::protocol::MessageKind::Metadata,
+                ..
+            } if pred(r) => Some((*msg_id, r)),
+            _ => None,
+        })
+    }
+
     #[test]
     fn a_metadata_request_that_narrates_nothing_says_that_its_broker_answers() {
         // The paused-leader run's first Metadata request arrives at broker 1 at step 10,
         // which answers it in the same step and says nothing.
         let sim = at_step("paused-leader-fenced-loss", 11);
-        let (id, rec) = sim
-            .trace()
-            .iter()
-            .find_map(|r| match &r.what {
-                StepKind::Deliver {
-                    msg_id,
-                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
-                    ..
-                } => Some((*msg_id, r)),
-                _ => None,
-            })
-            .expect("a Metadata request arrived");
+        let (id, rec) = metadata_delivery(&sim, |_| true).expect("a Metadata request arrived");
         assert!(rec.notes.is_empty(), "{:?}", rec.notes);
         for (lang, words) in [
             (Lang::En, "broker 1 answers app's Metadata request"),
@@ -1134,24 +1139,13 @@ pub(crate) mod tests {
             .expect("built-in")
             .simulation(None);
         sim.run(RunLimit::Completion);
-        let (id, at) = sim
-            .trace()
-            .iter()
-            .find_map(|r| match &r.what {
-                StepKind::Deliver {
-                    msg_id,
-                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
-                    ..
-                } if r
-                    .notes
-                    .iter()
-                    .any(|n| matches!(n, Note::HeldWhileFrozen { .. })) =>
-                {
-                    Some((*msg_id, r.step))
-                }
-                _ => None,
-            })
-            .expect("a Metadata request held by the frozen broker");
+        let (id, at) = metadata_delivery(&sim, |r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::HeldWhileFrozen { .. }))
+        })
+        .map(|(id, r)| (id, r.step))
+        .expect("a Metadata request held by the frozen broker");
         let again = sim
             .trace()
             .iter()
@@ -1172,17 +1166,8 @@ pub(crate) mod tests {
         );
         // A Metadata request answered in time says nothing of the kind.
         let answered = at_step("paused-leader-fenced-loss", 11);
-        let first = answered
-            .trace()
-            .iter()
-            .find_map(|r| match &r.what {
-                StepKind::Deliver {
-                    msg_id,
-                    kind: eos_core::kafka::protocol::MessageKind::Metadata,
-                    ..
-                } => Some(*msg_id),
-                _ => None,
-            })
+        let first = metadata_delivery(&answered, |_| true)
+            .map(|(id, _)| id)
             .expect("a Metadata request");
         let vm = inspect(&answered, &Selection::Message(first), Lang::En);
         assert!(!vm
