@@ -171,3 +171,48 @@ fn a_woken_leader_that_was_deposed_is_called_a_zombie_and_its_appends_come_first
     assert!(woke < zombie_append && zombie_append < caught, "{said:?}");
     assert_eq!(rejoined, caught, "one step: it hears the controller");
 }
+
+/// A backoff that has reached `retry.backoff.max.ms` is "at most" that: the jitter can only
+/// shorten it. Below the cap it is "give or take" the jitter.
+#[test]
+fn a_capped_backoff_is_said_to_be_at_most_the_cap() {
+    let retries: Vec<String> = sentences("acks1-leader-crash-loss")
+        .into_iter()
+        .map(|(_, s)| s)
+        .filter(|s| s.contains(" will retry "))
+        .collect();
+    let capped: Vec<&String> = retries
+        .iter()
+        .filter(|s| {
+            s.contains("after at most 1.000 s: the backoff has reached retry.backoff.max.ms")
+        })
+        .collect();
+    assert_eq!(capped.len(), 1, "{retries:#?}");
+    assert!(
+        retries
+            .iter()
+            .filter(|s| s.contains("give or take"))
+            .count()
+            >= 4
+    );
+    assert!(
+        !retries.iter().any(|s| s.contains("1.000 s, give or take")),
+        "{retries:#?}"
+    );
+}
+
+/// A Flink source named after the topic it reads is called a subtask in a sentence that
+/// names its partition too.
+#[test]
+fn a_source_named_after_its_topic_is_told_from_its_partition() {
+    let text = all_sentences("flink-at-least-once-overcount");
+    assert!(text.contains("subtask clicks-0 reads v0 from clicks-0 at offset 0"));
+    assert!(!text.contains("for clicks-0 in clicks-0"));
+}
+
+/// A crashed broker is a host gone dark: the narration says why clients only time out.
+#[test]
+fn a_crashed_broker_is_said_to_refuse_nothing() {
+    let text = all_sentences("acks1-leader-crash-loss");
+    assert!(text.contains("broker 0 crashes: whatever it held in memory is gone. It goes dark"));
+}

@@ -1333,6 +1333,7 @@ impl Producer {
             records: batch.record_ids(),
             backoff,
             reason,
+            capped: backoff >= ms(config.retry_backoff_max_ms),
         });
         // Spread by the jitter, then capped at retry.backoff.max.ms, as both clients do
         // (Java's ExponentialBackoff, librdkafka's rd_kafka_retry_msgq).

@@ -239,7 +239,7 @@ impl FlinkNote {
     }
 
     pub fn narrate(&self, names: &Names) -> String {
-        let n = |node: &NodeId| names.node(*node);
+        let n = |node: &NodeId| names.spoken(*node);
         let rec = |r: &RecordId| names.record(*r);
         match self {
             FlinkNote::CheckpointTriggered { id, last: false, .. } => format!(

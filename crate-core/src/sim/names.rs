@@ -44,6 +44,23 @@ impl Names {
         }
     }
 
+    /// How narration names a process: as `node` does, except a Flink subtask whose name
+    /// reads as a partition's (an operator named after the topic it reads: "clicks-0"), which
+    /// is "subtask clicks-0", so that "subtask clicks-0 reads v3 from clicks-0" says which is
+    /// which.
+    pub fn spoken(&self, node: NodeId) -> String {
+        let name = self.node(node);
+        let reads_as_partition = matches!(node, NodeId::Task(_))
+            && name.rsplit_once('-').is_some_and(|(topic, n)| {
+                n.parse::<u32>().is_ok() && self.topics.iter().any(|t| t == topic)
+            });
+        if reads_as_partition {
+            format!("subtask {name}")
+        } else {
+            name
+        }
+    }
+
     pub fn tp(&self, tp: Tp) -> String {
         if crate::kafka::txn_state::is_offsets_partition(tp) {
             return format!("__consumer_offsets-{}", tp.partition);
@@ -85,5 +102,24 @@ impl Names {
         } else {
             range.prefix.clone()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subtask_named_like_a_partition_is_called_a_subtask() {
+        let names = Names {
+            topics: vec!["clicks".into()],
+            tasks: vec!["clicks-0".into(), "count-0".into(), "clicks-x".into()],
+            ..Names::default()
+        };
+        assert_eq!(names.spoken(NodeId::Task(0)), "subtask clicks-0");
+        assert_eq!(names.spoken(NodeId::Task(1)), "count-0");
+        assert_eq!(names.spoken(NodeId::Task(2)), "clicks-x");
+        // The UI's labels keep the plain name.
+        assert_eq!(names.node(NodeId::Task(0)), "clicks-0");
     }
 }

@@ -213,7 +213,7 @@ pub fn describe_fault(names: &Names, fault: &Fault) -> String {
 
 /// The sentence for one note.
 pub fn narrate(names: &Names, note: &Note) -> String {
-    let n = |node: &NodeId| names.node(*node);
+    let n = |node: &NodeId| names.spoken(*node);
     let tp = |t: &crate::ids::Tp| names.tp(*t);
     match note {
         Note::Flink(f) => f.narrate(names),
@@ -325,14 +325,17 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             records: ids,
             backoff,
             reason,
+            capped,
             ..
-        } => format!(
-            "{} will retry {} ({reason}) after {}, give or take the client's {}% jitter.",
-            n(producer),
-            records(names, ids),
-            format_duration(*backoff),
-            crate::kafka::producer::BACKOFF_JITTER_PERCENT
-        ),
+        } => {
+            let jitter = crate::kafka::producer::BACKOFF_JITTER_PERCENT;
+            let (who, what, after) = (n(producer), records(names, ids), format_duration(*backoff));
+            if *capped {
+                format!("{who} will retry {what} ({reason}) after at most {after}: the backoff has reached retry.backoff.max.ms, and the client's {jitter}% jitter can only shorten it.")
+            } else {
+                format!("{who} will retry {what} ({reason}) after {after}, give or take the client's {jitter}% jitter.")
+            }
+        }
         Note::Delivered {
             producer,
             tp: t,
@@ -1150,6 +1153,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} wakes up and handles the {} that arrived while it was frozen, in order.",
             n(node),
             counted(*held, "message", "messages")
+        ),
+        Note::Crashed {
+            node: node @ NodeId::Broker(_),
+        } => format!(
+            "{} crashes: whatever it held in memory is gone. It goes dark as a host that has lost power does: nothing refuses a connection, so clients hear nothing until their requests time out.",
+            n(node)
         ),
         Note::Crashed { node } => format!("{} crashes: whatever it held in memory is gone.", n(node)),
         Note::Restarted { node } => format!("{} restarts.", n(node)),

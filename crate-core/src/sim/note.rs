@@ -70,6 +70,9 @@ pub enum Note {
         records: Vec<RecordId>,
         backoff: SimTime,
         reason: KafkaError,
+        /// The backoff is `retry.backoff.max.ms`: the jitter can only shorten it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        capped: bool,
     },
     Delivered {
         producer: NodeId,

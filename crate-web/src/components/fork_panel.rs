@@ -240,6 +240,33 @@ fn differs(s: &ForkSide, other: &ForkSide) -> Vec<bool> {
         .collect()
 }
 
+/// What a side's counts row says.
+#[derive(Debug, PartialEq)]
+struct Counts {
+    duplicates: u64,
+    lost: u64,
+    /// Keys whose state or upserted value differs from the failure-free run's.
+    keys: usize,
+}
+
+/// A Flink job's loss and over-count show against its failure-free twin (a record the
+/// failure-free run wrote and this one did not is lost, though Kafka saw no lost write):
+/// each count is the larger of the two measures.
+fn counts(s: &ForkSide) -> Counts {
+    let o = &s.report.outcome;
+    let versus = s
+        .report
+        .flink
+        .as_ref()
+        .and_then(|f| f.versus_failure_free.as_ref());
+    let at_least = |kafka: u64, n: Option<usize>| kafka.max(n.unwrap_or(0) as u64);
+    Counts {
+        duplicates: at_least(o.duplicates, versus.map(|d| d.duplicated.len())),
+        lost: at_least(o.lost, versus.map(|d| d.lost.len())),
+        keys: versus.map_or(0, |d| d.state_differs.len()),
+    }
+}
+
 fn side(
     title: &str,
     s: &ForkSide,
@@ -249,6 +276,11 @@ fn side(
     lang: Lang,
 ) -> Html {
     let o = &s.report.outcome;
+    let Counts {
+        duplicates,
+        lost,
+        keys,
+    } = counts(s);
     let apart = differs(s, other);
     // Shared lines fade only when some line on either side differs.
     let marked = apart.iter().any(|d| *d) || differs(other, s).iter().any(|d| *d);
@@ -272,8 +304,11 @@ fn side(
         <article class={classes!("fork-side", class)}>
             <h3>{ title }</h3>
             <p class="fork-counts">
-                <span class={classes!((o.duplicates > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkDuplicates.get(lang), o.duplicates) }</span>
-                <span class={classes!((o.lost > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkLost.get(lang), o.lost) }</span>
+                <span class={classes!((duplicates > 0).then_some("bad"))}>{ format!("{}: {duplicates}", S::ForkDuplicates.get(lang)) }</span>
+                <span class={classes!((lost > 0).then_some("bad"))}>{ format!("{}: {lost}", S::ForkLost.get(lang)) }</span>
+                if keys > 0 {
+                    <span class="bad">{ S::KeysDifferN.f(lang, &[&keys]) }</span>
+                }
                 <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkAbortedReads.get(lang), o.aborted_reads) }</span>
                 <span>{ format!("{}: {}", S::ForkSteps.get(lang), s.report.steps) }</span>
             </p>
@@ -311,6 +346,29 @@ mod tests {
     fn labels(name: &str, lang: Lang) -> Vec<String> {
         let s = builtin::get(name).expect("built-in");
         changes(&s).iter().map(|a| change_in(lang, &s, a)).collect()
+    }
+
+    /// A Flink future's over-count is no Kafka duplicate: the counts row says so from the
+    /// failure-free comparison (one key wrong at AT_LEAST_ONCE, none at EXACTLY_ONCE).
+    #[test]
+    fn a_flink_side_counts_what_differs_from_its_failure_free_run() {
+        use eos_core::lesson::try_it::Flip;
+        let s = builtin::get("flink-at-least-once-overcount").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Checkpointing), 1).expect("applies");
+        assert_eq!(f.as_is.report.outcome.duplicates, 0);
+        assert_eq!(counts(&f.as_is).keys, 1);
+        assert_eq!(
+            counts(&f.changed),
+            Counts {
+                duplicates: 0,
+                lost: 0,
+                keys: 0
+            }
+        );
+        // A Flink 2PC sink whose transaction timed out lost ten writes both ways.
+        let s = builtin::get("flink-2pc-txn-timeout-loss").expect("built-in");
+        let f = fork(&s, None, &TryAction::Flip(Flip::Unaligned), 1).expect("applies");
+        assert_eq!(counts(&f.as_is).lost, 10);
     }
 
     /// Forked to AT_LEAST_ONCE checkpointing at step 60, the Flink 2PC job's futures differ
