@@ -246,6 +246,30 @@ fn an_unreachable_point_is_refused() {
     assert!(built.is_err());
 }
 
+/// A time point whose run has, before it, only events that make no step (a stale request
+/// timeout at 4.1 s, before the reader starts at 5 s) resolves at the last step before it;
+/// stepping to find out used to run past it and refuse the point.
+#[test]
+fn a_time_point_before_only_stale_timers_resolves_at_the_step_before_it() {
+    let text = BASE.replace(
+        "[[steps]]\nuntil = \"end\"",
+        "[[steps]]\nuntil = { time_ms = 4500 }\ntext = { en = \"Quiet.\", ru = \"Тихо.\" }\n\n[[steps]]\nuntil = \"end\"",
+    );
+    assert_ne!(text, BASE);
+    let lesson = Lesson::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let checked = lesson.check().unwrap_or_else(|e| panic!("{e}"));
+    let at = &checked.resolved[1];
+    let mut traced = lesson.simulation();
+    traced.run(RunLimit::Completion);
+    let last_before = traced
+        .trace()
+        .iter()
+        .rfind(|r| r.time <= 4_500_000)
+        .expect("steps before 4.5 s");
+    assert_eq!(at.step, last_before.step);
+    assert!(checked.resolved[2].step > at.step);
+}
+
 #[test]
 fn missing_russian_text_is_refused() {
     let errors = invalid(&BASE.replace("ru = \"Потерянное подтверждение\"\n", ""));

@@ -945,9 +945,10 @@ pub(crate) mod tests {
             .iter()
             .filter(|c| c.classes.contains("dup"))
             .collect();
-        // The lost ack stalled the connection: v0, v1 and v2 were all retried and stored again.
+        // The lost ack stalled the connection: v0, v1 and v2 were all retried and stored
+        // again, newest first (the Java client re-enqueues a retry at the queue's head).
         let values: Vec<&str> = dups.iter().map(|c| c.value.as_str()).collect();
-        assert_eq!(values, vec!["v0", "v1", "v2"]);
+        assert_eq!(values, vec!["v2", "v1", "v0"]);
         assert!(dups[0].title(Lang::En).contains("DUPLICATE"));
     }
 

@@ -2,7 +2,7 @@
 //! in-flight limit, request and delivery timeouts, exponential backoff, the idempotent epoch
 //! bump on OUT_OF_ORDER_SEQUENCE_NUMBER, and what a crash and restart do.
 
-use super::config::ProducerConfig;
+use super::config::{ClientKind, ProducerConfig};
 use super::errors::KafkaError;
 use super::partition_log::{sequence_add, LogRecord};
 use super::partitioner::partition_for_key;
@@ -1265,8 +1265,10 @@ impl Producer {
 
     /// After a request timeout the client closes its connection to that broker (the Java
     /// client's NetworkClient and librdkafka both do) and will open a new one. Every other
-    /// produce request in flight on it fails with NETWORK_EXCEPTION, unanswered, and goes
-    /// back to its queue to be retried with the same pid, epoch and sequence.
+    /// produce request in flight on it fails as timed out too, unanswered (the Java
+    /// Sender's REQUEST_TIMED_OUT, "Disconnected from node due to timeout"; librdkafka's
+    /// "N request(s) timed out: disconnect", `_TIMED_OUT`), and goes back to its queue to be
+    /// retried with the same pid, epoch and sequence.
     fn close_connection(&mut self, broker: u8, ctx: &mut Ctx) {
         ctx.disconnect(NodeId::Broker(broker));
         let failed: Vec<(u64, u64)> = self
@@ -1290,7 +1292,7 @@ impl Producer {
             records,
         });
         for (_, batch_id) in failed {
-            self.retry(batch_id, KafkaError::NetworkException, ctx);
+            self.retry(batch_id, KafkaError::RequestTimedOut, ctx);
         }
     }
 
@@ -1343,11 +1345,20 @@ impl Producer {
             ms(config.retry_backoff_max_ms),
             Timer::Producer(ProducerTimer::BackoffOver { batch_id }),
         );
-        // Back into the partition's queue in creation order, ahead of newer batches.
         batch.queued = true;
         let queue = self.queues.entry(tp).or_default();
-        let at = queue.partition_point(|id| *id < batch_id);
-        queue.insert(at, batch_id);
+        if config.client == ClientKind::Java && !config.enable_idempotence {
+            // The Java client without idempotence puts a retried batch back at the head of
+            // its partition's queue (`RecordAccumulator.reenqueue`: `addFirst`): batches that
+            // fail together (a closed connection fails them oldest first) go out again
+            // newest first.
+            queue.push_front(batch_id);
+        } else {
+            // Back in creation order, ahead of newer batches: by sequence number in the Java
+            // client with idempotence (`insertInSequenceOrder`), by message id in librdkafka.
+            let at = queue.partition_point(|id| *id < batch_id);
+            queue.insert(at, batch_id);
+        }
     }
 
     fn on_delivery_timeout(&mut self, batch_id: u64, ctx: &mut Ctx) -> bool {

@@ -145,7 +145,7 @@ impl Until {
 
     /// Whether the simulation, as it is now, stands at this point. `after` is the step of
     /// the previous point; `finished` says the run has nothing left to do.
-    pub(crate) fn reached(&self, sim: &Simulation, after: u64, finished: bool) -> Reached {
+    pub(crate) fn reached(&self, sim: &mut Simulation, after: u64, finished: bool) -> Reached {
         match self {
             Until::Notable(_) | Until::Note(_) | Until::TxnState(_) => match sim.trace().last() {
                 Some(rec) if rec.step > after && rec.step == sim.steps() && self.in_record(rec) => {
@@ -169,7 +169,14 @@ impl Until {
                     ));
                 }
                 if sim.next_event_time().is_some_and(|next| next <= t_us) {
-                    return Reached::NotYet;
+                    // Not yet, unless what comes next by `t` is only events that make no
+                    // step (a stale timer, an answer nobody waits for): stepping would run
+                    // past `t`. A copy tells.
+                    let mut next = sim.clone_without_trace();
+                    let stepped = next.step() == crate::StepOutcome::Stepped;
+                    if stepped && next.last_step_at() <= t_us {
+                        return Reached::NotYet;
+                    }
                 }
                 // Reached now, unless the run ended before `t`: nothing is left but stale
                 // timers, whether or not the caller has stepped into the end yet. A copy

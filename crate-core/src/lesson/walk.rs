@@ -39,7 +39,7 @@ pub(crate) fn walk(
         while let Some(point) = points.get(resolved.len()) {
             let i = resolved.len();
             let after = resolved.last().map_or(0, |r: &ResolvedStep| r.step);
-            match point.reached(&sim, after, finished) {
+            match point.reached(&mut sim, after, finished) {
                 Reached::Yes => {
                     resolved.push(ResolvedStep {
                         index: u32::try_from(i).unwrap_or(u32::MAX),

@@ -313,7 +313,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             } else {
                 format!(
-                    "{} closes its connection to {} and will open a new one. The other requests in flight on it fail with NETWORK_EXCEPTION and will be retried: {}.",
+                    "{} closes its connection to {} and will open a new one. The other requests in flight on it fail with it, as timed out too (REQUEST_TIMED_OUT), and will be retried: {}.",
                     n(producer),
                     n(broker),
                     records(names, ids)
