@@ -247,6 +247,7 @@ strings! {
     ForkDuplicates => "duplicates", "дубликаты";
     ForkLost => "lost", "потеряно";
     ForkAbortedReads => "aborted reads", "прочитано откаченных";
+    ForkKeysWrong => "keys wrong", "неверных ключей";
     ForkSteps => "steps", "шагов";
     ForkCheckpoints => "checkpoints", "чекпоинты";
     ForkCompleted => "completed", "завершено";

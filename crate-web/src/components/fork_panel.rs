@@ -307,7 +307,7 @@ fn side(
                 <span class={classes!((duplicates > 0).then_some("bad"))}>{ format!("{}: {duplicates}", S::ForkDuplicates.get(lang)) }</span>
                 <span class={classes!((lost > 0).then_some("bad"))}>{ format!("{}: {lost}", S::ForkLost.get(lang)) }</span>
                 if keys > 0 {
-                    <span class="bad">{ S::KeysDifferN.f(lang, &[&keys]) }</span>
+                    <span class="bad">{ format!("{}: {keys}", S::ForkKeysWrong.get(lang)) }</span>
                 }
                 <span class={classes!((o.aborted_reads > 0).then_some("bad"))}>{ format!("{}: {}", S::ForkAbortedReads.get(lang), o.aborted_reads) }</span>
                 <span>{ format!("{}: {}", S::ForkSteps.get(lang), s.report.steps) }</span>
