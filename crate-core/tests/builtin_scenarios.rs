@@ -339,3 +339,39 @@ fn the_outcome_so_far_is_the_reports_at_every_step() {
         );
     }
 }
+
+/// A restarted consumer is a new one: its auto-commit clock starts at the restart, so it
+/// commits nothing until an interval (1 s here) has passed, or until it closes.
+#[test]
+fn a_restarted_consumer_auto_commits_an_interval_after_its_restart() {
+    let (sim, _) = run_builtin("consumer-restart-from-commit");
+    let time_of = |hit: &dyn Fn(&Note) -> bool| {
+        sim.trace()
+            .iter()
+            .find(|r| r.notes.iter().any(hit))
+            .map(|r| r.time)
+    };
+    let restarted = time_of(&|n| matches!(n, Note::Restarted { .. })).expect("a restart");
+    let stopped = time_of(&|n| matches!(n, Note::ConsumerStopped { .. })).expect("a stop");
+    assert!(
+        stopped < restarted + 1_000_000,
+        "the run ends within the interval"
+    );
+    let commits_between: Vec<u64> = sim
+        .trace()
+        .iter()
+        .filter(|r| r.time > restarted && r.time < stopped)
+        .filter(|r| {
+            r.notes
+                .iter()
+                .any(|n| matches!(n, Note::OffsetsCommitted { .. }))
+        })
+        .map(|r| r.step)
+        .collect();
+    assert!(commits_between.is_empty(), "{commits_between:?}");
+    // The close commits what was read.
+    assert!(sim.trace().iter().any(|r| r.time >= stopped
+        && r.notes
+            .iter()
+            .any(|n| matches!(n, Note::OffsetsCommitted { .. }))));
+}

@@ -1197,6 +1197,73 @@ fn unaligned_needs_exactly_once_and_one_concurrent_checkpoint() {
     Scenario::parse(&ok).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Flink's aligned-checkpoint-timeout has effect only with unaligned checkpoints on: alone
+/// it is refused, naming what it needs.
+#[test]
+fn an_aligned_checkpoint_timeout_needs_unaligned_checkpoints() {
+    let text = VALID.replace(
+        "checkpointing = \"exactly-once\"",
+        "checkpointing = \"exactly-once\"\naligned_checkpoint_timeout_ms = 100",
+    );
+    let errors = field_errors(&text);
+    let e = error_for(&errors, "flink.aligned_checkpoint_timeout_ms");
+    assert!(e.message.contains("unaligned = true"), "{e}");
+    let ok = VALID.replace(
+        "checkpointing = \"exactly-once\"",
+        "checkpointing = \"exactly-once\"\nunaligned = true\naligned_checkpoint_timeout_ms = 100",
+    );
+    let s = Scenario::parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = s.simulation(None);
+    sim.run(eos_core::RunLimit::Steps(1));
+    let config = &job(&sim).config;
+    assert!(!config.unaligned, "starts aligned");
+    assert!(config.aligned_timeout.is_some());
+}
+
+/// A savepoint is always aligned, with no timeout, even after it failed and a new one
+/// replaced it; and a task told that a checkpoint was aborted snapshots nothing for it when
+/// its barrier comes late.
+#[test]
+fn a_failed_savepoints_barriers_neither_overtake_nor_snapshot() {
+    for name in [
+        "flink-backpressure-aligned-timeout",
+        "flink-backpressure-unaligned",
+    ] {
+        let s = load(name);
+        let (sim, _, _) = run_report(name, &s);
+        let history = &job(&sim).coordinator.history;
+        let savepoints: Vec<u64> = history.iter().filter(|c| c.last).map(|c| c.id).collect();
+        assert!(
+            savepoints.len() >= 2,
+            "{name}: the first stop failed: {savepoints:?}"
+        );
+        for rec in sim.trace() {
+            for n in &rec.notes {
+                let Note::Flink(f) = n else { continue };
+                match f {
+                    FlinkNote::SwitchedToUnaligned { id, .. }
+                    | FlinkNote::SnapshotTaken {
+                        id,
+                        unaligned: true,
+                        ..
+                    } => {
+                        assert!(!savepoints.contains(id), "{name} #{}: {f:?}", rec.step);
+                    }
+                    _ => {}
+                }
+                if let FlinkNote::SnapshotTaken { id, .. } = f {
+                    let expired_before = history.iter().any(|c| {
+                        c.id == *id
+                            && c.outcome == CheckpointOutcome::Expired
+                            && c.finished_at.is_some_and(|t| t < rec.time)
+                    });
+                    assert!(!expired_before, "{name} #{}: {f:?}", rec.step);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn an_unknown_operator_kind_is_refused_with_its_path() {
     let text = VALID.replace("kind = \"map\"", "kind = \"flatmap\"");
@@ -1285,10 +1352,12 @@ fn the_aligned_checkpoint_timeout_switches_stuck_barriers_to_unaligned() {
         flink_notes(&sim).any(|n| matches!(n, FlinkNote::SwitchedToUnaligned { .. })),
         "the switch is narrated"
     );
-    // Without the timeout the same job's checkpoints expire.
+    // Aligned without the timeout (and without unaligned checkpoints, which it needs), the
+    // same job's checkpoints expire.
     let mut file = s.file.clone();
     if let Some(fl) = file.flink.as_mut() {
         fl.aligned_checkpoint_timeout_ms = None;
+        fl.unaligned = false;
         fl.tolerable_failed_checkpoints = 100;
     }
     let plain = Scenario::from_file(file).unwrap();

@@ -210,9 +210,12 @@ fn a_source_named_after_its_topic_is_told_from_its_partition() {
     assert!(!text.contains("for clicks-0 in clicks-0"));
 }
 
-/// A crashed broker is a host gone dark: the narration says why clients only time out.
+/// A crashed broker answers nothing, not even with a refused connection: the narration
+/// says why clients only time out, and that its log on disk stays.
 #[test]
 fn a_crashed_broker_is_said_to_refuse_nothing() {
     let text = all_sentences("acks1-leader-crash-loss");
-    assert!(text.contains("broker 0 crashes: whatever it held in memory is gone. It goes dark"));
+    assert!(text.contains(
+        "broker 0 crashes: whatever it held in memory is gone; its log on disk stays. Nothing answers for it, not even a refused connection"
+    ));
 }

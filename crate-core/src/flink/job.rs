@@ -249,10 +249,20 @@ impl Job {
                         true
                     }
                     Message::Flink(Rpc::Abort { id, attempt }) => {
-                        if *attempt != self.attempt
-                            || self.tasks[t].align.as_ref().is_none_or(|a| a.id != *id)
-                        {
+                        if *attempt != self.attempt {
                             return false;
+                        }
+                        // Remembered, so that its barriers, if they are still on their way,
+                        // start nothing.
+                        let task = &mut self.tasks[t];
+                        let last = task.last_snapshot;
+                        task.aborted.retain(|a| *a > last);
+                        let remembered = *id > last && !task.aborted.contains(id);
+                        if remembered {
+                            task.aborted.push(*id);
+                        }
+                        if self.tasks[t].align.as_ref().is_none_or(|a| a.id != *id) {
+                            return remembered;
                         }
                         self.abandon_alignment(t);
                         self.wake(t, 0, ctx);

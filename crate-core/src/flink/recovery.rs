@@ -69,6 +69,7 @@ impl Job {
             task.flushing = None;
             task.finished = false;
             task.last_snapshot = latest.as_ref().map_or(0, |c| c.id);
+            task.aborted.clear();
             if let Some(src) = task.source.as_mut() {
                 src.rewind(&snap.positions);
             }

@@ -45,6 +45,11 @@ pub struct TaskRt {
     pub align: Option<Alignment>,
     /// The highest checkpoint this task has snapshotted (older barriers are stale).
     pub last_snapshot: u64,
+    /// Checkpoints above `last_snapshot` the JobManager has aborted (expired): their barriers,
+    /// when they come, start no alignment and no snapshot (Flink's
+    /// `SubtaskCheckpointCoordinatorImpl` keeps the aborted ids it is told of).
+    #[serde(default)]
+    pub aborted: Vec<u64>,
     /// Snapshots whose asynchronous part is still uploading.
     pub uploading: BTreeMap<u64, TaskSnapshot>,
     /// A two-phase-commit sink flushing before it can pre-commit checkpoint `id`.
@@ -57,6 +62,17 @@ pub struct TaskRt {
 impl Job {
     pub(super) fn node(t: usize) -> NodeId {
         NodeId::Task(t as u8)
+    }
+
+    /// Whether checkpoint `id` is a stop's savepoint (the current one or one that failed):
+    /// a savepoint is always aligned, with no timeout (Flink's `CheckpointOptions.forConfig`).
+    pub(super) fn is_savepoint(&self, id: u64) -> bool {
+        self.final_checkpoint == Some(id)
+            || self
+                .coordinator
+                .history
+                .iter()
+                .any(|s| s.id == id && s.last)
     }
 
     /// Schedules the task's next Process step `after` from now (once).
@@ -314,7 +330,7 @@ impl Job {
 
     /// A barrier reached the head of channel `c` (aligned and at-least-once checkpoints).
     fn on_barrier(&mut self, t: usize, c: usize, id: u64, triggered_at: SimTime, ctx: &mut Ctx) {
-        if id <= self.tasks[t].last_snapshot {
+        if id <= self.tasks[t].last_snapshot || self.tasks[t].aborted.contains(&id) {
             return;
         }
         self.start_alignment(t, id, triggered_at, ctx);
@@ -352,7 +368,7 @@ impl Job {
             Some(_) => self.abandon_alignment(t),
             None => {}
         }
-        let unaligned = self.config.unaligned && self.final_checkpoint != Some(id);
+        let unaligned = self.config.unaligned && !self.is_savepoint(id);
         // Counted while the checkpoint runs: an expired one's late barriers tell nothing.
         if let Some(s) = self
             .coordinator
@@ -445,7 +461,8 @@ impl Job {
                     Item::Barrier { id, triggered_at }
                         if s.at <= ctx.now
                             && (unaligned_now || timed_out(triggered_at))
-                            && self.final_checkpoint != Some(id)
+                            && !self.is_savepoint(id)
+                            && !self.tasks[t].aborted.contains(&id)
                             && (id > last || current == Some(id))
                             && !self.tasks[t]
                                 .align
@@ -523,7 +540,7 @@ impl Job {
             .align
             .as_ref()
             .map_or(ctx.now, |a| a.triggered_at);
-        let overtake = self.final_checkpoint != Some(id);
+        let overtake = !self.is_savepoint(id);
         self.forward_barrier(t, id, triggered_at, overtake, &mut snap, ctx);
         ctx.note(Note::Flink(FlinkNote::SnapshotTaken {
             task: Self::node(t),

@@ -111,6 +111,7 @@ impl Consumer {
         match timer {
             ConsumerTimer::Start => {
                 self.started = true;
+                self.last_commit_at = ctx.now;
                 self.begin(ctx);
                 true
             }
@@ -389,6 +390,9 @@ impl Consumer {
     }
 
     pub fn restart(&mut self, ctx: &mut Ctx) {
+        // A new consumer starts its auto-commit clock when it is created (the Java
+        // ConsumerCoordinator's `nextAutoCommitTimer`): its first commit is an interval away.
+        self.last_commit_at = ctx.now;
         if !self.stopped && self.started {
             self.begin(ctx);
         } else if !self.started {

@@ -164,6 +164,11 @@ impl TryIt {
                         };
                         if *flip == Flip::Unaligned {
                             f.unaligned = !f.unaligned;
+                            // An aligned timeout exists only with unaligned checkpoints on:
+                            // aligned means aligned throughout.
+                            if !f.unaligned {
+                                f.aligned_checkpoint_timeout_ms = None;
+                            }
                         } else {
                             f.checkpointing = if f.checkpointing == "at-least-once" {
                                 "exactly-once".into()
@@ -172,6 +177,7 @@ impl TryIt {
                             };
                             // Unaligned checkpoints exist only under exactly-once.
                             f.unaligned = false;
+                            f.aligned_checkpoint_timeout_ms = None;
                         }
                     }
                     Flip::TransactionProtocol => {

@@ -149,6 +149,12 @@ pub(super) fn build(
             0,
             MAX_TIMEOUT_MS,
         );
+        if t > 0 && !spec.unaligned {
+            e(
+                "flink.aligned_checkpoint_timeout_ms".into(),
+                "the aligned checkpoint timeout needs unaligned = true: in Flink, execution.checkpointing.aligned-checkpoint-timeout only lets an unaligned-enabled job start aligned (without unaligned checkpoints it has no effect)".into(),
+            );
+        }
     }
     if spec.unaligned
         && (mode != CheckpointMode::ExactlyOnce || spec.max_concurrent_checkpoints != 1)
@@ -214,13 +220,16 @@ pub(super) fn build(
     if errors_before.get() > 0 {
         return None;
     }
+    let aligned_timeout = spec
+        .aligned_checkpoint_timeout_ms
+        .filter(|t| *t > 0 && spec.unaligned)
+        .map(ms);
     let config = FlinkConfig {
         mode,
-        unaligned: spec.unaligned,
-        aligned_timeout: spec
-            .aligned_checkpoint_timeout_ms
-            .filter(|t| *t > 0)
-            .map(ms),
+        // Unaligned with an aligned timeout starts aligned and switches at the timeout;
+        // unaligned without one (or with 0) is unaligned from the start.
+        unaligned: spec.unaligned && aligned_timeout.is_none(),
+        aligned_timeout,
         interval: ms(spec.checkpoint_interval_ms),
         timeout: ms(spec.checkpoint_timeout_ms),
         max_concurrent: spec.max_concurrent_checkpoints,

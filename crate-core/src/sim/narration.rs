@@ -1157,7 +1157,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::Crashed {
             node: node @ NodeId::Broker(_),
         } => format!(
-            "{} crashes: whatever it held in memory is gone. It goes dark as a host that has lost power does: nothing refuses a connection, so clients hear nothing until their requests time out.",
+            "{} crashes: whatever it held in memory is gone; its log on disk stays. Nothing answers for it, not even a refused connection (as when its host drops off the network), so clients hear nothing until their requests time out.",
             n(node)
         ),
         Note::Crashed { node } => format!("{} crashes: whatever it held in memory is gone.", n(node)),
