@@ -223,7 +223,7 @@ pub fn app() -> Html {
     let schedule = view_model::fault_schedule(&sim, lang);
     let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;
-    let now = sim.now();
+    let next_ms = eos_core::time::to_ms(view_model::inspector::injection_time(&sim));
     let moment = crate::components::lane_stages::Moment::of(&sim);
     let step = sim.steps();
     drop(sim);
@@ -344,7 +344,7 @@ pub fn app() -> Html {
             </Held>
             if let Some(vm) = inspected {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject}
-                    scheduled={state.added.clone()} next_ms={eos_core::time::to_ms(now) + 1} />
+                    scheduled={state.added.clone()} next_ms={next_ms} />
             }
             if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">

@@ -232,8 +232,7 @@ strings! {
     ForkAClientOrJob => "a client or job takes this setting when it starts, so the changed run has it from its start.", "клиент или задание получает эту настройку при запуске, поэтому в изменённом прогоне она действует с самого начала.";
     ForkTheRunsAreThe => "The runs are the same up to step", "Прогоны совпадают до шага";
     ForkTheyPartAtStep => "they part at step", "расходятся на шаге";
-    ForkNothingNotableHappensOn => "Nothing notable happens on either side after step", "Ни с одной стороны после шага";
-    ForkTheCountsAreEach => "the counts are each run's whole outcome.", "ничего заметного не происходит: счётчики — итог каждого прогона целиком.";
+    ForkNothingNotableAfter => "Nothing notable happens on either side after step {0}: the counts are each run's whole outcome.", "После шага {0} ни с одной стороны не происходит ничего заметного; счётчики — итог каждого прогона целиком.";
     ForkAsIsListsWhat => "“As is” lists what happens after its step", "«Как есть» перечисляет, что происходит после его шага";
     ForkTheChangedSideFrom => "the changed side, from the same moment: after its step", "сторона с изменением — с того же момента: после её шага";
     ForkTheChangeMovedIts => "(the change moved its steps in time).", "(изменение сдвинуло её шаги во времени).";
@@ -416,6 +415,7 @@ strings! {
     LastStableOffset => "last stable offset", "last stable offset";
     AcksWaiting => "acks waiting", "ждут подтверждения";
     Crashed => "crashed", "упал";
+    RestartRefused => "restarted · the controller refuses its registration until the session of the instance that crashed expires, {0} ms after the crash (broker.session.timeout.ms): it serves nothing until then", "перезапущен · контроллер отклоняет его регистрацию, пока не истечёт сессия упавшего экземпляра — через {0} мс после сбоя (broker.session.timeout.ms): до тех пор он ничего не обслуживает";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
     FrozenHolding => "frozen, holding {0} event(s)", "заморожен, удерживает событий: {0}";
     FrozenFenced => "frozen, holding {0} event(s) · fenced by the controller, which it cannot hear: when it thaws it serves them on its old metadata (a zombie leader of what it led), then learns the new metadata and heartbeats again", "заморожен, удерживает событий: {0} · отсечён контроллером, которого не слышит: оттаяв, обслужит их по старым метаданным (лидер-зомби там, где был лидером), затем узнает новые метаданные и снова начнёт слать heartbeat";
@@ -560,7 +560,7 @@ strings! {
     InLane => "{0} lane · {1}", "дорожка {0} · {1}";
     HwTip => "High watermark: what every in-sync replica holds; consumers read below it", "High watermark: то, что есть у всех синхронных реплик; потребители читают ниже";
     EmptyLog => "empty log", "лог пуст";
-    EarlierCells => "… {0} earlier records", "… ещё {0} записей раньше";
+    EarlierCells => "… {0} earlier records", "… ещё записей раньше: {0}";
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
     BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · низложен, но считает себя лидером";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";

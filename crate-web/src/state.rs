@@ -686,10 +686,10 @@ impl Reducible for Playground {
                 Rc::new(next)
             }
             Action::InjectFault(spec) => {
-                let now = self.sim.borrow().now();
+                let at = crate::view_model::inspector::injection_time(&self.sim.borrow());
                 let spec = FaultSpec {
-                    // Strictly after every event already processed: the past is unchanged.
-                    at_ms: eos_core::time::to_ms(now) + 1,
+                    // Strictly after every step already taken: the past is unchanged.
+                    at_ms: eos_core::time::to_ms(at),
                     ..*spec
                 };
                 // The same fault at the same moment again (a second press) changes nothing.

@@ -769,11 +769,23 @@ pub fn describe_added(f: &eos_core::scenario::schema::FaultSpec) -> String {
         }
         _ => n.to_string(),
     };
-    let mut what = f.action.replace('_', " ");
-    for part in [&f.target, &f.message, &f.from].into_iter().flatten() {
-        what.push(' ');
-        what.push_str(&name(part));
-    }
+    let mut what = match (f.action.as_str(), &f.target, &f.peer) {
+        // A cut link, as the schedule says it.
+        (action @ ("partition" | "heal"), Some(a), Some(b)) => format!(
+            "{} the link between {} and {}",
+            if action == "heal" { "heal" } else { "cut" },
+            name(a),
+            name(b)
+        ),
+        _ => {
+            let mut what = f.action.replace('_', " ");
+            for part in [&f.target, &f.message, &f.from].into_iter().flatten() {
+                what.push(' ');
+                what.push_str(&name(part));
+            }
+            what
+        }
+    };
     if let Some(to) = &f.to {
         what.push_str(" → ");
         what.push_str(&name(to));
@@ -784,7 +796,10 @@ pub fn describe_added(f: &eos_core::scenario::schema::FaultSpec) -> String {
             duration(eos_core::time::ms(d), Lang::En)
         ));
     }
-    format!("at {} ms: {what}", f.at_ms)
+    format!(
+        "at {}: {what}",
+        duration(eos_core::time::ms(f.at_ms), Lang::En)
+    )
 }
 
 /// Freeze lengths offered by the fault panel, in seconds; any whole number in range works.
@@ -1166,6 +1181,17 @@ pub(crate) mod tests {
             "at 9 ms: crash broker-x"
         );
         assert_eq!(describe_added(&crash("app")), "at 9 ms: crash app");
+        let cut = FaultSpec {
+            at_ms: 120_201,
+            action: "partition".into(),
+            target: Some("app".into()),
+            peer: Some("broker-0".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            describe_added(&cut),
+            "at 120.201 s: cut the link between app and broker 0"
+        );
     }
 
     #[test]

@@ -601,6 +601,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         ),
+        Note::BrokerRegistration {
+            broker,
+            accepted: false,
+            session_timeout_ms,
+        } => format!(
+            "{} restarts, but the controller refuses its registration (DUPLICATE_BROKER_REGISTRATION): the session of the instance that crashed lasts until it has sent no heartbeat for {session_timeout_ms} ms (broker.session.timeout.ms). It tries again until then, and meanwhile opens no listener to clients.",
+            n(broker)
+        ),
+        Note::BrokerRegistration {
+            broker,
+            accepted: true,
+            ..
+        } => format!(
+            "The controller now takes {}'s registration: a new incarnation, which reads its log and catches up with the metadata before it is unfenced and serves again.",
+            n(broker)
+        ),
         Note::BrokerRejoined { broker } => format!(
             "{} learns that the controller fenced it while it was frozen (its session expired): it heartbeats again, the controller unfences it once it has caught up with the metadata log, and it follows the current leaders, catching up from them.",
             n(broker)

@@ -21,6 +21,10 @@ pub struct NodeStatus {
     /// A frozen broker the controller fenced: it registers again when it thaws.
     #[serde(default)]
     pub fenced: bool,
+    /// A crashed broker restarted while its old session lasts: the controller refuses its
+    /// registration until the session expires, and until then it serves nothing.
+    #[serde(default)]
+    pub registering: bool,
     /// Events that arrived while frozen, in arrival order; replayed at the thaw.
     pub held: Vec<Scheduled>,
     /// A client's Metadata request in flight: (its request id, the broker, when sent). One

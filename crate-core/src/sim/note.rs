@@ -447,6 +447,15 @@ pub enum Note {
         #[serde(default)]
         again: bool,
     },
+    /// A broker restarted while the session of the instance that crashed was still valid:
+    /// the controller refuses its registration (DUPLICATE_BROKER_REGISTRATION) until that
+    /// session expires (`accepted: false`), then takes it as a new incarnation
+    /// (`accepted: true`).
+    BrokerRegistration {
+        broker: NodeId,
+        accepted: bool,
+        session_timeout_ms: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -496,7 +505,9 @@ impl Note {
             } => Some(Notable::Fencing),
             Note::AppendRejected { .. } => Some(Notable::Rejected),
             Note::EpochBumped { .. } => Some(Notable::Fencing),
-            Note::Crashed { .. } | Note::Restarted { .. } => Some(Notable::Crash),
+            Note::Crashed { .. }
+            | Note::Restarted { .. }
+            | Note::BrokerRegistration { accepted: true, .. } => Some(Notable::Crash),
             Note::Frozen { .. } | Note::Thawed { .. } => Some(Notable::Freeze),
             Note::AckLost { .. } | Note::MessageDropped { .. } | Note::DeliveryFailed { .. } => {
                 Some(Notable::Loss)
@@ -550,6 +561,7 @@ impl Note {
         "partition_offline",
         "broker_fenced",
         "broker_rejoined",
+        "broker_registration",
         "metadata_caught_up",
         "metadata_refreshed",
         "metadata_requested",
@@ -634,6 +646,7 @@ impl Note {
             Note::PartitionOffline { .. } => "partition_offline",
             Note::BrokerFenced { .. } => "broker_fenced",
             Note::BrokerRejoined { .. } => "broker_rejoined",
+            Note::BrokerRegistration { .. } => "broker_registration",
             Note::MetadataCaughtUp { .. } => "metadata_caught_up",
             Note::MetadataRefreshed { .. } => "metadata_refreshed",
             Note::MetadataRequested { .. } => "metadata_requested",

@@ -796,6 +796,54 @@ impl Simulation {
             .collect()
     }
 
+    /// A crashed process comes back: a broker registers as a new incarnation (its old
+    /// session gone) and reads its log, a client starts again. `Restarted` is noted by the
+    /// caller (a broker refused at first notes its registration instead).
+    fn restart_process(&mut self, node: NodeId, notes: &mut Vec<Note>) {
+        let step = self.steps + 1;
+        match self.status.get_mut(&node) {
+            Some(st) if st.crashed => {
+                st.crashed = false;
+                st.fenced = false;
+                st.unfenced = false;
+                st.registering = false;
+            }
+            _ => return,
+        }
+        self.network.forget_node(node);
+        if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
+            // They start again at once (a consumer's start is a timer, above).
+            self.learn_metadata(node, notes);
+        }
+        let alive = self.alive_brokers();
+        let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+        match node {
+            NodeId::Broker(i) => {
+                controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
+                if let Some(b) = self.brokers.get_mut(usize::from(i)) {
+                    b.recover(&mut ctx);
+                }
+            }
+            NodeId::Producer(i) => {
+                if let Some(p) = self.producers.get_mut(usize::from(i)) {
+                    p.restart(&mut ctx);
+                }
+            }
+            NodeId::Consumer(i) => {
+                if let Some(c) = self.consumers.get_mut(usize::from(i)) {
+                    c.restart(&mut ctx);
+                }
+            }
+            NodeId::Processor(i) => {
+                if let Some(p) = self.processors.get_mut(usize::from(i)) {
+                    p.restart(&mut ctx);
+                }
+            }
+            NodeId::JobManager | NodeId::Task(_) => {}
+        }
+        self.apply_commands(notes);
+    }
+
     fn apply_fault(&mut self, fault: &Fault, notes: &mut Vec<Note>) {
         let step = self.steps + 1;
         match fault {
@@ -896,6 +944,15 @@ impl Simulation {
                     return;
                 };
                 if st.crashed {
+                    if st.registering {
+                        // The new instance, still refused, dies too; it may come back again.
+                        st.registering = false;
+                        notes.push(Note::Crashed { node: *node });
+                        if let Some(after) = restart_after {
+                            let at = self.now.saturating_add(*after);
+                            self.push(at, Event::Fault(Fault::Restart { node: *node }));
+                        }
+                    }
                     return;
                 }
                 st.crashed = true;
@@ -980,6 +1037,7 @@ impl Simulation {
             }
             Fault::SessionExpired { broker, .. } => {
                 let node = NodeId::Broker(*broker);
+                let registering = self.status.get(&node).is_some_and(|st| st.registering);
                 if let Some(st) = self.status.get_mut(&node) {
                     st.unfenced = false;
                     // A frozen one registers again when it thaws.
@@ -998,67 +1056,43 @@ impl Simulation {
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 controller::broker_failed(&mut self.brokers, &alive, *broker, &mut ctx);
                 self.apply_commands(notes);
+                if registering {
+                    // Its registration, tried again and again, is taken now.
+                    notes.push(Note::BrokerRegistration {
+                        broker: node,
+                        accepted: true,
+                        session_timeout_ms: self.broker_session_timeout_ms,
+                    });
+                    self.restart_process(node, notes);
+                }
             }
             Fault::Restart { node } => {
                 if matches!(node, NodeId::Task(_)) {
                     // Flink's JobManager restarts tasks itself (restart strategy).
                     return;
                 }
-                let unfenced = match self.status.get_mut(node) {
-                    Some(st) if st.crashed => {
-                        st.crashed = false;
-                        st.fenced = false;
-                        std::mem::take(&mut st.unfenced)
-                    }
-                    _ => return,
-                };
-                notes.push(Note::Restarted { node: *node });
-                self.network.forget_node(*node);
-                if matches!(node, NodeId::Producer(_) | NodeId::Processor(_)) {
-                    // They start again at once (a consumer's start is a timer, above).
-                    self.learn_metadata(*node, notes);
-                }
-                let alive = self.alive_brokers();
-                let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);
-                match *node {
-                    NodeId::Broker(i) => {
-                        if unfenced {
-                            // Back before its session expired: it registers again as a new
-                            // incarnation, and the controller fences the old one first.
-                            ctx.note(Note::BrokerFenced {
+                let session_timeout_ms = self.broker_session_timeout_ms;
+                if let (NodeId::Broker(_), Some(st)) = (node, self.status.get_mut(node)) {
+                    if st.crashed && st.unfenced {
+                        // Back before the session of the instance that crashed expired: the
+                        // controller refuses the new incarnation's registration
+                        // (DUPLICATE_BROKER_REGISTRATION) until it does; the broker tries
+                        // again meanwhile and opens no listener to clients.
+                        if !st.registering {
+                            st.registering = true;
+                            notes.push(Note::BrokerRegistration {
                                 broker: *node,
-                                session_timeout_ms: self.broker_session_timeout_ms,
-                                restarted: true,
+                                accepted: false,
+                                session_timeout_ms,
                             });
-                            let mut others = alive.clone();
-                            if let Some(me) = others.get_mut(usize::from(i)) {
-                                *me = false;
-                            }
-                            controller::broker_failed(&mut self.brokers, &others, i, &mut ctx);
                         }
-                        controller::broker_restarted(&mut self.brokers, &alive, i, &mut ctx);
-                        if let Some(b) = self.brokers.get_mut(usize::from(i)) {
-                            b.recover(&mut ctx);
-                        }
+                        return;
                     }
-                    NodeId::Producer(i) => {
-                        if let Some(p) = self.producers.get_mut(usize::from(i)) {
-                            p.restart(&mut ctx);
-                        }
-                    }
-                    NodeId::Consumer(i) => {
-                        if let Some(c) = self.consumers.get_mut(usize::from(i)) {
-                            c.restart(&mut ctx);
-                        }
-                    }
-                    NodeId::Processor(i) => {
-                        if let Some(p) = self.processors.get_mut(usize::from(i)) {
-                            p.restart(&mut ctx);
-                        }
-                    }
-                    NodeId::JobManager | NodeId::Task(_) => {}
                 }
-                self.apply_commands(notes);
+                if self.status.get(node).is_some_and(|st| st.crashed) {
+                    notes.push(Note::Restarted { node: *node });
+                }
+                self.restart_process(*node, notes);
             }
             Fault::Drop { count, .. }
             | Fault::Delay { count, .. }

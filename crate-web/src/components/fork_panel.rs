@@ -26,7 +26,8 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
     let lang = use_context::<I18n>().unwrap_or_default().lang;
     let options = use_memo(props.scenario.clone(), |s| changes(s));
     let choice = use_state(|| 0usize);
-    let result = use_state(|| None::<Rc<Result<Fork, String>>>);
+    // The fork on screen, with the change it was made with (the select may have moved on).
+    let result = use_state(|| None::<(usize, Rc<Result<Fork, String>>)>);
     {
         // A new scenario or seed: the old fork no longer applies.
         let (result, choice) = (result.clone(), choice.clone());
@@ -52,7 +53,10 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         let (scenario, seed, step) = (props.scenario.clone(), props.seed, props.step);
         Callback::from(move |_: MouseEvent| {
             if let Some(change) = options.get(*choice) {
-                result.set(Some(Rc::new(fork(&scenario, Some(seed), change, step))));
+                result.set(Some((
+                    *choice,
+                    Rc::new(fork(&scenario, Some(seed), change, step)),
+                )));
             }
         })
     };
@@ -76,10 +80,10 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                 <p class="fork-chosen" aria-hidden="true">{ chosen }</p>
                 <button id="fork-here" onclick={on_fork}>{ format!("{} {}", S::ForkForkAtStep.get(lang), props.step) }</button>
             </div>
-            { match result.as_deref() {
+            { match result.as_ref().map(|(made_with, r)| (*made_with, r.as_ref())) {
                 None => html! { <p class="quiet">{ S::ForkTheChangedScenarioRuns.get(lang) }</p> },
-                Some(Err(e)) => html! { <div class="error" role="alert">{ e.clone() }</div> },
-                Some(Ok(f)) => view_fork(f, &change_in(lang, &props.scenario, &options[(*choice).min(options.len() - 1)]), &f.names, lang),
+                Some((_, Err(e))) => html! { <div class="error" role="alert">{ e.clone() }</div> },
+                Some((made_with, Ok(f))) => view_fork(f, &change_in(lang, &props.scenario, &options[made_with.min(options.len() - 1)]), &f.names, lang),
             } }
         </section>
     }
@@ -196,8 +200,7 @@ fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
         <div class="fork-result" role="status">
             <p class="fork-parted">{ parted }</p>
             if f.as_is.events.is_empty() && f.changed.events.is_empty() && f.as_is.more == 0 && f.changed.more == 0 {
-                <p class="quiet">{ format!("{} {}: {}", S::ForkNothingNotableHappensOn.get(lang), f.events_after,
-                    S::ForkTheCountsAreEach.get(lang)) }</p>
+                <p class="quiet">{ S::ForkNothingNotableAfter.f(lang, &[&f.events_after]) }</p>
             } else if f.changed_after != f.events_after {
                 // The change acted before the fork step: the same moment is another step.
                 <p class="quiet">{ format!("{} {}; {} {} {}",

@@ -101,7 +101,13 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         runs.iter()
             .map(|r| Series {
                 label: label(r),
-                colour: if r.unaligned { "--accent" } else { "--retry" },
+                // One colour per guarantee, as everywhere on the page: at-least-once and
+                // (aligned) exactly-once in theirs; unaligned in the accent, apart from both.
+                colour: match (r.at_least_once, r.unaligned) {
+                    (true, _) => "--g-alo",
+                    (false, true) => "--accent",
+                    (false, false) => "--g-eos",
+                },
                 points: r
                     .checkpoints
                     .iter()

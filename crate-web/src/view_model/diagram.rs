@@ -667,7 +667,13 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             // Crashes open a "down" band the same way.
             match note {
                 Note::Crashed { node } => open_downs.push((*node, rec.time)),
-                Note::Restarted { node } => {
+                // A broker refused at its restart serves again once registered.
+                Note::Restarted { node }
+                | Note::BrokerRegistration {
+                    broker: node,
+                    accepted: true,
+                    ..
+                } => {
                     if let Some(i) = open_downs.iter().position(|d| d.0 == *node) {
                         let (node, from) = open_downs.remove(i);
                         push_down(&mut bands, &scale, y_of(node), from, Some(rec.time), lang);
@@ -702,7 +708,12 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             }
             let (kind, node, toward) = match note {
                 Note::Crashed { node } => ("crash", *node, None),
-                Note::Restarted { node } => ("restart", *node, None),
+                Note::Restarted { node }
+                | Note::BrokerRegistration {
+                    broker: node,
+                    accepted: true,
+                    ..
+                } => ("restart", *node, None),
                 Note::MessageDropped {
                     from,
                     to,

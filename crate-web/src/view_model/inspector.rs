@@ -153,8 +153,19 @@ pub fn parse_delay_ms(text: &str, lang: Lang) -> Result<u64, String> {
 }
 
 /// When a fault injected now fires: the next whole millisecond (see state.rs).
+/// When a fault injected now takes effect: the millisecond after the last step (not after
+/// `now`, which a finished run has moved on to its last stale timer, maybe minutes later).
 pub fn injection_time(sim: &Simulation) -> SimTime {
-    ms(to_ms(sim.now()) + 1)
+    ms(to_ms(sim.last_step_at()) + 1)
+}
+
+/// A producer without idempotence has no producer id (-1 on the wire): "no pid", not -1.
+fn pid_or_none(producer_id: i64, lang: Lang, shown: impl FnOnce() -> String) -> String {
+    if producer_id < 0 {
+        S::NoPid.get(lang).to_string()
+    } else {
+        shown()
+    }
 }
 
 /// A labelled row: the label in the page's language.
@@ -377,12 +388,9 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         row(
             S::PidEpochSeq,
             lang,
-            // A producer without idempotence sends no id (-1 on the wire): say so.
-            if rec.producer_id < 0 {
-                S::NoPid.get(lang).to_string()
-            } else {
+            pid_or_none(rec.producer_id, lang, || {
                 format!("{} · {} · {}", rec.producer_id, rec.epoch, rec.sequence)
-            },
+            }),
         ),
         row(
             S::Transactional,
@@ -677,6 +685,9 @@ fn producer_state_rows(r: &eos_core::kafka::replica::Replica, lang: Lang) -> Vec
 
 fn status_of(sim: &Simulation, node: NodeId, lang: Lang) -> String {
     match sim.status.get(&node) {
+        Some(s) if s.crashed && s.registering => {
+            S::RestartRefused.f(lang, &[&sim.broker_session_timeout_ms])
+        }
         Some(s) if s.crashed && s.unfenced => {
             S::CrashedUnfenced.f(lang, &[&sim.broker_session_timeout_ms])
         }
@@ -708,8 +719,20 @@ fn producer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                 ClientState::Initializing { broker, .. } => S::AskingForPid.f(lang, &[&broker]),
             },
         ),
-        row(S::ProducerId, lang, p.producer_id.to_string()),
-        row(S::Epoch, lang, p.epoch.to_string()),
+        row(
+            S::ProducerId,
+            lang,
+            pid_or_none(p.producer_id, lang, || p.producer_id.to_string()),
+        ),
+        row(
+            S::Epoch,
+            lang,
+            if p.epoch < 0 {
+                "—".to_string()
+            } else {
+                p.epoch.to_string()
+            },
+        ),
         row(
             S::IdempotenceAcks,
             lang,
@@ -855,7 +878,9 @@ fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
             row(
                 S::OutputClient,
                 lang,
-                S::PidEpoch.f(lang, &[&p.producer.producer_id, &p.producer.epoch]),
+                pid_or_none(p.producer.producer_id, lang, || {
+                    S::PidEpoch.f(lang, &[&p.producer.producer_id, &p.producer.epoch])
+                }),
             ),
             row(S::BatchInWork, lang, p.batch.len().to_string()),
         ],
@@ -1379,6 +1404,27 @@ pub(crate) mod tests {
         sim.run(RunLimit::Until(eos_core::time::ms(10_000)));
         let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         assert_eq!(value(&b, "status"), "crashed");
+    }
+
+    /// Restarted before its old session expired, a broker says it is refused until then;
+    /// a producer without idempotence has no producer id rather than -1.
+    #[test]
+    fn a_refused_broker_and_a_producer_without_a_pid_say_so() {
+        let mut sim = at_step("txn-coordinator-crash-after-prepare-commit", 0);
+        sim.run(RunLimit::Until(eos_core::time::ms(1_000)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert!(
+            value(&b, "status").starts_with("restarted · the controller refuses its registration"),
+            "{}",
+            value(&b, "status")
+        );
+        sim.run(RunLimit::Until(eos_core::time::ms(9_500)));
+        let b = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        assert_eq!(value(&b, "status"), "up");
+        let sim = at_step("lost-ack-idempotence-off", 5);
+        let p = inspect(&sim, &Selection::Node(NodeId::Producer(0)), Lang::En);
+        assert_eq!(value(&p, "producer id"), "no pid");
+        assert_eq!(value(&p, "epoch"), "—");
     }
 
     #[test]
