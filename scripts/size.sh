@@ -46,8 +46,11 @@ cd "$(dirname "$0")/.."
 # compared its runs' steps by their hash instead of a derived comparison of records);
 # 608 KB since the fork keeps its findings in view and drops shared commits, labels keep
 # between their arrow's lanes, late answers and the stop's savepoint are narrated, and the
-# Russian wording of those (606.8 KB; the Russian worker 37.96 KB, so its budget 38 → 39 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-608000}
+# Russian wording of those (606.8 KB; the Russian worker 37.96 KB, so its budget 38 → 39 KB);
+# 611 KB since a fidelity pass (KRaft's refused re-registration, Flink's savepoints and
+# aborted checkpoints, the Java client's retry order), the fork's Flink counts and a browser
+# review's fixes (607.4 → 610.1 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-611000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-39000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
