@@ -1093,6 +1093,18 @@ pub(crate) mod tests {
         assert!(clock(&sim, Lang::En).starts_with("step "));
     }
 
+    /// A fault added once the run has ended lands just after its last step, not after the
+    /// stale timers the finished run went on to (two minutes later here).
+    #[test]
+    fn a_fault_added_after_the_end_lands_after_the_last_step() {
+        let sim = finished("lost-ack-idempotence-off");
+        assert!(sim.now() > sim.last_step_at() + eos_core::time::ms(60_000));
+        assert_eq!(
+            inspector::injection_time(&sim),
+            sim.last_step_at() + eos_core::time::ms(1)
+        );
+    }
+
     #[test]
     fn the_clock_shows_the_last_step_not_stale_timers_after_it() {
         let sim = finished("lost-ack-idempotence-off");
