@@ -1396,6 +1396,8 @@ fn a_taskmanager_crash_takes_its_subtasks_down_and_the_job_recovers() {
         })
         .collect();
     assert_eq!(crashed, vec!["source-1".to_string(), "sink-0".to_string()]);
+    // sink-0's process died with its worker: it closes no writer.
+    assert!(!flink_notes(&sim).any(|n| matches!(n, FlinkNote::WriterClosedAborting { .. })));
     assert!(
         diff.as_ref().is_some_and(FlinkDiff::is_empty),
         "exactly-once after a worker crash: {diff:?}"
@@ -1404,4 +1406,66 @@ fn a_taskmanager_crash_takes_its_subtasks_down_and_the_job_recovers() {
     let mut bad = s.file.clone();
     bad.faults[0].target = Some("taskmanager-2".into());
     assert!(Scenario::from_file(bad).is_err());
+}
+
+/// At a failover a 2PC sink whose process lives closes its writer, which aborts the
+/// transaction it has open (KafkaWriter's `close()`), before the restore; a sink whose own
+/// process died (it crashed, or its TaskManager did) aborts nothing.
+#[test]
+fn a_cancelled_sink_aborts_its_open_transaction_and_a_dead_one_cannot() {
+    let closed = |sim: &Simulation| -> Vec<(eos_core::time::SimTime, String)> {
+        sim.trace()
+            .iter()
+            .flat_map(|r| r.notes.iter().map(move |n| (r.time, n)))
+            .filter_map(|(t, n)| match n {
+                Note::Flink(FlinkNote::WriterClosedAborting {
+                    transactional_id, ..
+                }) => Some((t, transactional_id.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let s = load("flink-2pc-crash-recovery");
+    let (sim, r, _) = run_report("2pc crash", &s);
+    let failed_at = sim
+        .trace()
+        .iter()
+        .find(|rec| {
+            rec.notes
+                .iter()
+                .any(|n| matches!(n, Note::Flink(FlinkNote::JobFailing { .. })))
+        })
+        .map(|rec| rec.time)
+        .expect("a failover");
+    assert_eq!(
+        closed(&sim),
+        vec![(
+            failed_at + eos_core::time::ms(1),
+            "flink-sink-0-2".to_string()
+        )]
+    );
+    let aborted_before_restore = sim.trace().iter().any(|rec| {
+        rec.notes.iter().any(|n| {
+            matches!(n, Note::TxnTransition { transactional_id, to, .. }
+                if transactional_id == "flink-sink-0-2" && to == "PrepareAbort")
+        }) && !sim
+            .trace()
+            .iter()
+            .take_while(|r| r.step < rec.step)
+            .any(|r| {
+                r.notes
+                    .iter()
+                    .any(|n| matches!(n, Note::Flink(FlinkNote::JobRestored { .. })))
+            })
+    });
+    assert!(aborted_before_restore);
+    assert!(r
+        .flink
+        .as_ref()
+        .and_then(|f| f.versus_failure_free.as_ref())
+        .is_some_and(|d| d.is_empty()));
+    // The sink itself crashes: nothing closes its writer.
+    let s = load("flink-2pc-txn-timeout-loss");
+    let (sim, _, _) = run_report("sink crash", &s);
+    assert!(closed(&sim).is_empty());
 }

@@ -178,6 +178,9 @@ impl Job {
             (NodeId::JobManager, FlinkTimer::Expire { id }) => self.on_expire(*id, ctx),
             (NodeId::JobManager, FlinkTimer::Restart { attempt }) => self.restart(*attempt, ctx),
             (NodeId::JobManager, FlinkTimer::Stop) => self.on_stop(ctx),
+            (NodeId::Task(i), FlinkTimer::CloseWriter { attempt }) => {
+                *attempt == self.attempt && self.close_writer(usize::from(i), ctx)
+            }
             (NodeId::Task(i), t) => {
                 let t_index = usize::from(i);
                 if t_index >= self.tasks.len() || self.phase == JobPhase::Restarting {

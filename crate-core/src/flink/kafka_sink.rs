@@ -363,6 +363,41 @@ impl Job {
         );
     }
 
+    /// The task is cancelled at a failover: its writer closes, aborting the transaction it
+    /// has open if one reached Kafka (partitions added). Flink's KafkaWriter `close()` does
+    /// this on cancel too (`abortCurrentProducer`); an empty one is dropped without a word.
+    pub(super) fn close_writer(&mut self, t: usize, ctx: &mut Ctx) -> bool {
+        let request_id = self.take_request();
+        let Some(txn) = self
+            .tasks
+            .get_mut(t)
+            .and_then(|x| x.sink.as_mut())
+            .and_then(|s| s.current.take())
+        else {
+            return false;
+        };
+        let Some((producer_id, epoch)) = txn.producer.filter(|_| !txn.added.is_empty()) else {
+            return false;
+        };
+        ctx.note(Note::Flink(FlinkNote::WriterClosedAborting {
+            task: Self::node(t),
+            transactional_id: txn.transactional_id.clone(),
+        }));
+        let to = self.coordinator(&txn.transactional_id);
+        ctx.send_as(
+            Self::node(t),
+            to,
+            Message::EndTxn {
+                request_id,
+                transactional_id: txn.transactional_id,
+                producer_id,
+                epoch,
+                commit: false,
+            },
+        );
+        true
+    }
+
     /// A Kafka answer for a sink task.
     pub(super) fn sink_message(&mut self, t: usize, msg: &Message, ctx: &mut Ctx) -> bool {
         let node = Self::node(t);

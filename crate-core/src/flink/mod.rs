@@ -49,4 +49,7 @@ pub enum FlinkTimer {
     AlignmentTimeout { attempt: u32, id: u64 },
     /// Sink task: ask the transaction coordinator again (it was busy).
     SinkRetry { attempt: u32 },
+    /// Sink task, cancelled at a failover: close the writer (a timer of a task whose
+    /// process died is void, so only a live one closes).
+    CloseWriter { attempt: u32 },
 }

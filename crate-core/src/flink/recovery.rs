@@ -10,6 +10,10 @@ use crate::ids::NodeId;
 use crate::sim::{Ctx, FlinkNote, Note, Timer};
 use std::collections::BTreeMap;
 
+/// How long after a failover a cancelled task closes its operators (a stand-in for Flink's
+/// task cancellation).
+const CANCEL_MS: u64 = 1;
+
 impl Job {
     /// The job fails over (a task crashed, a sink write failed, too many failed
     /// checkpoints). Everything in flight inside the job is gone.
@@ -39,6 +43,17 @@ impl Job {
             c.clear();
         }
         let attempt = self.attempt;
+        // Every task is cancelled; a 2PC sink closes its writer a moment later, if its
+        // process lives (a crashed task's timer is void).
+        for t in 0..self.tasks.len() {
+            if self.tasks[t].sink.is_some() {
+                ctx.set_timer_for(
+                    Self::node(t),
+                    crate::time::ms(CANCEL_MS),
+                    Timer::Flink(FlinkTimer::CloseWriter { attempt }),
+                );
+            }
+        }
         ctx.set_timer_for(
             NodeId::JobManager,
             self.config.restart_delay,

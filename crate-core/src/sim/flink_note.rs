@@ -164,10 +164,16 @@ pub enum FlinkNote {
         #[serde(default)]
         on_loop: u32,
     },
+    /// A cancelled 2PC sink closes its writer, which aborts the transaction it has open
+    /// (Flink's KafkaWriter `close()`: `abortCurrentProducer`, best effort).
+    WriterClosedAborting {
+        task: NodeId,
+        transactional_id: String,
+    },
 }
 
 impl FlinkNote {
-    pub const KIND_NAMES: [&'static str; 24] = [
+    pub const KIND_NAMES: [&'static str; 25] = [
         "checkpoint_triggered",
         "barrier_emitted",
         "barrier_received",
@@ -192,6 +198,7 @@ impl FlinkNote {
         "job_failing",
         "job_restored",
         "loop_records_lost",
+        "writer_closed_aborting",
     ];
 
     /// The stable snake_case name of the event (its serialized `flink` tag).
@@ -221,6 +228,7 @@ impl FlinkNote {
             FlinkNote::JobFailing { .. } => "job_failing",
             FlinkNote::JobRestored { .. } => "job_restored",
             FlinkNote::LoopRecordsLost { .. } => "loop_records_lost",
+            FlinkNote::WriterClosedAborting { .. } => "writer_closed_aborting",
         }
     }
 
@@ -232,7 +240,9 @@ impl FlinkNote {
             FlinkNote::SinkCommitRejected { .. } | FlinkNote::LoopRecordsLost { .. } => {
                 Some(Notable::Loss)
             }
-            FlinkNote::LingeringAborted { .. } => Some(Notable::Abort),
+            FlinkNote::LingeringAborted { .. } | FlinkNote::WriterClosedAborting { .. } => {
+                Some(Notable::Abort)
+            }
             FlinkNote::JobFailing { .. } | FlinkNote::JobRestored { .. } => Some(Notable::Crash),
             _ => None,
         }
@@ -370,6 +380,10 @@ impl FlinkNote {
             ),
             FlinkNote::LingeringAborted { task, transactional_id } => format!(
                 "{} calls InitProducerId on {transactional_id}, an id it used before: that fences the id and aborts any transaction it left open (a lingering one). It tries the next id.",
+                n(task)
+            ),
+            FlinkNote::WriterClosedAborting { task, transactional_id } => format!(
+                "{} is cancelled: closing its KafkaWriter, it aborts the transaction it has open, {transactional_id} (EndTxn(abort), best effort). A writer whose process died cannot; the restored writer aborts it then.",
                 n(task)
             ),
             FlinkNote::JobFailing { cause } => format!(
