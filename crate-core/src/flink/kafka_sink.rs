@@ -322,19 +322,38 @@ impl Job {
         acted
     }
 
-    pub(super) fn send_commit(&mut self, t: usize, c: Committable, ctx: &mut Ctx) {
+    /// EndTxn from sink task `t` to the id's coordinator; its request id.
+    fn send_end_txn(
+        &mut self,
+        t: usize,
+        transactional_id: String,
+        (producer_id, epoch): (i64, i16),
+        commit: bool,
+        ctx: &mut Ctx,
+    ) -> u64 {
         let request_id = self.take_request();
-        let to = self.coordinator(&c.transactional_id);
+        let to = self.coordinator(&transactional_id);
         ctx.send_as(
             Self::node(t),
             to,
             Message::EndTxn {
                 request_id,
-                transactional_id: c.transactional_id.clone(),
-                producer_id: c.producer_id,
-                epoch: c.epoch,
-                commit: true,
+                transactional_id,
+                producer_id,
+                epoch,
+                commit,
             },
+        );
+        request_id
+    }
+
+    pub(super) fn send_commit(&mut self, t: usize, c: Committable, ctx: &mut Ctx) {
+        let request_id = self.send_end_txn(
+            t,
+            c.transactional_id.clone(),
+            (c.producer_id, c.epoch),
+            true,
+            ctx,
         );
         if let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) {
             sink.committing.insert(request_id, c);
@@ -367,7 +386,6 @@ impl Job {
     /// has open if one reached Kafka (partitions added). Flink's KafkaWriter `close()` does
     /// this on cancel too (`abortCurrentProducer`); an empty one is dropped without a word.
     pub(super) fn close_writer(&mut self, t: usize, ctx: &mut Ctx) -> bool {
-        let request_id = self.take_request();
         let Some(txn) = self
             .tasks
             .get_mut(t)
@@ -376,25 +394,14 @@ impl Job {
         else {
             return false;
         };
-        let Some((producer_id, epoch)) = txn.producer.filter(|_| !txn.added.is_empty()) else {
+        let Some(producer) = txn.producer.filter(|_| !txn.added.is_empty()) else {
             return false;
         };
         ctx.note(Note::Flink(FlinkNote::WriterClosedAborting {
             task: Self::node(t),
             transactional_id: txn.transactional_id.clone(),
         }));
-        let to = self.coordinator(&txn.transactional_id);
-        ctx.send_as(
-            Self::node(t),
-            to,
-            Message::EndTxn {
-                request_id,
-                transactional_id: txn.transactional_id,
-                producer_id,
-                epoch,
-                commit: false,
-            },
-        );
+        self.send_end_txn(t, txn.transactional_id, producer, false, ctx);
         true
     }
 
