@@ -574,6 +574,35 @@ test('the inspector opens away from what was clicked', async (page) => {
   await page.waitForFunction(() => !document.querySelector('#inspector')?.classList.contains('folded'));
 });
 
+test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url + '?s=seed-frozen-broker', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  await page.keyboard.press('End');
+  // The record low on the screen (the panel then opens at the top), the bar stuck at the top.
+  const cell = page.locator('.brokers li.cell').first();
+  await cell.scrollIntoViewIfNeeded();
+  const top = (await cell.boundingBox()).y;
+  await page.evaluate((dy) => window.scrollBy(0, dy), top - 620);
+  await page.waitForTimeout(100);
+  await cell.click();
+  const inspector = page.locator('#inspector');
+  await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock);
+  assert((await inspector.getAttribute('data-dock')) === 'top', 'a record low on the screen docks the panel at the top');
+  const [bar, panel, c] = [await page.locator('#controls').boundingBox(), await inspector.boundingBox(), await cell.boundingBox()];
+  assert(bar.y < 20, `the bar is stuck at the top: ${JSON.stringify(bar)}`);
+  assert(panel.y >= bar.y + bar.height, `the panel starts below the bar: ${JSON.stringify(panel)}, bar ${JSON.stringify(bar)}`);
+  assert(panel.y + panel.height <= c.y, `the panel ends above the record: ${JSON.stringify(panel)}, record ${JSON.stringify(c)}`);
+  // The step buttons stay in reach: a tap on Back, where it is on the screen, steps back
+  // with the panel open (page.click would first scroll the page, moving the bar).
+  const before = await stepNumber(page);
+  const back = await page.locator('#step-back').boundingBox();
+  await page.mouse.click(back.x + back.width / 2, back.y + back.height / 2);
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: join(artifacts, '12c-inspector-phone.png'), fullPage: false });
+  assert((await stepNumber(page)) === before - 1, `a tap on Back steps back (${before} → ${await stepNumber(page)})`);
+});
+
 test('clicking a record cell shows its ledger entry', async (page) => {
   await page.selectOption('#scenario-picker', 'lost-ack-idempotence-off');
   await page.click('#run-to-end');

@@ -1,8 +1,10 @@
-//! Where the inspector opens: away from what was clicked, so as not to hide it.
+//! Where the inspector opens: away from what was clicked, so as not to hide it, and clear of
+//! the playback bar when it can be.
 //!
 //! On a wide screen the panel sits in a bottom corner, on the side away from the selected
-//! thing; on a narrow one it spans the width, at the bottom or, when the selected thing is
-//! in the lower half of the screen, at the top.
+//! thing, no taller than the room below the playback bar; on a narrow one it spans the width,
+//! at the bottom or, when the selected thing is in the lower half of the screen, at the top:
+//! below the playback bar when there is room between it and the selection.
 
 use wasm_bindgen::prelude::*;
 
@@ -15,61 +17,152 @@ extern "C" {
 /// Below this viewport width the inspector spans the screen (as `style.css` says).
 pub const NARROW_PX: f64 = 720.0;
 
-/// The inspector's dock, the value of its `data-dock` attribute.
-pub fn dock_for(b: &[f64]) -> &'static str {
-    let [left, top, right, bottom, width, height] = b else {
-        return "right";
+/// The least height worth giving the panel to keep the playback bar in view; with less room it
+/// goes over the bar as it always did (it can be folded or closed).
+pub const MIN_ROOM_PX: f64 = 180.0;
+
+/// The panel's margin from the screen's edge (1rem wide, 0.5rem narrow: `style.css`) and its
+/// gap to the bar and the selection.
+const GAP_PX: f64 = 8.0;
+
+/// Where the inspector docks: its side (`data-dock`) and, to keep the playback bar in view,
+/// the top of a top-docked panel and the height it may take (`--dock-top`, `--dock-room`).
+#[derive(Debug, PartialEq)]
+pub struct Dock {
+    pub side: &'static str,
+    pub top: Option<f64>,
+    pub room: Option<f64>,
+}
+
+/// `b`: the selection's left, top, right and bottom, the viewport's width and height, and the
+/// playback bar's bottom, in CSS pixels.
+pub fn dock_for(b: &[f64]) -> Dock {
+    let [left, top, right, bottom, width, height, bar] = b else {
+        return Dock {
+            side: "right",
+            top: None,
+            room: None,
+        };
     };
-    if *width <= NARROW_PX {
-        // The panel takes up to 45% of the height, from the bottom or from the top.
-        if (top + bottom) / 2.0 > height * 0.5 {
-            "top"
+    // The bar counts when it is on screen in the top half (stuck at the top, or the page
+    // scrolled to where it sits); lower down the panel cannot keep clear of it anyway.
+    let bar = Some(*bar).filter(|b| *b > 0.0 && *b < height * 0.5);
+    if *width > NARROW_PX {
+        let side = if (left + right) / 2.0 > width / 2.0 {
+            "left"
         } else {
-            "bottom"
-        }
-    } else if (left + right) / 2.0 > width / 2.0 {
-        "left"
-    } else {
-        "right"
+            "right"
+        };
+        // Docked at the bottom (1rem up), it stops a gap below the bar.
+        let room = bar
+            .map(|bar| height - 2.0 * GAP_PX - bar - GAP_PX)
+            .filter(|room| *room >= MIN_ROOM_PX);
+        return Dock {
+            side,
+            top: None,
+            room,
+        };
+    }
+    // The panel takes up to 45% of the height, from the bottom or from the top.
+    if (top + bottom) / 2.0 <= height * 0.5 {
+        return Dock {
+            side: "bottom",
+            top: None,
+            room: None,
+        };
+    }
+    let below_bar = bar.map(|bar| bar + GAP_PX);
+    let room = below_bar
+        .map(|from| top - GAP_PX - from)
+        .filter(|room| *room >= MIN_ROOM_PX);
+    Dock {
+        side: "top",
+        top: room.and(below_bar),
+        room,
     }
 }
 
 /// Docks `panel` away from the selected thing, at the next frame, when every part of the
-/// page has drawn the selection (one layout read; a write of one attribute).
+/// page has drawn the selection (one layout read; writes of two attributes).
 pub fn dock_away(panel: web_sys::Element) {
-    let done = Closure::once_into_js(move |l: f64, t: f64, r: f64, b: f64, w: f64, h: f64| {
-        // Nothing selected (all zeros) docks where the panel always was.
-        let found = w > 0.0;
-        let at = [l, t, r, b, w, h];
-        let _ = panel.set_attribute("data-dock", dock_for(if found { &at } else { &[] }));
-    });
+    let done = Closure::once_into_js(
+        move |l: f64, t: f64, r: f64, b: f64, w: f64, h: f64, bar: f64| {
+            // Nothing selected (all zeros) docks where the panel always was.
+            let found = w > 0.0;
+            let at = [l, t, r, b, w, h, bar];
+            let dock = dock_for(if found { &at } else { &[] });
+            let _ = panel.set_attribute("data-dock", dock.side);
+            let px = |name: &str, v: Option<f64>| v.map(|v| format!("{name}:{v:.0}px;"));
+            let style: String = [px("--dock-top", dock.top), px("--dock-room", dock.room)]
+                .into_iter()
+                .flatten()
+                .collect();
+            let _ = panel.set_attribute("style", &style);
+        },
+    );
     selected_box_next_frame(&done);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::dock_for;
+    use super::{dock_for, Dock};
+
+    fn side(b: &[f64]) -> &'static str {
+        dock_for(b).side
+    }
 
     #[test]
     fn opens_on_the_side_away_from_the_selection() {
         // 1280×720: an arrow near now, at the right end of the diagram, and a producer card
-        // on the left.
+        // on the left (the playback bar out of the picture).
         assert_eq!(
-            dock_for(&[1100.0, 400.0, 1180.0, 420.0, 1280.0, 720.0]),
+            side(&[1100.0, 400.0, 1180.0, 420.0, 1280.0, 720.0, 0.0]),
             "left"
         );
         assert_eq!(
-            dock_for(&[40.0, 300.0, 400.0, 500.0, 1280.0, 720.0]),
+            side(&[40.0, 300.0, 400.0, 500.0, 1280.0, 720.0, 0.0]),
             "right"
         );
         // A phone: a cell low on the screen sends the panel to the top, one high keeps it low.
-        assert_eq!(dock_for(&[20.0, 600.0, 60.0, 640.0, 390.0, 844.0]), "top");
+        assert_eq!(side(&[20.0, 600.0, 60.0, 640.0, 390.0, 844.0, 0.0]), "top");
         assert_eq!(
-            dock_for(&[20.0, 100.0, 60.0, 140.0, 390.0, 844.0]),
+            side(&[20.0, 100.0, 60.0, 140.0, 390.0, 844.0, 0.0]),
             "bottom"
         );
         // Nothing selected (or no layout): where it always was.
-        assert_eq!(dock_for(&[]), "right");
-        assert_eq!(dock_for(&[1.0, 2.0]), "right");
+        let plain = Dock {
+            side: "right",
+            top: None,
+            room: None,
+        };
+        assert_eq!(dock_for(&[]), plain);
+        assert_eq!(dock_for(&[1.0, 2.0]), plain);
+    }
+
+    #[test]
+    fn keeps_clear_of_the_playback_bar_when_there_is_room() {
+        // 1280×720 with the bar stuck at the top (its bottom at 66 px): the panel, docked at
+        // the bottom, stops below it.
+        let wide = dock_for(&[40.0, 300.0, 400.0, 500.0, 1280.0, 720.0, 66.0]);
+        assert_eq!((wide.side, wide.top), ("right", None));
+        assert_eq!(wide.room, Some(720.0 - 16.0 - 66.0 - 8.0));
+        // The bar low on the screen (the page scrolled to the top of a short window): no
+        // limit, the panel cannot keep clear of it anyway.
+        assert_eq!(
+            dock_for(&[40.0, 300.0, 400.0, 500.0, 1280.0, 720.0, 500.0]).room,
+            None
+        );
+        // A phone, 390×844, the bar stuck at the top (bottom 137 px) and a cell low down: the
+        // panel opens below the bar and stops above the cell.
+        let phone = dock_for(&[20.0, 600.0, 60.0, 640.0, 390.0, 844.0, 137.0]);
+        assert_eq!(phone.side, "top");
+        assert_eq!(phone.top, Some(145.0));
+        assert_eq!(phone.room, Some(600.0 - 8.0 - 145.0));
+        // A cell 114 px below the bar leaves too little room: over the bar, as before.
+        let tight = dock_for(&[20.0, 430.0, 60.0, 900.0, 390.0, 844.0, 300.0]);
+        assert_eq!((tight.side, tight.top, tight.room), ("top", None, None));
+        // Docked at the bottom, a phone's panel is far from a bar at the top.
+        let low = dock_for(&[20.0, 100.0, 60.0, 140.0, 390.0, 844.0, 137.0]);
+        assert_eq!((low.side, low.top, low.room), ("bottom", None, None));
     }
 }

@@ -788,9 +788,15 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     // and no tick that would read the same as the one before (two moments in one ms).
     // The now label is written left of the now line, ending 6 px before it (14 px bold
     // mono: about 8.6 px a character); a tick's label is centred on its line.
+    // A phone writes the now label right of the now line (`style.css`), so a tick may come
+    // up to the line: with the wide rule a phone's few hundred pixels showed no time at all.
     let now_label = S::NowN.f(lang, &[&dur(now)]);
-    let now_label_left =
-        now_x - 6.0 - (now_label.chars().count() as f64 * 8.6).max(NOW_LABEL_ROOM - 6.0);
+    let now_label_left = match viewport {
+        Viewport::Phone { .. } => now_x,
+        Viewport::Wide { .. } => {
+            now_x - 6.0 - (now_label.chars().count() as f64 * 8.6).max(NOW_LABEL_ROOM - 6.0)
+        }
+    };
     let mut ticks: Vec<TickVm> = Vec::new();
     for (i, t) in scale.times.iter().enumerate() {
         let x = scale.column_x(i);
@@ -1455,6 +1461,42 @@ mod tests {
         assert!(
             spread > 3 && filled > 0 && unchanged > 3,
             "{spread} {filled} {unchanged}"
+        );
+    }
+
+    /// A phone writes the now label right of the now line, so a time tick may come up to the
+    /// line: its few hundred pixels show when the arrows in view were sent. (With the wide
+    /// rule, which keeps ticks clear of a now label left of the line, they showed none.)
+    #[test]
+    fn a_phone_shows_a_time_in_view() {
+        let phone = Viewport::Phone { visible: 317.0 };
+        let (mut steps, mut timed) = (0, 0);
+        for name in [
+            "rpw-crash-exactly-once",
+            "seed-frozen-broker",
+            "zombie-fencing",
+        ] {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            while !sim.is_finished() && sim.steps() < 200 {
+                sim.step();
+                let d = diagram_in(&sim, WINDOW_COLUMNS, Lang::En, phone);
+                if d.now_x - d.view_left < 3.0 * COLUMN_WIDTH {
+                    continue;
+                }
+                steps += 1;
+                let in_view = |t: &&TickVm| t.x >= d.view_left && t.x < d.now_x;
+                if let Some(t) = d.ticks.iter().rfind(in_view) {
+                    timed += 1;
+                    // Its label (centred, 8.6 px a character) ends before the now line.
+                    let half = t.label.chars().count() as f64 * 8.6 / 2.0;
+                    assert!(t.x + half + 10.0 <= d.now_x, "{name} step {}", sim.steps());
+                }
+            }
+        }
+        assert!(steps > 100, "{steps}");
+        assert!(
+            timed * 10 >= steps * 9,
+            "{timed} of {steps} steps show a time"
         );
     }
 
