@@ -1255,6 +1255,27 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   assert(stage5 < 560, `the stage starts high with the try-its beside the answer (${stage5})`);
 }, { lesson: true });
 
+test('an open question hides what would give its answer away; Enter on a choice answers', async (page) => {
+  // read-process-write's last step asks how many invoices auditor reads: the three lanes and
+  // the compare table show the whole run's totals.
+  await page.goto(url + '?lesson=read-process-write&ls=5', { waitUntil: 'load' });
+  await page.waitForSelector('#question.asking');
+  for (const sel of ['#lanes', 'section.compare', '#outcomes']) {
+    const section = page.locator(sel);
+    await section.waitFor({ state: 'attached' });
+    assert((await section.evaluate((e) => getComputedStyle(e, '::before').content)).includes('hidden while'), `${sel} says why it is hidden`);
+    assert(await section.evaluate((e) => [...e.children].every((c) => getComputedStyle(c).display === 'none')), `${sel}'s content is hidden`);
+  }
+  await page.locator('section.compare').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '29c-lesson-veil.png'), fullPage: false });
+  // Enter on the choice in focus answers it, as in any form.
+  await page.locator('#question input[type=radio]').nth(1).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#feedback.correct').waitFor();
+  assert(await page.locator('section.compare table').first().isVisible(), 'the compare table is back once answered');
+  assert(!(await page.evaluate(() => document.documentElement.classList.contains('lesson-asking'))), 'nothing is hidden any more');
+}, { lesson: true });
+
 test('a lesson\'s last step leads on to the next lesson, by click or PageDown', async (page) => {
   await page.goto(url + '?lesson=idempotent-producer&ls=5', { waitUntil: 'load' });
   await page.waitForSelector('#lesson-panel');

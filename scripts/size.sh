@@ -49,8 +49,10 @@ cd "$(dirname "$0")/.."
 # Russian wording of those (606.8 KB; the Russian worker 37.96 KB, so its budget 38 → 39 KB);
 # 611 KB since a fidelity pass (KRaft's refused re-registration, Flink's savepoints and
 # aborted checkpoints, the Java client's retry order), the fork's Flink counts and a browser
-# review's fixes (607.4 → 610.1 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-611000}
+# review's fixes (607.4 → 610.1 KB); 614 KB since an open lesson question hides the sections
+# that would give its answer away, a source's card says what its snapshot saved, the inspector
+# keeps clear of the playback bar and a lessons review's rewording (610.4 → 612.8 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-614000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-39000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

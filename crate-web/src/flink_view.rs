@@ -5,7 +5,9 @@ use eos_core::flink::job::JobPhase;
 use eos_core::flink::record::Item;
 use eos_core::flink::snapshot::CheckpointOutcome;
 use eos_core::flink::CheckpointMode;
-use eos_core::ids::NodeId;
+use eos_core::ids::{NodeId, Tp};
+use eos_core::sim::flink_note::FlinkNote;
+use eos_core::sim::note::Note;
 use eos_core::sim::Simulation;
 
 use crate::i18n::{duration, Lang, S};
@@ -80,6 +82,9 @@ pub struct TaskVm {
     pub detail: Option<String>,
     /// The last checkpoint this task snapshotted.
     pub snapshot: u64,
+    /// A source's positions in that snapshot ("orders-0 @7"), where a restore resumes: its
+    /// `detail` is where it reads now.
+    pub saved: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -161,6 +166,32 @@ pub fn kind_word(kind: &'static str, lang: Lang) -> &'static str {
     }
 }
 
+/// Partition positions as the stage writes them: "orders-0 @7, orders-1 @5".
+fn positions(sim: &Simulation, at: &[(Tp, u64)]) -> String {
+    at.iter()
+        .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What source task `task` saved in its snapshot for checkpoint `id`: the positions its
+/// barrier note gave (the newest such note: a restore keeps the snapshot, not the note).
+fn saved_positions(sim: &Simulation, task: u8, id: u64) -> Option<String> {
+    if id == 0 {
+        return None;
+    }
+    sim.trace().iter().rev().find_map(|rec| {
+        rec.notes.iter().find_map(|n| match n {
+            Note::Flink(FlinkNote::BarrierEmitted {
+                task: NodeId::Task(t),
+                id: i,
+                positions: at,
+            }) if *t == task && *i == id => Some(positions(sim, at)),
+            _ => None,
+        })
+    })
+}
+
 pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
     let job = sim.flink.as_ref()?;
     let ms = |t: u64| duration(t, lang);
@@ -200,12 +231,8 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
             let detail = if crashed {
                 None
             } else if let Some(src) = &t.source {
-                let pos: Vec<String> = src
-                    .positions
-                    .iter()
-                    .map(|(tp, o)| format!("{} @{o}", sim.names.tp(*tp)))
-                    .collect();
-                Some(pos.join(", "))
+                let now: Vec<(Tp, u64)> = src.positions.iter().map(|(tp, o)| (*tp, *o)).collect();
+                Some(S::SourcePosition.f(lang, &[&positions(sim, &now)]))
             } else if let Some(sink) = &t.sink {
                 // A finished job's last, empty transaction is never used.
                 let open = sink
@@ -264,6 +291,10 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 state,
                 detail,
                 snapshot: t.last_snapshot,
+                saved: t
+                    .source
+                    .as_ref()
+                    .and_then(|_| saved_positions(sim, i as u8, t.last_snapshot)),
             }
         })
         .collect();
@@ -370,7 +401,13 @@ pub fn inspect(
                 rows.push(row(S::Operator, kind_word(t.kind, lang).to_string()));
                 rows.push(row(S::Status, status_word(t.status, lang).to_string()));
                 rows.push(row(S::Processed, t.processed.to_string()));
-                rows.push(row(S::LastSnapshot, t.snapshot.to_string()));
+                rows.push(row(
+                    S::LastSnapshot,
+                    match &t.saved {
+                        Some(at) => S::SnapshotSavedRow.f(lang, &[&t.snapshot, at]),
+                        None => t.snapshot.to_string(),
+                    },
+                ));
                 if !t.state.is_empty() {
                     rows.push(row(S::State, t.state.clone()));
                 }
@@ -535,6 +572,45 @@ mod tests {
         assert_eq!(vm.tasks.len(), 3);
         assert!(vm.checkpoints.iter().all(|c| c.outcome == "completed"));
         assert_eq!(vm.tasks[2].detail.as_deref(), Some("open: none"));
+    }
+
+    /// A source's snapshot badge says what it saved, apart from where it reads now: in the
+    /// upsert-vs-append run checkpoint 1 saved orders-0 @7 while the source read on to 17
+    /// before the crash, and the restore resumes at 7.
+    #[test]
+    fn a_source_shows_what_its_snapshot_saved_apart_from_where_it_reads() {
+        let mut s = sim("flink-upsert-vs-append");
+        let mut seen = None;
+        while s.step() == eos_core::sim::StepOutcome::Stepped {
+            let vm = flink(&s, Lang::En).expect("a job");
+            let src = &vm.tasks[0];
+            if src.snapshot == 1 && src.status == "restarting" {
+                seen = Some((src.saved.clone(), src.detail.clone()));
+                break;
+            }
+            if src.snapshot == 0 {
+                assert_eq!(src.saved, None);
+            }
+        }
+        let (saved, detail) = seen.expect("the source restarts after snapshot 1");
+        assert_eq!(saved.as_deref(), Some("orders-0 @7"));
+        assert_eq!(detail.as_deref(), Some("reading at orders-0 @17"));
+        // Restored, it reads from what it saved.
+        while flink(&s, Lang::En).expect("a job").phase != "running" {
+            assert_eq!(s.step(), eos_core::sim::StepOutcome::Stepped);
+        }
+        let vm = flink(&s, Lang::En).expect("a job");
+        assert_eq!(
+            vm.tasks[0].detail.as_deref(),
+            Some("reading at orders-0 @7")
+        );
+        let row = inspect(&s, NodeId::Task(0), Lang::En);
+        assert!(
+            row.rows.iter().any(|(k, v)| k == "last snapshot"
+                && v == "1, saved orders-0 @7 (where a restore resumes)"),
+            "{:?}",
+            row.rows
+        );
     }
 
     #[test]

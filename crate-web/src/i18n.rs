@@ -687,8 +687,12 @@ strings! {
     FlinkJob => "Flink job", "Задание Flink";
     InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";
     TaskProcessed => "{0} · {1} processed", "{0} · обработано {1}";
-    SnapshotTip => "the last checkpoint this task snapshotted", "последний чекпоинт, в который задача сделала снимок";
+    SnapshotTip => "the last checkpoint this task snapshotted (a source's: the positions it saved, where a restore resumes)", "последний чекпоинт, в который задача сделала снимок (у источника — сохранённые позиции, с которых продолжит восстановление)";
     SnapshotN => "snapshot {0}", "снимок {0}";
+    Veiled => "— hidden while the lesson's question waits for your answer: it would give the answer away.", "— скрыто, пока вопрос урока ждёт ответа: здесь виден ответ.";
+    SnapshotSaved => "saved {0}", "сохранено {0}";
+    SnapshotSavedRow => "{0}, saved {1} (where a restore resumes)", "{0}, сохранено {1} (отсюда продолжит восстановление)";
+    SourcePosition => "reading at {0}", "читает с {0}";
     StateN => "state: {0}", "состояние: {0}";
     Blocked => " blocked", " заблокирован";
     LoopEdge => " loop edge", " обратное ребро";

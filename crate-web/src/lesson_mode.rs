@@ -398,6 +398,28 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         })
     };
 
+    // While a question waits for its answer, what would give the answer away (the three
+    // lanes, the compare table, the outcome and checkpoint charts: `data-veil` in `style.css`)
+    // is hidden: those show the whole run, or the moment the question asks about.
+    {
+        let veiled = ui.mode == Mode::Lesson && is_asking;
+        use_effect_with(veiled, move |veiled| {
+            let root = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element());
+            if let Some(root) = &root {
+                let _ = root
+                    .class_list()
+                    .toggle_with_force("lesson-asking", *veiled);
+            }
+            move || {
+                if let Some(root) = root {
+                    let _ = root.class_list().remove_1("lesson-asking");
+                }
+            }
+        });
+    }
+
     // PageDown/PageUp (what presentation clickers send) move through the steps.
     {
         let (next, prev) = (next.clone(), prev.clone());
@@ -529,9 +551,13 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         Callback::from(move |a: Option<Answer>| ui.dispatch(LessonAction::Choose(a)))
     };
     let on_reveal = {
-        let (reveal, choice) = (reveal.clone(), ui.choice);
-        Callback::from(move |_| {
+        let (reveal, ui_choice, ui) = (reveal.clone(), ui.choice, ui.clone());
+        Callback::from(move |given: Option<Answer>| {
+            let choice = given.or(ui_choice);
             if choice.is_some() {
+                if given.is_some() {
+                    ui.dispatch(LessonAction::Choose(given));
+                }
                 reveal.emit(choice);
                 crate::components::focus_soon("feedback");
             }

@@ -23,7 +23,7 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
     let charts = checkpoints::charts(&runs, i18n.lang);
     let name = props.scenario.name().to_string();
     html! {
-        <section class="cost panel checkpoints-chart" aria-label={t(S::CkptTitle)}>
+        <section class="cost panel checkpoints-chart" aria-label={t(S::CkptTitle)} data-veil={t(S::Veiled)}>
             <h2>{ t(S::CkptTitle) }
                 <span class="muted">{ format!(" · {name}, {}", t(if runs.len() == 1 { S::CkptSubOne } else { S::CkptSub })) }</span></h2>
             if runs.iter().any(|r| r.at_least_once) {

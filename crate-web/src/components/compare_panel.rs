@@ -66,7 +66,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         }
     };
     html! {
-        <section class="card compare" aria-label={t(S::Compared)}>
+        <section class="card compare" aria-label={t(S::Compared)} data-veil={t(S::Veiled)}>
             <h2>{ t(S::CompareHeading) }</h2>
             <p class="quiet">{ t(S::CompareNote) }</p>
             if !c.stages.is_empty() {

@@ -49,6 +49,9 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         <p class="task-status">{ i18n.f(S::TaskProcessed, &[&status_word(t.status, lang), &t.processed]) }</p>
                         if t.snapshot > 0 {
                             <p class="snapshot-badge" title={i18n.t(S::SnapshotTip)}>{ i18n.f(S::SnapshotN, &[&t.snapshot]) }</p>
+                            if let Some(at) = &t.saved {
+                                <p class="task-detail saved">{ i18n.f(S::SnapshotSaved, &[at]) }</p>
+                            }
                         }
                         if !t.state.is_empty() {
                             <p class="task-state">{ i18n.f(S::StateN, &[&t.state]) }</p>

@@ -174,8 +174,9 @@ pub fn lane_stages(props: &LaneStagesProps) -> Html {
         lane.seek(props.moment);
     }
     let title = S::LanesTitle.get(lang);
+    let veil = S::Veiled.get(lang);
     html! {
-        <section class="card lane-stages" id="lanes" tabindex="-1" aria-label={title}>
+        <section class="card lane-stages" id="lanes" tabindex="-1" aria-label={title} data-veil={veil}>
             <h2>{ title }</h2>
             <p class="quiet">{ S::LanesNote.get(lang) }</p>
             <div class="lane-row">

@@ -12,7 +12,8 @@ pub struct LessonPanelProps {
     pub on_prev: Callback<()>,
     pub on_next: Callback<()>,
     pub on_choose: Callback<Option<Answer>>,
-    pub on_reveal: Callback<()>,
+    /// Answers: with the answer given (Enter on a choice), or with the one chosen (`None`).
+    pub on_reveal: Callback<Option<Answer>>,
     /// At the last step, with a lesson after this one: Next opens it.
     #[prop_or_default]
     pub next_lesson: bool,
@@ -55,8 +56,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     let typed = e
                         .target_dyn_into::<HtmlInputElement>()
                         .and_then(|i| crate::lesson_state::parse_number(&i.value()));
-                    if typed.is_some() {
-                        reveal.emit(());
+                    if let Some(n) = typed {
+                        reveal.emit(Some(Answer::Number(n)));
                     }
                 })
             };
@@ -88,10 +89,20 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         let k32 = u32::try_from(k).unwrap_or(u32::MAX);
                         let cb = props.on_choose.clone();
                         let checked = props.choice == Some(Answer::Choice(k32));
+                        // Enter answers with the choice in focus, as it does in the number field.
+                        let on_enter = {
+                            let reveal = props.on_reveal.clone();
+                            Callback::from(move |e: KeyboardEvent| {
+                                if e.key() == "Enter" {
+                                    e.prevent_default();
+                                    reveal.emit(Some(Answer::Choice(k32)));
+                                }
+                            })
+                        };
                         html! {
                             <label class={classes!("choice", checked.then_some("checked"))}>
                                 <input type="radio" name="choice" value={k.to_string()} checked={checked}
-                                    disabled={!q.asking}
+                                    disabled={!q.asking} onkeydown={on_enter}
                                     onchange={Callback::from(move |_| cb.emit(Some(Answer::Choice(k32))))} />
                                 <span>{ markdown::inline_text(label) }</span>
                             </label>
@@ -134,8 +145,11 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 if q.asking {
                     <div class="question-actions">
                         <button id="reveal" class="primary" disabled={props.choice.is_none()}
-                            onclick={emit(&props.on_reveal)}>{ i18n.t(S::Reveal) }</button>
-                        <button id="show-answer" onclick={emit(&props.on_show)}>{ i18n.t(S::ShowAnswer) }</button>
+                            onclick={{
+                                let reveal = props.on_reveal.clone();
+                                Callback::from(move |_: MouseEvent| reveal.emit(None))
+                            }}>{ i18n.t(S::Reveal) }</button>
+                        <button id="show-answer" onclick={emit(&props.on_show)} title={format!("{} (PageDown)", i18n.t(S::ShowAnswer))}>{ i18n.t(S::ShowAnswer) }</button>
                     </div>
                 }
             </section>

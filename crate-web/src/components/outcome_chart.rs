@@ -34,8 +34,9 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
         t(S::ForkLost),
     ];
     let title = t(S::OutcomesTitle);
+    let veil = t(S::Veiled);
     html! {
-        <section class="outcomes panel" id="outcomes" tabindex="-1" aria-label={title}>
+        <section class="outcomes panel" id="outcomes" tabindex="-1" aria-label={title} data-veil={veil}>
             <h2>{ title }
                 <span class="muted">{ format!(" · {name}, {}", t(S::OutcomesSub)) }</span></h2>
             <div class="chart-row">
