@@ -500,6 +500,7 @@ strings! {
     ProcessedAgainInput => "{0} processed, {1} of them again · input {2}", "обработано {0}, из них повторно {1} · вход {2}";
     ProcessedAgainRepeatsInput => "{0} processed, {1} of them again ({2} repeats) · input {3}", "обработано {0}, из них повторно {1} ({2} повторов) · вход {3}";
     NotStarted => "not started", "не начат";
+    StartsAt => "not started yet: the application starts it at {0}", "ещё не запущен: приложение запустит его в {0}";
     ResumesFromCommitted => "resumes from the group's committed offsets", "продолжит с зафиксированных смещений группы";
     PhaseAwaitingPid => "initTransactions: getting a producer id before it reads", "initTransactions: получает producer id, прежде чем читать";
     KindResponse => "{0} response", "ответ {0}";

@@ -363,6 +363,10 @@ fn producer_vm(
         _ if crashed => S::ProducerDown.get(lang).to_string(),
         // Fenced and closed: it will not ask for a producer id again.
         _ if p.is_fenced() => S::ProducerClosedFenced.f(lang, &[&p.producer_id, &p.epoch]),
+        // The application starts it later (the scenario's `start_ms`).
+        (_, ClientState::Idle) if sim.now() < p.start_at => {
+            S::StartsAt.f(lang, &[&crate::i18n::duration(p.start_at, lang)])
+        }
         (false, _) => S::IdempotenceOff.get(lang).to_string(),
         (true, ClientState::Ready) => {
             let seqs: Vec<String> = p

@@ -177,6 +177,9 @@ pub struct Producer {
     /// The process this client lives in, when it is not a producer of its own (a
     /// read-process-write processor's output client).
     pub owner: Option<NodeId>,
+    /// When the application starts it (a scenario's `start_ms`).
+    #[serde(default)]
+    pub start_at: SimTime,
 }
 
 impl Producer {
@@ -209,6 +212,7 @@ impl Producer {
             next_batch_id: 0,
             txn: None,
             owner: None,
+            start_at: 0,
         }
     }
 
@@ -1457,7 +1461,16 @@ impl Producer {
     }
 
     /// Restarts as a new process: without a transactional id that means a new producer id.
+    /// Back from a crash: it starts again, or, crashed before the application started it,
+    /// waits for that start.
     pub fn restart(&mut self, ctx: &mut Ctx) {
+        if ctx.now < self.start_at {
+            ctx.set_timer(
+                self.start_at - ctx.now,
+                Timer::Producer(ProducerTimer::Start),
+            );
+            return;
+        }
         self.start(ctx);
     }
 }

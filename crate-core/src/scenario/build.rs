@@ -552,7 +552,8 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 None => specs.push(spec),
             }
         }
-        let producer = Producer::new(
+        c.range(&format!("{f}.start_ms"), p.start_ms, 0, MAX_TIME_MS);
+        let mut producer = Producer::new(
             pi as u8,
             config,
             specs,
@@ -560,6 +561,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             brokers,
             p.resend_unconfirmed_on_restart,
         );
+        producer.start_at = ms(p.start_ms.min(MAX_TIME_MS));
         producers.push(match &p.transactional_id {
             None => producer,
             Some(id) => producer.with_transactions(TxnClient::new(

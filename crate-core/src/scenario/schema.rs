@@ -208,6 +208,10 @@ pub struct ProducerSpec {
     /// transactional producer: it runs its unfinished transaction again).
     #[serde(default)]
     pub resend_unconfirmed_on_restart: bool,
+    /// When the application starts (and its producer initialises: InitProducerId for an
+    /// idempotent or transactional one). A send due earlier goes out at the start.
+    #[serde(default)]
+    pub start_ms: u64,
     #[serde(default)]
     pub sends: Vec<SendSpecFile>,
     /// `transactional.id`: makes the producer transactional (idempotence on, acks=all).

@@ -202,7 +202,8 @@ impl Simulation {
         };
         for p in 0..sim.producers.len() {
             let node = NodeId::Producer(p as u8);
-            sim.schedule_timer(node, 0, Timer::Producer(ProducerTimer::Start));
+            let at = sim.producers[p].start_at;
+            sim.schedule_timer(node, at, Timer::Producer(ProducerTimer::Start));
         }
         for c in 0..sim.consumers.len() {
             let node = NodeId::Consumer(c as u8);
