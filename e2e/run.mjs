@@ -1253,6 +1253,16 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   assert(Math.abs(t.x - q5.x) < 2 && t.y >= q5.y + q5.height, `the try-its under the question: ${JSON.stringify({ t, q5 })}`);
   const stage5 = (await page.locator('main.stage').boundingBox()).y;
   assert(stage5 < 560, `the stage starts high with the try-its beside the answer (${stage5})`);
+  // Beside a long text with no try-its, the answer goes under the question, and the Flink
+  // stage still starts on screen.
+  await page.goto(url + '?lesson=flink-two-phase-commit&ls=3', { waitUntil: 'load' });
+  await page.waitForSelector('#question.asking');
+  await page.click('#show-answer');
+  await page.locator('#feedback').waitFor();
+  const [fl, ql] = [await page.locator('#feedback').boundingBox(), await page.locator('#question').boundingBox()];
+  assert(Math.abs(fl.x - ql.x) < 2 && fl.y >= ql.y + ql.height, `the answer under the question: ${JSON.stringify({ fl, ql })}`);
+  const flink = (await page.locator('section.flink').boundingBox()).y;
+  assert(flink < 600, `the Flink stage starts on screen with the answer shown (${flink})`);
 }, { lesson: true });
 
 test('an open question hides what would give its answer away; Enter on a choice answers', async (page) => {

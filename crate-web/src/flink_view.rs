@@ -252,6 +252,17 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 } else {
                     S::SinkOpenPending.f(lang, &[&open, &pending.join(", ")])
                 })
+            } else if let (None, OperatorKind::Sink(kind @ (SinkKind::Upsert | SinkKind::Append))) =
+                (&t.align, &op.kind)
+            {
+                // The external system it writes to, which no restart rolls back.
+                let store = &job.external;
+                Some(if *kind == SinkKind::Upsert {
+                    S::StoreHolds.f(lang, &[&store.upserts.len(), &store.upsert_writes])
+                } else {
+                    let again = store.appended_copies().values().filter(|c| **c > 1).count();
+                    S::LogHolds.f(lang, &[&store.appended.len(), &again])
+                })
             } else {
                 t.align.as_ref().map(|a| {
                     // AT_LEAST_ONCE tracks barriers and blocks nothing (Flink's
@@ -610,6 +621,29 @@ mod tests {
                 && v == "1, saved orders-0 @7 (where a restore resumes)"),
             "{:?}",
             row.rows
+        );
+    }
+
+    /// The upsert and append sinks' cards say what their external systems hold, which the
+    /// where-exactly-once-ends lesson asks about: twenty keys, thirty records, ten twice.
+    #[test]
+    fn the_external_sinks_say_what_their_systems_hold() {
+        let mut s = sim("flink-upsert-vs-append");
+        s.run(RunLimit::Completion);
+        let vm = flink(&s, Lang::En).expect("a job");
+        let detail = |name: &str| {
+            vm.tasks
+                .iter()
+                .find(|t| t.name == name)
+                .and_then(|t| t.detail.clone())
+        };
+        assert_eq!(
+            detail("kv-store-0").as_deref(),
+            Some("store: keys 20 · writes 30")
+        );
+        assert_eq!(
+            detail("log-0").as_deref(),
+            Some("log: records 30 · written more than once 10")
         );
     }
 

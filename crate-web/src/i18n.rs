@@ -694,6 +694,8 @@ strings! {
     SnapshotSaved => "saved {0}", "сохранено {0}";
     SnapshotSavedRow => "{0}, saved {1} (where a restore resumes)", "{0}, сохранено {1} (отсюда продолжит восстановление)";
     SourcePosition => "reading at {0}", "читает с {0}";
+    StoreHolds => "store: keys {0} · writes {1}", "хранилище: ключей {0} · записей {1}";
+    LogHolds => "log: records {0} · written more than once {1}", "журнал: записей {0} · записанных не раз {1}";
     StateN => "state: {0}", "состояние: {0}";
     Blocked => " blocked", " заблокирован";
     LoopEdge => " loop edge", " обратное ребро";

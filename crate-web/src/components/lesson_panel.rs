@@ -5,6 +5,9 @@ use eos_core::lesson::Answer;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+/// A step text longer than this (in characters) is taller than its question and answer.
+const LONG_TEXT: usize = 300;
+
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
     pub vm: StepVm,
@@ -179,6 +182,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     } else {
         (None, try_its)
     };
+    // Beside a long text with nothing under its question, the answer goes under the
+    // question: under the text it made the panel taller still, with the stage pushed off a
+    // 720 px screen and room left empty beside it.
+    let aside = answered && side_try_its.is_none() && vm.text.chars().count() > LONG_TEXT;
     html! {
         <section id="lesson-panel" class="lesson-panel" aria-label={i18n.t(S::Lesson)}>
             <div class="lesson-head">
@@ -199,7 +206,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             if vm.first {
                 <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
             }
-            <div class={classes!("lesson-body", answered.then_some("answered"))}>
+            <div class={classes!("lesson-body", answered.then_some("answered"), aside.then_some("aside"))}>
                 <div id="lesson-text" class="narration">
                     if props.spotlight {
                         // What the text names may be far down the page (on a phone, a
