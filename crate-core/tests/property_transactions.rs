@@ -58,6 +58,8 @@ struct Producer {
     timeout_ms: Option<u64>,
     resend_on_restart: bool,
     request_timeout_ms: u64,
+    /// When the application starts it (a second instance of one application comes later).
+    start_ms: u64,
     txns: Vec<Txn>,
 }
 
@@ -132,8 +134,8 @@ impl Gen {
             let id = if p.shared_id { 0 } else { pi };
             let _ = writeln!(
                 w,
-                "\n[[producers]]\nname = \"p{pi}\"\ntransactional_id = \"tx-{id}\"\nrequest_timeout_ms = {}\nresend_unconfirmed_on_restart = {}",
-                p.request_timeout_ms, p.resend_on_restart
+                "\n[[producers]]\nname = \"p{pi}\"\ntransactional_id = \"tx-{id}\"\nrequest_timeout_ms = {}\nresend_unconfirmed_on_restart = {}\nstart_ms = {}",
+                p.request_timeout_ms, p.resend_on_restart, p.start_ms
             );
             if let Some(ms) = p.timeout_ms {
                 let _ = writeln!(w, "transaction_timeout_ms = {ms}");
@@ -266,15 +268,19 @@ fn producer() -> impl Strategy<Value = Producer> {
         proptest::option::of(500u64..=5_000),
         any::<bool>(),
         prop_oneof![Just(30_000u64), 200u64..=3_000],
+        prop_oneof![2 => Just(0u64), 1 => 1u64..=2_000],
         proptest::collection::vec(txn(), 1..=4),
     )
         .prop_map(
-            |(shared_id, timeout_ms, resend_on_restart, request_timeout_ms, txns)| Producer {
-                shared_id,
-                timeout_ms,
-                resend_on_restart,
-                request_timeout_ms,
-                txns,
+            |(shared_id, timeout_ms, resend_on_restart, request_timeout_ms, start_ms, txns)| {
+                Producer {
+                    shared_id,
+                    timeout_ms,
+                    resend_on_restart,
+                    request_timeout_ms,
+                    start_ms,
+                    txns,
+                }
             },
         )
 }
