@@ -1278,6 +1278,18 @@ test('an open question hides what would give its answer away; Enter on a choice 
   }
   await page.locator('section.compare').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '29c-lesson-veil.png'), fullPage: false });
+  // The run holds still until the answer: → and End do nothing, Step and End are disabled,
+  // Back still works.
+  const held = await stepNumber(page);
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End');
+  await page.waitForTimeout(200);
+  assert((await stepNumber(page)) === held, `the run holds at step ${held} (now ${await stepNumber(page)})`);
+  assert(await page.locator('#step').isDisabled() && await page.locator('#run-to-end').isDisabled(), 'Step and End wait for the answer');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForTimeout(200);
+  assert((await stepNumber(page)) === held - 1, 'Back still steps back');
   // Enter on the choice in focus answers it, as in any form.
   await page.locator('#question input[type=radio]').nth(1).focus();
   await page.keyboard.press('Enter');

@@ -51,10 +51,13 @@ cd "$(dirname "$0")/.."
 # aborted checkpoints, the Java client's retry order), the fork's Flink counts and a browser
 # review's fixes (607.4 → 610.1 KB); 614 KB since an open lesson question hides the sections
 # that would give its answer away, a source's card says what its snapshot saved, the inspector
-# keeps clear of the playback bar and a lessons review's rewording (610.4 → 612.8 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-614000}
+# keeps clear of the playback bar and a lessons review's rewording (610.4 → 612.8 KB); 616 KB
+# since the run holds still while a question waits, the external sinks' cards and a second
+# lessons review's rewording in English and Russian (614.7 KB; the Russian worker 39.2 KB, so
+# its budget 39 → 40 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-616000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-39000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-40000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

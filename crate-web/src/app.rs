@@ -36,6 +36,15 @@ pub fn app() -> Html {
     // In lesson mode PageDown/PageUp move through the lesson (lesson_mode.rs), not the run.
     let in_lesson = use_mut_ref(|| false);
     *in_lesson.borrow_mut() = place.as_ref().is_some_and(|p| p.trying.is_none());
+    // While a lesson's question waits for its answer the run holds still: a step on (a key,
+    // Play, End) would show the answer before it is given. Back stays free.
+    let asking = use_state_eq(|| false);
+    let holding = use_mut_ref(|| false);
+    *holding.borrow_mut() = *asking;
+    let on_asking = {
+        let asking = asking.clone();
+        Callback::from(move |a: bool| asking.set(a))
+    };
     // Keyed by the language: the built-ins' Russian titles come with the Russian texts.
     let scenarios = use_memo(lang, |_| crate::builtins::list());
 
@@ -45,7 +54,7 @@ pub fn app() -> Html {
     // Keyboard: → step, ← back, Space play/pause, Home reset, End run to the end.
     {
         let dispatcher = state.dispatcher();
-        let in_lesson = in_lesson.clone();
+        let (in_lesson, holding) = (in_lesson.clone(), holding.clone());
         use_effect_with((), move |_| {
             let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
                 // Alt+← is the browser's Back, Ctrl+End the page's bottom: not ours.
@@ -79,6 +88,15 @@ pub fn app() -> Html {
                     "Escape" => Some(Action::Select(None)),
                     _ => None,
                 };
+                let forward = matches!(
+                    action,
+                    Some(
+                        Action::Step | Action::NextNotable | Action::RunToEnd | Action::TogglePlay
+                    )
+                );
+                if forward && *holding.borrow() {
+                    return;
+                }
                 if let Some(a) = action {
                     // In the scenario picker the arrows still step; the scrub bar and other
                     // inputs keep their keys.
@@ -292,9 +310,9 @@ pub fn app() -> Html {
                 scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
                 embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()}
                 scenario_imports={sharing.scenario_imports}
-                share={if embed { Html::default() } else { sharing.menu }} />
+                share={if embed { Html::default() } else { sharing.menu }} on_asking={on_asking} />
             if !embed {
-            <Controls on_action={on_action} playing={state.playing} finished={finished} at_start={at_start} clock={clock} trace_hash={trace_hash}
+            <Controls on_action={on_action} playing={state.playing} finished={finished || *asking} at_start={at_start} clock={clock} trace_hash={trace_hash}
                 step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
             }
             if let Some(job) = flink {

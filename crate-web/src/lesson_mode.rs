@@ -56,6 +56,10 @@ pub struct LessonModeProps {
     /// that Tab reaches them in the order they are seen; elsewhere, first.
     #[prop_or_default]
     pub share: Html,
+    /// Told whether a question waits for its answer: the run holds still until then (the
+    /// playback bar's forward controls and keys wait).
+    #[prop_or_default]
+    pub on_asking: Callback<bool>,
 }
 
 /// A start not yet made: the page's link, or an imported lesson's (which waits for that
@@ -400,9 +404,11 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
 
     // While a question waits for its answer, what would give the answer away (the three
     // lanes, the compare table, the outcome and checkpoint charts: `data-veil` in `style.css`)
-    // is hidden: those show the whole run, or the moment the question asks about.
+    // is hidden: those show the whole run, or the moment the question asks about. The run
+    // itself holds still (`on_asking`): stepping on would show the answer.
     {
         let veiled = ui.mode == Mode::Lesson && is_asking;
+        let on_asking = props.on_asking.clone();
         use_effect_with(veiled, move |veiled| {
             let root = web_sys::window()
                 .and_then(|w| w.document())
@@ -412,10 +418,12 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     .class_list()
                     .toggle_with_force("lesson-asking", *veiled);
             }
+            on_asking.emit(*veiled);
             move || {
                 if let Some(root) = root {
                     let _ = root.class_list().remove_1("lesson-asking");
                 }
+                on_asking.emit(false);
             }
         });
     }

@@ -70,7 +70,13 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                 Some(Answer::Choice(k)) => choices.get(k as usize).cloned(),
                 _ => None,
             };
+            // The reading confirms a choice that names it ("offset 5: …"); beside "No: every
+            // task must acknowledge first" a bare "reads 0" would only puzzle.
+            let reading = r.grade.actual.to_string();
             let actual = match right {
+                Some(label) if !label.contains(&reading) => {
+                    format!("{}: {label}", S::RightChoice.get(lang))
+                }
                 Some(label) => format!(
                     "{}: {label} ({} {})",
                     S::RightChoice.get(lang),
@@ -226,6 +232,43 @@ mod tests {
         );
         assert!(vm.position.starts_with("Шаг"));
         assert_ne!(vm.title, lesson.title().get(Lang::En));
+    }
+
+    /// A choice's verdict adds the simulation's reading only when the choice names it.
+    #[test]
+    fn a_choice_gets_the_reading_only_when_it_names_it() {
+        let lessons = crate::lessons::all();
+        let verdict = |id: &str, at: usize, actual: i64, right: u32| {
+            let lesson = lessons.iter().find(|l| l.id() == id).expect("lesson");
+            let ui = LessonUi {
+                step: at,
+                revealed: Some(Revealed {
+                    given: None,
+                    grade: Grade {
+                        correct: false,
+                        actual,
+                        right: Some(Answer::Choice(right)),
+                        explanation: None,
+                    },
+                }),
+                ..LessonUi::default()
+            };
+            let vm = step(lesson, &ui, Lang::En);
+            vm.question
+                .expect("a question")
+                .feedback
+                .expect("shown")
+                .actual
+        };
+        // flink-barriers: "Is checkpoint 1 complete?" No (0 completed).
+        let no = verdict("flink-barriers", 1, 0, 1);
+        assert_eq!(
+            no,
+            "The right answer: No: every task must acknowledge first"
+        );
+        // last-stable-offset: "1: only `plain`"… the right one, 0, is named "0".
+        let zero = verdict("last-stable-offset", 3, 0, 0);
+        assert!(zero.ends_with("(the simulation reads 0)"), "{zero}");
     }
 
     #[test]
