@@ -552,6 +552,9 @@ test('the inspector opens away from what was clicked', async (page) => {
   const [a, b] = [await newest.locator('.shaft').boundingBox(), await inspector.boundingBox()];
   const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   assert(!overlaps && (await inspector.getAttribute('data-dock')) === 'left', `arrow ${JSON.stringify(a)}, panel ${JSON.stringify(b)}`);
+  // A delivered message says what it carried, as one on the wire does.
+  const rows = await inspector.locator('dl.rows').innerText();
+  assert(/content/.test(rows) && /delivered/.test(rows), `a delivered message's content: ${rows}`);
   // Something on the left (the producer card) keeps the panel on the right.
   await page.keyboard.press('Escape');
   await page.locator('article.producer').first().click();

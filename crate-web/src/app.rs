@@ -225,14 +225,35 @@ pub fn app() -> Html {
     let flink = crate::flink_view::flink(&sim, lang);
     let verdict = crate::flink_view::versus_failure_free(&sim, flink_twin.as_ref().as_ref(), lang);
     let selected = state.selection;
-    let inspected = selected.and_then(|s| match s {
-        view_model::inspector::Selection::LaneRecord { .. }
-        | view_model::inspector::Selection::LaneInput { .. } => lane_run
-            .as_ref()
-            .as_ref()
-            .map(|run| view_model::inspector::inspect(run, &s, lang)),
-        _ => Some(view_model::inspector::inspect(&sim, &s, lang)),
+    // A delivered message's content, which its inspector shows as a message on the wire
+    // does: found by replaying to the step before its delivery, once per message and run.
+    let delivered = selected.and_then(|s| match s {
+        view_model::inspector::Selection::Message(id) => {
+            view_model::inspector::delivered_at(&sim, id).map(|step| (id, step))
+        }
+        _ => None,
     });
+    let delivered_label = {
+        let state = state.clone();
+        use_memo((delivered, state.run_id()), move |(d, _)| {
+            d.and_then(|(id, step)| state.delivered_label(step, id))
+        })
+    };
+    let inspected = selected
+        .and_then(|s| match s {
+            view_model::inspector::Selection::LaneRecord { .. }
+            | view_model::inspector::Selection::LaneInput { .. } => lane_run
+                .as_ref()
+                .as_ref()
+                .map(|run| view_model::inspector::inspect(run, &s, lang)),
+            _ => Some(view_model::inspector::inspect(&sim, &s, lang)),
+        })
+        .map(|mut vm| {
+            if let (Some(_), Some(label)) = (delivered, delivered_label.as_ref()) {
+                view_model::inspector::add_content(&mut vm, label, lang);
+            }
+            vm
+        });
     let clock = view_model::clock(&sim, lang);
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;

@@ -210,6 +210,24 @@ fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
     }
 }
 
+/// The step that delivered message `id`, if it has arrived.
+pub fn delivered_at(sim: &Simulation, id: u64) -> Option<u64> {
+    sim.trace().iter().find_map(|rec| match &rec.what {
+        StepKind::Deliver { msg_id, .. } if *msg_id == id => Some(rec.step),
+        _ => None,
+    })
+}
+
+/// Adds what a delivered message carried (`label`, as the core writes a message on the wire)
+/// under its kind, as a message on the wire shows it.
+pub fn add_content(vm: &mut InspectorVm, label: &str, lang: Lang) {
+    let content = row(S::Content, lang, super::message_words::content(label, lang));
+    if vm.kind == "message" && !vm.rows.iter().any(|(k, _)| *k == content.0) {
+        let at = vm.rows.len().min(1);
+        vm.rows.insert(at, content);
+    }
+}
+
 fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     let n = |node: NodeId| super::node_name(sim, node, lang);
     let dur = |t: SimTime| duration(t, lang);
