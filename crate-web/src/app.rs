@@ -305,7 +305,7 @@ pub fn app() -> Html {
             }
             if embed {
                 { crate::components::embed_bar::embed_bar(&crate::components::embed_bar::EmbedBarProps {
-                    on_action: on_action.clone(), playing: state.playing, finished, at_start,
+                    on_action: on_action.clone(), playing: state.playing, finished: finished || *asking, at_start,
                     clock: clock.clone(), title: match builtin_title {
                         Some(t) if trying => crate::i18n::S::TitleChanged.f(lang, &[&t]),
                         Some(t) => t,
