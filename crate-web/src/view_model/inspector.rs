@@ -210,12 +210,31 @@ fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
     }
 }
 
-/// The step that delivered message `id`, if it has arrived.
-pub fn delivered_at(sim: &Simulation, id: u64) -> Option<u64> {
+/// The step that delivered message `id`, with who sent it, its kind and when, if it has
+/// arrived.
+fn delivery(
+    sim: &Simulation,
+    id: u64,
+) -> Option<(
+    &eos_core::sim::simulation::StepRecord,
+    NodeId,
+    eos_core::kafka::protocol::MessageKind,
+    SimTime,
+)> {
     sim.trace().iter().find_map(|rec| match &rec.what {
-        StepKind::Deliver { msg_id, .. } if *msg_id == id => Some(rec.step),
+        StepKind::Deliver {
+            msg_id,
+            from,
+            kind,
+            sent_at,
+        } if *msg_id == id => Some((rec, *from, *kind, *sent_at)),
         _ => None,
     })
+}
+
+/// The step that delivered message `id`, if it has arrived.
+pub fn delivered_at(sim: &Simulation, id: u64) -> Option<u64> {
+    delivery(sim, id).map(|(rec, ..)| rec.step)
 }
 
 /// Adds what a delivered message carried (`label`, as the core writes a message on the wire)
@@ -288,16 +307,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
             }),
         };
     }
-    let delivered = sim.trace().iter().find_map(|rec| match &rec.what {
-        StepKind::Deliver {
-            msg_id,
-            from,
-            kind,
-            sent_at,
-        } if *msg_id == id => Some((rec, *from, *kind, *sent_at)),
-        _ => None,
-    });
-    let Some((rec, from, kind, sent_at)) = delivered else {
+    let Some((rec, from, kind, sent_at)) = delivery(sim, id) else {
         if let Some(vm) = super::lost_message::inspect(sim, id, lang) {
             return vm;
         }
