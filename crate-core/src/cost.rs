@@ -7,8 +7,9 @@
 //! readable by a read_committed consumer: below the high watermark and, for a transaction,
 //! with its COMMIT marker below it too; so it does not depend on when a reader happens to
 //! poll), the network messages per input record (the protocol's overhead:
-//! exactly-once adds AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn and the
-//! markers to every transaction), and the duplicates and losses readers see.
+//! exactly-once adds AddPartitionsToTxn (from the partition leaders under transaction
+//! protocol 2, from the client under 1, with AddOffsetsToTxn), TxnOffsetCommit, EndTxn and
+//! the markers to every transaction), and the duplicates and losses readers see.
 
 use crate::compare::with_guarantee;
 use crate::ids::RecordId;

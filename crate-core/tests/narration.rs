@@ -52,13 +52,46 @@ fn no_sentence_of_any_built_in_has_a_counting_or_naming_slip() {
     }
 }
 
-/// KAFKA-17754 under protocol 1: the delayed EndTxn finds the transaction complete and is
-/// answered as a retry. That step used to say nothing, and the producer's next sentence
-/// claimed a commit of a record no marker covers.
+/// Under protocol 1 a late EndTxn can end the next transaction (KAFKA-17754): here transaction
+/// 1's late commit commits transaction 2, whose own EndTxn, delayed, then finds it complete and
+/// is answered as a retry. That step used to say nothing, and the producer's next sentence
+/// claimed a commit it had not made.
+const V1_LATE_END_TXN: &str = r#"
+version = 1
+name = "v1-end-txn-answered-as-retry"
+[cluster]
+transaction_protocol = 1
+[[topics]]
+name = "events"
+[[producers]]
+name = "app"
+transactional_id = "app-tx"
+[[producers.transactions]]
+[[producers.transactions.sends]]
+topic = "events"
+key = "t1"
+[[producers.transactions]]
+[[producers.transactions.sends]]
+topic = "events"
+key_prefix = "t2-"
+count = 2
+interval_us = 400000
+[[faults]]
+at_ms = 0
+action = "duplicate"
+message = "end_txn"
+extra_ms = 600
+[[faults]]
+at_ms = 100
+action = "delay"
+message = "end_txn"
+extra_ms = 400
+"#;
+
 #[test]
 fn an_end_txn_answered_as_a_retry_is_said_and_the_producer_only_believes_the_commit() {
-    let mut sim = builtin::get("txn-v1-delayed-endtxn")
-        .expect("built-in")
+    let mut sim = eos_core::Scenario::parse(V1_LATE_END_TXN)
+        .expect("valid")
         .simulation(None);
     sim.run(RunLimit::Completion);
     let trace = sim.trace();

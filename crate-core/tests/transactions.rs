@@ -416,10 +416,13 @@ fn invariant_8_coordinator_transitions_follow_the_table() {
         let sim = &runs.iter().find(|(n, _)| n == name).expect("ran").1;
         states(&txn_log(sim, id))
     };
+    // The first transaction writes to two partitions: each leader adds its own (protocol 2),
+    // and the second addition is "Ongoing again".
     assert_eq!(
         story("seed-commit-abort", "app-tx"),
         [
             Empty,
+            Ongoing,
             Ongoing,
             PrepareCommit,
             CompleteCommit,
@@ -465,27 +468,42 @@ fn invariant_8_coordinator_transitions_follow_the_table() {
     ] {
         assert_eq!(
             story(name, "app-tx"),
-            [Empty, Ongoing, PrepareCommit, CompleteCommit],
+            [Empty, Ongoing, Ongoing, PrepareCommit, CompleteCommit],
             "{name}"
         );
     }
-    // Protocol 1: the late copy of EndTxn writes a second PrepareCommit for transaction 2;
-    // transaction 2's own EndTxn writes nothing (answered as a retry).
+    // Protocol 1: the late copy of transaction 1's EndTxn(abort) aborts transaction 2's first
+    // half; the client's AddPartitionsToTxn for a new partition then opens a new transaction
+    // under the same epoch, which the client's own EndTxn commits.
     assert_eq!(
         story("txn-v1-delayed-endtxn", "app-tx"),
         [
             Empty,
             Ongoing,
-            PrepareCommit,
-            CompleteCommit,
+            PrepareAbort,
+            CompleteAbort,
+            Ongoing,
+            PrepareAbort,
+            CompleteAbort,
             Ongoing,
             PrepareCommit,
             CompleteCommit
         ]
     );
+    // Protocol 2: the late copy is fenced and writes nothing; each partition's leader adds its
+    // partition to transaction 2 (the second addition is "Ongoing again").
     assert_eq!(
         story("txn-v2-delayed-endtxn", "app-tx"),
-        story("txn-v1-delayed-endtxn", "app-tx")
+        [
+            Empty,
+            Ongoing,
+            PrepareAbort,
+            CompleteAbort,
+            Ongoing,
+            Ongoing,
+            PrepareCommit,
+            CompleteCommit
+        ]
     );
 }
 
@@ -579,10 +597,10 @@ at_ms = 0
 action = "drop"
 message = "write_txn_markers"
 [[faults]]
-at_ms = 10
+at_ms = 12
 action = "crash"
 target = "app"
-restart_after_ms = 40
+restart_after_ms = 38
 [[consumers]]
 name = "reader"
 topic = "events"
@@ -791,10 +809,11 @@ fn invariant_10_committed_records_all_visible_aborted_none() {
     assert_eq!(consumer_keys(&sim, "uncommitted-reader"), ["k0", "k1"]);
     let sim = run_builtin("txn-v2-delayed-endtxn");
     let d = derive(leader(&sim, P0));
-    assert_eq!(
-        keys_at(&sim, P0, &d.committed),
-        ["t1", "t2-0", "t2-1", "t2-2"]
-    );
+    assert_eq!(keys_at(&sim, P0, &d.committed), ["t2-0", "t2-1"]);
+    assert_eq!(keys_at(&sim, P0, &d.aborted), ["t1"]);
+    assert!(d.open.is_empty());
+    let d = derive(leader(&sim, P1));
+    assert_eq!(keys_at(&sim, P1, &d.committed), ["t2-2"]);
     assert!(d.aborted.is_empty() && d.open.is_empty());
 }
 
@@ -810,7 +829,8 @@ fn invariant_11_read_committed_stops_at_the_last_stable_offset() {
     let name = "txn-producer-crash-stalls-readers";
     let text = builtin_text(name);
     let mut sim = parse(name, text).simulation(None);
-    // Until the 3 s timeout (the transaction started at 3 ms) the LSO stays at 0 though the
+    // Until the 3 s timeout (the transaction started at 9 ms, when the leader added the
+    // partition; the coordinator looks at 3.5 s) the LSO stays at 0 though the
     // high watermark has passed "plain" at offset 1.
     step_checked(name, &mut sim, Some(ms(3_002)));
     let r = leader(&sim, P0);
@@ -1122,11 +1142,12 @@ fn a_transaction_past_its_timeout_commits_before_the_coordinator_looks() {
 // ---------------------------------------------------------------------------------------
 // Protocol 1 and 2 under a late EndTxn.
 
-/// Under protocol 1 the late copy of transaction 1's EndTxn commits the first half of
-/// transaction 2; the rest hangs with no marker and pins the LSO, hiding a later plain
-/// record too, while the producer heard transaction 2 committed (KAFKA-17754).
+/// Under protocol 1 the late copy of transaction 1's EndTxn(abort) aborts the half of
+/// transaction 2 already written; the client's AddPartitionsToTxn for the partition of its last
+/// record then opens a new transaction under the same epoch, which its EndTxn commits. The
+/// producer heard all of transaction 2 committed (KAFKA-17754: two lost writes).
 #[test]
-fn v1_a_late_end_txn_commits_half_of_the_next_transaction() {
+fn v1_a_late_end_txn_aborts_half_of_the_next_transaction() {
     let name = "txn-v1-delayed-endtxn";
     let sim = run_builtin(name);
     let log = txn_log(&sim, "app-tx");
@@ -1134,25 +1155,23 @@ fn v1_a_late_end_txn_commits_half_of_the_next_transaction() {
         epochs(&log).iter().all(|e| *e == 0),
         "protocol 1 never bumps"
     );
-    // The second PrepareCommit is the copy of transaction 1's EndTxn, at 610 ms.
+    // The second PrepareAbort is the copy of transaction 1's EndTxn, 600 ms after the first.
     let stray = log[5];
-    assert_eq!(stray.transit.state, PrepareCommit);
-    assert_eq!(stray.written_at, ms(610));
+    assert_eq!(stray.transit.state, PrepareAbort);
+    assert_eq!(stray.written_at, log[2].written_at + ms(600));
     let duplicated = step_of(
         &sim,
         |n| matches!(n, Note::MessageDuplicated { kind, .. } if kind.name() == "end_txn"),
     );
     assert!(duplicated.is_some());
     let d = derive(leader(&sim, P0));
-    assert_eq!(keys_at(&sim, P0, &d.committed), ["t1", "t2-0", "t2-1"]);
-    assert_eq!(keys_at(&sim, P0, &d.open), ["t2-2"]);
-    assert_eq!(keys_at(&sim, P0, &d.plain), ["later"]);
-    let r = leader(&sim, P0);
-    assert_eq!((r.last_stable_offset(), r.high_watermark), (5, 7));
-    assert_eq!(r.txn.ongoing_first_offset(0), Some(5));
-    // Nothing will ever close it: the coordinator is done with the transaction.
+    assert_eq!(keys_at(&sim, P0, &d.aborted), ["t1", "t2-0", "t2-1"]);
+    assert!(d.committed.is_empty() && d.open.is_empty());
+    let d = derive(leader(&sim, P1));
+    assert_eq!(keys_at(&sim, P1, &d.committed), ["t2-2"]);
+    assert!(d.open.is_empty());
     assert_eq!(coordinator_state(&sim, "app-tx"), Some(CompleteCommit));
-    // The producer heard both transactions committed.
+    // The producer heard transaction 1 aborted and all of transaction 2 committed.
     let heard: Vec<(bool, Vec<String>)> = notes(&sim)
         .filter_map(|(_, n)| match n {
             Note::TxnEnded {
@@ -1164,51 +1183,56 @@ fn v1_a_late_end_txn_commits_half_of_the_next_transaction() {
     assert_eq!(
         heard,
         [
-            (true, vec!["t1".to_string()]),
+            (false, vec!["t1".to_string()]),
             (true, vec!["t2-0".into(), "t2-1".into(), "t2-2".into()])
         ]
     );
-    assert_eq!(
-        consumer_keys(&sim, "committed-reader"),
-        ["t1", "t2-0", "t2-1"]
-    );
+    assert_eq!(consumer_keys(&sim, "committed-reader"), ["t2-2"]);
     let report = Report::of(name, &sim);
     assert_eq!(report.outcome.lost, 2);
 }
 
 /// The same schedule under protocol 2: the copy carries the epoch before transaction 1's
-/// bump and is fenced; nothing is written for it, both transactions commit whole.
+/// bump and is fenced; nothing is written for it, and transaction 2 commits whole.
 #[test]
 fn v2_a_late_end_txn_is_fenced() {
     let name = "txn-v2-delayed-endtxn";
     let sim = run_builtin(name);
     let log = txn_log(&sim, "app-tx");
-    assert_eq!(epochs(&log), [0, 0, 1, 1, 1, 2, 2]);
-    // Transaction 2 is decided by its own EndTxn (after t2-2 at 811 ms), not by the copy.
-    assert!(log[5].written_at > ms(811), "{:?}", log[5]);
+    // Empty, Ongoing at 0; PrepareAbort, CompleteAbort at 1 (the bump); transaction 2's two
+    // partitions added at 1; PrepareCommit, CompleteCommit at 2.
+    assert_eq!(epochs(&log), [0, 0, 1, 1, 1, 1, 2, 2]);
+    // Transaction 2 is decided by its own EndTxn (after t2-2 at about 810 ms), not by the copy.
+    assert_eq!(log[6].transit.state, PrepareCommit);
+    assert!(log[6].written_at > ms(811), "{:?}", log[6]);
+    let refused: Vec<SimTime> = notes(&sim)
+        .filter(|(_, n)| {
+            matches!(n, Note::TxnRequestRefused { error: KafkaError::ProducerFenced, request, .. } if request.starts_with("EndTxn"))
+        })
+        .map(|(s, _)| s.time)
+        .collect();
+    assert_eq!(refused.len(), 1, "the copy is fenced: {refused:?}");
     let ignored: Vec<SimTime> = notes(&sim)
         .filter(|(_, n)| matches!(n, Note::StaleResponseIgnored { .. }))
         .map(|(s, _)| s.time)
         .collect();
-    assert_eq!(ignored, [ms(611)], "the answer to the copy");
+    assert_eq!(ignored, [refused[0] + ms(1)], "the answer to the copy");
     let d = derive(leader(&sim, P0));
-    assert_eq!(
-        keys_at(&sim, P0, &d.committed),
-        ["t1", "t2-0", "t2-1", "t2-2"]
-    );
+    assert_eq!(keys_at(&sim, P0, &d.committed), ["t2-0", "t2-1"]);
+    assert_eq!(keys_at(&sim, P0, &d.aborted), ["t1"]);
     assert!(d.open.is_empty());
     assert_eq!(
         d.markers
             .iter()
             .map(|m| (m.1, m.2, m.3))
             .collect::<Vec<_>>(),
-        [(1, ControlType::Commit, 1), (2, ControlType::Commit, 5)]
+        [(1, ControlType::Abort, 1), (2, ControlType::Commit, 4)]
     );
     let r = leader(&sim, P0);
-    assert_eq!((r.last_stable_offset(), r.high_watermark), (7, 7));
+    assert_eq!((r.last_stable_offset(), r.high_watermark), (5, 5));
     assert_eq!(
         consumer_keys(&sim, "committed-reader"),
-        ["t1", "t2-0", "t2-1", "t2-2", "later"]
+        ["t2-0", "t2-1", "t2-2"]
     );
 }
 
@@ -1461,17 +1485,25 @@ fn run_to_end(label: &str, text: &str) -> Simulation {
 /// partition is already in the transaction (txn-v2-delayed-endtxn: sent at 11, 16 and 33 ms,
 /// steps 14, 19 and 24 of `eos-sim run --trace`). Kafka's client has one such request in
 /// flight and retries it only if it failed. (A retry timer that fires in a later transaction
-/// would add the earlier transaction's partitions to it.)
+/// would add the earlier transaction's partitions to it.) Since the client sends
+/// AddPartitionsToTxn only under protocol 1, this runs txn-v1-delayed-endtxn.
 #[test]
 fn regression_add_partitions_is_not_sent_again_once_the_partition_is_added() {
-    let sim = run_builtin("txn-v2-delayed-endtxn");
-    let sent: Vec<SimTime> = notes(&sim)
-        .filter(|(_, n)| {
-            matches!(n, Note::TxnRequestSent { what, .. } if what.starts_with("AddPartitionsToTxn"))
-        })
-        .map(|(s, _)| s.time)
-        .collect();
-    // Transaction 1 once; transaction 2 once refused (CONCURRENT_TRANSACTIONS, answered at
-    // 13 ms) and once more when the 20 ms backoff ends.
-    assert_eq!(sent, [ms(2), ms(11), ms(33)]);
+    let client_adds = |name: &str| -> Vec<SimTime> {
+        let sim = run_builtin(name);
+        notes(&sim)
+            .filter(|(_, n)| {
+                matches!(n, Note::TxnRequestSent { what, .. } if what.starts_with("AddPartitionsToTxn"))
+            })
+            .map(|(s, _)| s.time)
+            .collect()
+    };
+    // Transaction 1 once; transaction 2 once refused (CONCURRENT_TRANSACTIONS) and once more
+    // when the 20 ms backoff ends, then once for the partition its last record goes to.
+    assert_eq!(
+        client_adds("txn-v1-delayed-endtxn"),
+        [ms(2), ms(13), ms(35), ms(813)]
+    );
+    // Protocol 2: the partition leaders add the partitions; the client sends none.
+    assert_eq!(client_adds("txn-v2-delayed-endtxn"), Vec::<SimTime>::new());
 }

@@ -414,6 +414,7 @@ strings! {
     HighWatermark => "high watermark", "high watermark";
     LastStableOffset => "last stable offset", "last stable offset";
     AcksWaiting => "acks waiting", "ждут подтверждения";
+    HeldForCoordinator => "writes held for the transaction coordinator", "записи ждут координатора транзакций";
     Crashed => "crashed", "упал";
     RestartRefused => "restarted · the controller refuses its registration until the session of the instance that crashed expires, {0} ms after the crash (broker.session.timeout.ms): it serves nothing until then", "перезапущен · контроллер отклоняет его регистрацию, пока не истечёт сессия упавшего экземпляра — через {0} мс после сбоя (broker.session.timeout.ms): до тех пор он ничего не обслуживает";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
@@ -556,6 +557,8 @@ strings! {
     InspectPartition => "Inspect partition {0} on broker {1}", "Открыть партицию {0} на брокере {1}";
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
     Frozen => "frozen", "заморожен";
+    HeldBadge => "{0} held: asking the coordinator", "ждут координатора: {0}";
+    HeldTip => "The leader holds the transaction's first write here until the transaction coordinator adds this partition to the transaction (AddPartitionsToTxn from the leader, KIP-890)", "Лидер придерживает здесь первую запись транзакции, пока координатор транзакций не добавит партицию в транзакцию (AddPartitionsToTxn от лидера, KIP-890)";
     LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
     OpeningLink => "Opening the linked scenario…", "Открываем сценарий из ссылки…";
     InLane => "{0} lane · {1}", "дорожка {0} · {1}";

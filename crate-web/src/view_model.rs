@@ -91,6 +91,9 @@ pub struct PartitionVm {
     pub earlier: usize,
     /// The step just taken recognised a duplicate batch here: what to say as it flashes.
     pub dedup: Option<String>,
+    /// Transactional writes the leader holds while it asks the transaction coordinator about
+    /// the partition (KIP-890), queued ones included.
+    pub held: usize,
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     pub log_end_offset: u64,
@@ -201,10 +204,30 @@ fn partition_vm(
         cells,
         earlier: p.earlier,
         dedup: effects::dedup_flash(sim, p.tp, p.broker, lang),
+        held: held_for_coordinator(sim, p.broker, Some(p.tp)),
         high_watermark: p.high_watermark,
         last_stable_offset: p.last_stable_offset,
         log_end_offset: p.log_end_offset,
     }
+}
+
+/// Transactional writes a broker holds while it asks the transaction coordinator about their
+/// partition (KIP-890), and those queued behind them; of one partition, or all.
+pub fn held_for_coordinator(sim: &Simulation, broker: u8, tp: Option<Tp>) -> usize {
+    let Some(b) = sim.brokers.get(usize::from(broker)) else {
+        return 0;
+    };
+    let held = b
+        .checks
+        .held
+        .iter()
+        .filter(|h| tp.is_none_or(|t| h.tp == t));
+    let queued = b
+        .checks
+        .queued
+        .iter()
+        .filter(|q| tp.is_none_or(|t| q.tp == t));
+    held.count() + queued.count()
 }
 
 fn txn_word(t: TxnCellState, lang: Lang) -> &'static str {
@@ -1159,11 +1182,12 @@ pub(crate) mod tests {
         sim.run(RunLimit::Until(eos_core::time::ms(2_000)));
         let txns = transactions(&sim, Lang::En);
         assert_eq!(txns[0].state, "Ongoing");
-        // Started at 3 ms with a 3 s timeout; the coordinator looks every 500 ms.
+        // Started at 9 ms (when the leader added the partition) with a 3 s timeout; the
+        // coordinator looks every 500 ms.
         assert_eq!(
             txns[0].clock.as_deref(),
             Some(
-                "times out at 3.003 s; if still open, aborted at the coordinator's look at 3.500 s"
+                "times out at 3.009 s; if still open, aborted at the coordinator's look at 3.500 s"
             )
         );
         // Past its timeout, before the look: said in the past tense.
@@ -1171,7 +1195,7 @@ pub(crate) mod tests {
         let txns = transactions(&sim, Lang::En);
         assert_eq!(
             txns[0].clock.as_deref(),
-            Some("timed out at 3.003 s; the coordinator's look at 3.500 s aborts it")
+            Some("timed out at 3.009 s; the coordinator's look at 3.500 s aborts it")
         );
         sim.run(RunLimit::Completion);
         let txns = transactions(&sim, Lang::Ru);

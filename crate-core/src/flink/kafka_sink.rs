@@ -201,6 +201,7 @@ impl Job {
                     producer_id: pid,
                     epoch,
                     partitions: new,
+                    verify_only: false,
                 },
             );
         }
@@ -229,6 +230,10 @@ impl Job {
                         transactional: true,
                         corrupt: false,
                     },
+                    transactional_id: Some(txn.transactional_id.clone()),
+                    // Flink's sink adds its partitions itself (AddPartitionsToTxn), as a
+                    // client of transaction protocol 1 does: the leader only verifies.
+                    leader_adds: false,
                 },
             );
             *seq += 1;

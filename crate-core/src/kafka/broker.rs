@@ -7,9 +7,10 @@ use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
 use super::protocol::{FetchBody, Message, ProduceResult, ProducerBatch};
 use super::replica::{PendingAck, Replica};
+use super::txn_check::{Held, Queued, TxnChecks};
 use super::txn_coordinator::{CoordinatorTimer, Leaders, TxnCoordinator};
 use super::txn_index::{ControlType, MarkerOrigin};
-use super::txn_state::{is_offsets_partition, TxnProtocolVersion};
+use super::txn_state::{is_offsets_partition, offsets_partition, TxnProtocolVersion};
 use super::{Acks, Isolation};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note};
@@ -41,6 +42,9 @@ pub struct Broker {
     /// it catches up.
     #[serde(default)]
     pub missed_metadata: Vec<MetadataUpdate>,
+    /// Transactional writes held while the transaction coordinator is asked (KIP-890).
+    #[serde(default)]
+    pub checks: TxnChecks,
 }
 
 /// One partition's metadata as the controller sets it.
@@ -82,6 +86,7 @@ impl Broker {
             next_producer_id: i64::from(id) * PRODUCER_ID_BLOCK,
             deaf: false,
             missed_metadata: Vec::new(),
+            checks: TxnChecks::default(),
         }
     }
 
@@ -96,6 +101,7 @@ impl Broker {
             r.pending_acks.clear();
             r.follower_leo.clear();
         }
+        self.checks.clear();
         self.txn_coordinator.crash();
     }
 
@@ -107,6 +113,9 @@ impl Broker {
     }
 
     pub fn on_timer(&mut self, timer: &CoordinatorTimer, ctx: &mut Ctx) -> bool {
+        if self.on_check_timer(timer, ctx) {
+            return true;
+        }
         let me = self.node();
         self.txn_coordinator
             .on_timer(me, timer, &LeaderView(&self.leaders), ctx)
@@ -165,6 +174,7 @@ impl Broker {
                 producer_id,
                 epoch,
                 partitions,
+                verify_only,
             } => {
                 let me = self.node();
                 self.txn_coordinator.on_add_partitions(
@@ -175,6 +185,7 @@ impl Broker {
                     *producer_id,
                     *epoch,
                     partitions.iter().copied().collect(),
+                    *verify_only,
                     ctx,
                 );
             }
@@ -252,37 +263,54 @@ impl Broker {
             }
             Message::TxnOffsetCommit {
                 request_id,
+                transactional_id,
                 group,
                 producer_id,
                 epoch,
                 offsets,
-                ..
             } => {
-                for (tp, offset) in offsets {
-                    self.groups.add_pending(*producer_id, group, *tp, *offset);
-                }
-                ctx.note(Note::TxnOffsetsPending {
-                    broker: self.node(),
-                    group: group.clone(),
-                    producer_id: *producer_id,
-                    offsets: offsets.clone(),
-                });
-                ctx.send(
-                    from,
-                    Message::TxnResponse {
+                // The offsets partition joins the transaction through the same check as a
+                // data partition, unless the transaction holds offsets here already.
+                if self.groups.has_pending_from(*producer_id) {
+                    self.store_txn_offsets(
+                        from,
+                        *request_id,
+                        group,
+                        *producer_id,
+                        *epoch,
+                        offsets,
+                        ctx,
+                    );
+                } else {
+                    let write = Held::Offsets {
+                        from,
                         request_id: *request_id,
-                        error: None,
-                        producer_id: *producer_id,
-                        epoch: *epoch,
-                    },
-                );
+                        group: group.clone(),
+                        offsets: offsets.clone(),
+                    };
+                    let tp = offsets_partition(u16::from(self.id));
+                    // Our clients speak the cluster's protocol: TxnOffsetCommit v5 under 2.
+                    let add = self.txn_coordinator.protocol.0.leader_adds_partitions();
+                    let (pid, epoch) = (*producer_id, *epoch);
+                    self.hold_for_check(transactional_id, add, pid, epoch, tp, write, ctx);
+                }
             }
             Message::Produce {
                 request_id,
                 tp,
                 acks,
                 batch,
-            } => self.on_produce(from, *request_id, *tp, *acks, batch, ctx),
+                transactional_id,
+                leader_adds,
+            } => self.on_produce(
+                from,
+                *request_id,
+                *tp,
+                *acks,
+                batch,
+                transactional_id.as_deref().map(|id| (id, *leader_adds)),
+                ctx,
+            ),
             Message::Replicate {
                 tp,
                 leader_epoch,
@@ -382,20 +410,72 @@ impl Broker {
             | Message::FetchResponse { .. }
             | Message::OffsetCommitResponse { .. }
             | Message::OffsetFetchResponse { .. }
-            | Message::TxnResponse { .. }
             | Message::Flink(_) => {}
+            Message::TxnResponse {
+                request_id, error, ..
+            } => self.on_check_answer(*request_id, *error, ctx),
         }
     }
 
-    fn on_produce(
+    /// Stores a transaction's offsets as pending, inside it (TxnOffsetCommit).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_txn_offsets(
+        &mut self,
+        from: NodeId,
+        request_id: u64,
+        group: &str,
+        producer_id: i64,
+        epoch: i16,
+        offsets: &[(Tp, u64)],
+        ctx: &mut Ctx,
+    ) {
+        for (tp, offset) in offsets {
+            self.groups.add_pending(producer_id, group, *tp, *offset);
+        }
+        ctx.note(Note::TxnOffsetsPending {
+            broker: self.node(),
+            group: group.to_string(),
+            producer_id,
+            offsets: offsets.to_vec(),
+        });
+        ctx.send(
+            from,
+            Message::TxnResponse {
+                request_id,
+                error: None,
+                producer_id,
+                epoch,
+            },
+        );
+    }
+
+    /// A Produce request. `check`: the transactional id to check a transactional batch's
+    /// partition with, and whether the leader adds the partition or only verifies it (KIP-890,
+    /// see `txn_check`); None once checked.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn on_produce(
         &mut self,
         from: NodeId,
         request_id: u64,
         tp: Tp,
         acks: Acks,
         batch: &ProducerBatch,
+        check: Option<(&str, bool)>,
         ctx: &mut Ctx,
     ) {
+        if let Some((transactional_id, add)) = check.filter(|_| self.checks.holds_from(from, tp)) {
+            // Behind a held request on the same connection: read after it.
+            self.checks.queued.push(Queued {
+                from,
+                request_id,
+                tp,
+                acks,
+                batch: batch.clone(),
+                transactional_id: transactional_id.to_string(),
+                add,
+            });
+            return;
+        }
         let me = self.id;
         let node = self.node();
         let respond = |ctx: &mut Ctx, result: ProduceResult| {
@@ -426,6 +506,24 @@ impl Broker {
             );
             return;
         };
+        let ongoing = replica
+            .txn
+            .ongoing_first_offset(batch.producer_id)
+            .is_some()
+            && replica.txn.producer_epoch(batch.producer_id) == Some(batch.epoch);
+        if let Some((transactional_id, add)) = check
+            .filter(|_| batch.transactional && !batch.corrupt && batch.producer_id >= 0 && !ongoing)
+        {
+            let write = Held::Produce {
+                from,
+                request_id,
+                acks,
+                batch: batch.clone(),
+            };
+            let (pid, epoch) = (batch.producer_id, batch.epoch);
+            self.hold_for_check(transactional_id, add, pid, epoch, tp, write, ctx);
+            return;
+        }
         let records: Vec<RecordId> = batch.records.iter().map(|r| r.value).collect();
         let last_sequence = sequence_add(batch.base_sequence, batch.records.len() as i32 - 1);
         let decision = if batch.corrupt {

@@ -31,6 +31,10 @@ pub enum KafkaError {
     InvalidTransactionTimeout,
     /// A transaction holds offsets for the partition (KIP-447): ask again later.
     UnstableOffsetCommit,
+    /// Kafka's answer when a partition leader could not confirm with the transaction
+    /// coordinator that the partition is in the transaction (KIP-890: the coordinator was
+    /// busy or unreachable); it does not make the client refresh its metadata. Retriable.
+    NotEnoughReplicas,
 }
 
 impl KafkaError {
@@ -50,6 +54,7 @@ impl KafkaError {
             KafkaError::InvalidProducerIdMapping => "INVALID_PRODUCER_ID_MAPPING",
             KafkaError::InvalidTransactionTimeout => "INVALID_TRANSACTION_TIMEOUT",
             KafkaError::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
+            KafkaError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
         }
     }
 
@@ -64,6 +69,7 @@ impl KafkaError {
                 | KafkaError::CorruptMessage
                 | KafkaError::ConcurrentTransactions
                 | KafkaError::UnstableOffsetCommit
+                | KafkaError::NotEnoughReplicas
         )
     }
 }

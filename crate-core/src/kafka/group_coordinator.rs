@@ -43,6 +43,13 @@ impl GroupOffsets {
         list
     }
 
+    /// The producer's open transaction holds offsets here already.
+    pub fn has_pending_from(&self, producer_id: i64) -> bool {
+        self.pending
+            .get(&producer_id)
+            .is_some_and(|l| !l.is_empty())
+    }
+
     /// An undecided transaction holds offsets for this group and partition (KIP-447: a
     /// consumer must not start from the committed offset yet).
     pub fn has_pending(&self, group: &str, tp: Tp) -> bool {

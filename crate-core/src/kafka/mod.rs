@@ -13,6 +13,7 @@ pub mod producer;
 pub mod producer_state;
 pub mod protocol;
 pub mod replica;
+pub mod txn_check;
 pub mod txn_client;
 pub mod txn_coordinator;
 pub mod txn_index;

@@ -607,6 +607,7 @@ impl Producer {
                     producer_id: pid,
                     epoch,
                     partitions: partitions.clone(),
+                    verify_only: false,
                 },
                 format!(
                     "AddPartitionsToTxn ({} partition{}) to the transaction coordinator",
@@ -933,7 +934,8 @@ impl Producer {
             .collect();
         let mut to_add = Vec::new();
         for tp in tps {
-            if let Some(t) = &self.txn {
+            if let Some(t) = self.txn.as_mut() {
+                t.track_partition(tp);
                 if !t.may_send(tp) {
                     if t.phase == TxnPhase::InTransaction && !t.partitions.contains(&tp) {
                         to_add.push(tp);
@@ -1040,6 +1042,11 @@ impl Producer {
             base_sequence: wire.base_sequence,
             attempt: batch.attempts,
         });
+        let transactional_id = self.txn.as_ref().map(|t| t.transactional_id.clone());
+        let leader_adds = self
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.protocol.leader_adds_partitions());
         ctx.send(
             NodeId::Broker(leader),
             Message::Produce {
@@ -1047,6 +1054,8 @@ impl Producer {
                 tp,
                 acks: self.config.acks,
                 batch: wire,
+                transactional_id,
+                leader_adds,
             },
         );
         if self.config.acks == Acks::None {
@@ -1223,11 +1232,16 @@ impl Producer {
             }
             // A produce refused for an old epoch is abortable, not fatal (KIP-588: the broker
             // answers INVALID_PRODUCER_EPOCH rather than PRODUCER_FENCED so that the client
-            // aborts); the abort's EndTxn then meets PRODUCER_FENCED, which is fatal.
+            // aborts); the abort's EndTxn then meets PRODUCER_FENCED, which is fatal. So is
+            // INVALID_TXN_STATE (a partition its leader could not verify): the Java client's
+            // `maybeTransitionToErrorState` makes every other error of a batch abortable.
             ProduceResult::Error { error, .. }
                 if self.is_transactional()
                     && is_fatal(error)
-                    && error != KafkaError::InvalidProducerEpoch =>
+                    && !matches!(
+                        error,
+                        KafkaError::InvalidProducerEpoch | KafkaError::InvalidTxnState
+                    ) =>
             {
                 self.fatal(error, ctx);
             }

@@ -70,6 +70,10 @@ pub enum Message {
         producer_id: i64,
         epoch: i16,
         partitions: Vec<Tp>,
+        /// From a partition leader under transaction protocol 1 (KIP-890 part 1): only ask
+        /// whether the partitions are in the transaction, add nothing.
+        #[serde(default)]
+        verify_only: bool,
     },
     AddOffsetsToTxn {
         request_id: u64,
@@ -118,6 +122,14 @@ pub enum Message {
         tp: Tp,
         acks: Acks,
         batch: ProducerBatch,
+        /// A transactional producer's id: the leader asks its coordinator about the batch's
+        /// transaction (KIP-890).
+        #[serde(default)]
+        transactional_id: Option<String>,
+        /// Sent by a client of transaction protocol 2 (Produce v12): the leader adds the
+        /// partition to the transaction; for an older client it only verifies it.
+        #[serde(default)]
+        leader_adds: bool,
     },
     ProduceResponse {
         request_id: u64,
@@ -389,6 +401,11 @@ impl Message {
                 Ok(body) => format!("{} entries", body.entries.len()),
                 Err((e, _)) => e.name().to_string(),
             },
+            Message::AddPartitionsToTxn {
+                partitions,
+                verify_only: true,
+                ..
+            } => format!("AddPartitionsToTxn ×{} (verify)", partitions.len()),
             Message::AddPartitionsToTxn { partitions, .. } => {
                 format!("AddPartitionsToTxn ×{}", partitions.len())
             }

@@ -143,6 +143,14 @@ impl TxnClient {
         self.phase == TxnPhase::InTransaction && self.partitions.contains(&tp)
     }
 
+    /// Under transaction protocol 2 a partition is only tracked by the client (Kafka's
+    /// `maybeAddPartition`): no AddPartitionsToTxn, its leader adds it.
+    pub fn track_partition(&mut self, tp: Tp) {
+        if self.protocol.leader_adds_partitions() && self.phase == TxnPhase::InTransaction {
+            self.partitions.insert(tp);
+        }
+    }
+
     pub fn begin(&mut self) {
         self.phase = TxnPhase::InTransaction;
         self.partitions.clear();
@@ -158,7 +166,9 @@ impl TxnClient {
         let offsets = self.current().and_then(|w| w.offsets.as_ref())?;
         if offsets.offsets.is_empty() || self.must_abort {
             None
-        } else if !self.offsets_added {
+        } else if !self.offsets_added && !self.protocol.leader_adds_partitions() {
+            // Under protocol 2 TxnOffsetCommit goes alone: the group coordinator adds the
+            // offsets partition.
             Some(TxnRequest::AddOffsets)
         } else if !self.offsets_sent {
             Some(TxnRequest::CommitOffsets)

@@ -39,6 +39,11 @@ pub enum CoordinatorTimer {
     },
     /// Markers still unacknowledged: send them again.
     ResendMarkers { transactional_id: String },
+    /// A partition leader's AddPartitionsToTxn for a held write (KIP-890): ask again after
+    /// CONCURRENT_TRANSACTIONS (`add.partitions.to.txn.retry.backoff.ms`).
+    RetryTxnCheck { id: u64 },
+    /// ... or give up on it: no answer within `request.timeout.ms`.
+    TxnCheckTimeout { id: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -200,6 +205,8 @@ impl TxnCoordinator {
         }
     }
 
+    /// AddPartitionsToTxn: from a client (protocol 1), or from a partition leader, which adds
+    /// (protocol 2) or, `verify_only`, only asks (protocol 1, KIP-890 part 1).
     #[allow(clippy::too_many_arguments)]
     pub fn on_add_partitions(
         &mut self,
@@ -210,14 +217,40 @@ impl TxnCoordinator {
         producer_id: i64,
         epoch: i16,
         partitions: BTreeSet<Tp>,
+        verify_only: bool,
         ctx: &mut Ctx,
     ) {
+        let result = if verify_only {
+            self.verify_partitions(me, transactional_id, producer_id, epoch, &partitions, ctx)
+        } else {
+            self.add_partitions(me, transactional_id, producer_id, epoch, &partitions, ctx)
+        };
+        ctx.send(
+            from,
+            Message::TxnResponse {
+                request_id,
+                error: result.err(),
+                producer_id,
+                epoch,
+            },
+        );
+    }
+
+    fn add_partitions(
+        &mut self,
+        me: NodeId,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        partitions: &BTreeSet<Tp>,
+        ctx: &mut Ctx,
+    ) -> Result<(), KafkaError> {
         let version = self.version();
-        let result = match self.transactions.get_mut(transactional_id) {
+        match self.transactions.get_mut(transactional_id) {
             None => Err(KafkaError::InvalidProducerIdMapping),
             Some(meta) => {
                 let was_ongoing = meta.state() == TxnState::Ongoing;
-                match meta.prepare_add_partitions(producer_id, epoch, &partitions, version, ctx.now)
+                match meta.prepare_add_partitions(producer_id, epoch, partitions, version, ctx.now)
                 {
                     Ok(AddPartitionsPlan::AlreadyIncluded) => Ok(()),
                     Ok(AddPartitionsPlan::Write(t)) => {
@@ -249,16 +282,30 @@ impl TxnCoordinator {
                     )),
                 }
             }
+        }
+    }
+
+    /// A partition leader's question under protocol 1 (KIP-890 part 1): are these
+    /// partitions in the producer's ongoing transaction? Read-only.
+    fn verify_partitions(
+        &self,
+        me: NodeId,
+        transactional_id: &str,
+        producer_id: i64,
+        epoch: i16,
+        partitions: &BTreeSet<Tp>,
+        ctx: &mut Ctx,
+    ) -> Result<(), KafkaError> {
+        let result = match self.transactions.get(transactional_id) {
+            None => Err(KafkaError::InvalidProducerIdMapping),
+            Some(meta) => meta
+                .verify_partitions(producer_id, epoch, partitions)
+                .map_err(|e| kafka_error(&e)),
         };
-        ctx.send(
-            from,
-            Message::TxnResponse {
-                request_id,
-                error: result.err(),
-                producer_id,
-                epoch,
-            },
-        );
+        result.map_err(|e| {
+            let request = "AddPartitionsToTxn (verify)";
+            TxnCoordinator::refused(me, transactional_id, request, producer_id, epoch, e, ctx)
+        })
     }
 
     /// AddOffsetsToTxn adds the group's offsets partition to the transaction.
@@ -283,6 +330,7 @@ impl TxnCoordinator {
             producer_id,
             epoch,
             partitions,
+            false,
             ctx,
         );
     }
@@ -566,6 +614,10 @@ impl TxnCoordinator {
                     ctx,
                 );
                 true
+            }
+            // The partition leader's timers, which the broker handles before this.
+            CoordinatorTimer::RetryTxnCheck { .. } | CoordinatorTimer::TxnCheckTimeout { .. } => {
+                false
             }
         }
     }

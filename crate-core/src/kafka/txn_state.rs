@@ -66,6 +66,14 @@ impl TxnProtocolVersion {
         self == TxnProtocolVersion::V2
     }
 
+    /// KIP-890 part 2: the client sends no AddPartitionsToTxn nor AddOffsetsToTxn; the
+    /// partition leader (or the group coordinator, for TxnOffsetCommit) adds the partition
+    /// to the transaction itself when the first write of the transaction reaches it. Under
+    /// V1 the leader only verifies that the client added it (KIP-890 part 1).
+    pub fn leader_adds_partitions(self) -> bool {
+        self == TxnProtocolVersion::V2
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             TxnProtocolVersion::V1 => "TV_1",
@@ -661,6 +669,32 @@ impl TransactionMetadata {
         transit.topic_partitions = all;
         transit.protocol = protocol;
         Ok(AddPartitionsPlan::Write(self.set_pending(transit)))
+    }
+
+    /// KIP-890 part 1 (Kafka `handleVerifyPartitionsInTransaction`): a partition leader asks
+    /// whether the partitions are in this producer's ongoing transaction. Nothing changes; a
+    /// partition the transaction lacks is TRANSACTION_ABORTABLE (a late write of a finished
+    /// transaction must not open a new one on the partition and hang it).
+    pub fn verify_partitions(
+        &self,
+        producer_id: i64,
+        producer_epoch: i16,
+        partitions: &BTreeSet<Tp>,
+    ) -> Result<(), TxnStateError> {
+        self.check_producer(producer_id, producer_epoch)?;
+        // A pending Ongoing write (another partition being added) does not stop the check of
+        // those already added (KAFKA-14904); any other pending write does.
+        if self.pending_state.is_some_and(|p| p != TxnState::Ongoing) {
+            self.ensure_nothing_pending()?;
+        }
+        if matches!(self.state, TxnState::PrepareCommit | TxnState::PrepareAbort) {
+            return Err(TxnStateError::Refused(KafkaError::ConcurrentTransactions));
+        }
+        if self.state == TxnState::Ongoing && partitions.is_subset(&self.topic_partitions) {
+            Ok(())
+        } else {
+            Err(TxnStateError::Refused(KafkaError::TransactionAbortable))
+        }
     }
 
     /// EndTxn from the client (Kafka `endTransactionWithTV1` / `endTransaction` for V2).

@@ -314,7 +314,11 @@ impl Ledger {
             | Note::ConnectionClosed { records, .. }
             | Note::RetryScheduled { records, .. }
             | Note::DuplicateDetected { records, .. }
-            | Note::AppendRejected { records, .. } => self.each(records, |_, e| e.witness(step)),
+            | Note::AppendRejected { records, .. }
+            | Note::TxnPartitionCheck { records, .. }
+            | Note::TxnPartitionCheckFailed { records, .. } => {
+                self.each(records, |_, e| e.witness(step))
+            }
             Note::Delivered {
                 records,
                 base_offset,

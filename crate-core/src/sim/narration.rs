@@ -617,6 +617,60 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "The controller now takes {}'s registration: a new incarnation, which reads its log and catches up with the metadata before it is unfenced and serves again.",
             n(broker)
         ),
+        Note::TxnPartitionCheck {
+            broker,
+            coordinator,
+            tp: t,
+            producer_id,
+            epoch,
+            add,
+            again,
+            records: ids,
+        } => {
+            let offsets = ids.is_empty();
+            let ask = match (add, offsets) {
+                (true, false) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the client sends no AddPartitionsToTxn, the partition's leader adds the partition itself (KIP-890)", n(coordinator), tp(t)),
+                (true, true) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the client sends no AddOffsetsToTxn, the group coordinator adds its offsets partition itself (KIP-890)", n(coordinator), tp(t)),
+                (false, _) => format!("asks the transaction coordinator ({}) whether {} is in producer id {producer_id}'s ongoing transaction (epoch {epoch}), as Kafka verifies since 3.6 (KIP-890), so that a late write cannot start a transaction that nothing will end", n(coordinator), tp(t)),
+            };
+            let what = if offsets {
+                "the group's offsets (TxnOffsetCommit)".to_string()
+            } else {
+                format!("{} for {}", records(names, ids), tp(t))
+            };
+            if *again {
+                format!("{} asks the transaction coordinator ({}) again to add {} to producer id {producer_id}'s transaction: 20 ms ago it was still completing the previous one (CONCURRENT_TRANSACTIONS). The write waits.", n(broker), n(coordinator), tp(t))
+            } else {
+                format!("{} holds {what} and {ask}.", n(broker))
+            }
+        }
+        Note::TxnPartitionCheckFailed {
+            broker,
+            tp: t,
+            error,
+            answered,
+            records: ids,
+            ..
+        } => {
+            let what = if ids.is_empty() {
+                "the transaction's offsets".to_string()
+            } else {
+                records(names, ids)
+            };
+            let why = match error {
+                None => "the transaction coordinator did not answer in time".to_string(),
+                Some(KafkaError::ConcurrentTransactions) => "the transaction coordinator was still completing the previous transaction (CONCURRENT_TRANSACTIONS)".to_string(),
+                Some(e) => format!("the transaction coordinator answered {e}"),
+            };
+            let how = match (error, answered) {
+                (Some(e), a) if e == a => format!(": {why}"),
+                (Some(KafkaError::ProducerFenced), a) => format!(" with {a}: {why}, which a leader passes on as {a} so that the client aborts rather than closes"),
+                (Some(KafkaError::TransactionAbortable), a) => format!(" with {a}: {why} (the partition is not in the producer's ongoing transaction), which only a client of transaction protocol 2 gets as it is"),
+                (_, a) if a.is_retriable() => format!(" with {a}, which the client retries: {why}"),
+                (_, a) => format!(" with {a}: {why}"),
+            };
+            format!("{} refuses {what} for {}{how}. Nothing is stored.", n(broker), tp(t))
+        }
         Note::BrokerRejoined { broker } => format!(
             "{} learns that the controller fenced it while it was frozen (its session expired): it heartbeats again, the controller unfences it once it has caught up with the metadata log, and it follows the current leaders, catching up from them.",
             n(broker)

@@ -456,6 +456,32 @@ pub enum Note {
         accepted: bool,
         session_timeout_ms: u64,
     },
+    /// A partition leader holds a transactional write (a batch, or TxnOffsetCommit at the
+    /// group coordinator) until the transaction coordinator confirms its partition is in the
+    /// producer's transaction (KIP-890). `add`: protocol 2, the leader adds it (the client
+    /// sends no AddPartitionsToTxn); otherwise protocol 1, the leader only verifies it.
+    /// `again`: after CONCURRENT_TRANSACTIONS.
+    TxnPartitionCheck {
+        broker: NodeId,
+        coordinator: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        epoch: i16,
+        add: bool,
+        again: bool,
+        records: Vec<RecordId>,
+    },
+    /// The check failed, or had no answer in time (`error: None`): the leader refuses the
+    /// held write with `answered` and stores nothing.
+    TxnPartitionCheckFailed {
+        broker: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        epoch: i16,
+        error: Option<KafkaError>,
+        answered: KafkaError,
+        records: Vec<RecordId>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -504,6 +530,11 @@ impl Note {
                 ..
             } => Some(Notable::Fencing),
             Note::AppendRejected { .. } => Some(Notable::Rejected),
+            Note::TxnPartitionCheckFailed {
+                answered: KafkaError::ProducerFenced | KafkaError::InvalidProducerEpoch,
+                ..
+            } => Some(Notable::Fencing),
+            Note::TxnPartitionCheckFailed { .. } => Some(Notable::Rejected),
             Note::EpochBumped { .. } => Some(Notable::Fencing),
             Note::Crashed { .. }
             | Note::Restarted { .. }
@@ -602,6 +633,8 @@ impl Note {
         "fault_armed",
         "link_cut",
         "link_healed",
+        "txn_partition_check",
+        "txn_partition_check_failed",
     ];
 
     /// Every kind name, Flink's events included.
@@ -688,6 +721,8 @@ impl Note {
             Note::FaultArmed { .. } => "fault_armed",
             Note::LinkCut { .. } => "link_cut",
             Note::LinkHealed { .. } => "link_healed",
+            Note::TxnPartitionCheck { .. } => "txn_partition_check",
+            Note::TxnPartitionCheckFailed { .. } => "txn_partition_check_failed",
         }
     }
 }

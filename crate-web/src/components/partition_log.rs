@@ -76,6 +76,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                     onclick={head.then_some(broker_click)} onkeydown={head.then_some(broker_key)}>{ &p.role }</span>
                 if let Some(text) = &p.dedup { <span class="flash" role="status">{ text }</span> }
                 if p.status != "up" { <span class={classes!("badge", p.status)}>{ crate::view_model::status_word(p.status, i18n.lang) }</span> }
+                if p.held > 0 { <span class="badge held" title={i18n.t(S::HeldTip)}>{ i18n.f(S::HeldBadge, &[&p.held]) }</span> }
                 <span class="hw">
                     if p.last_stable_offset < p.high_watermark {
                         <span class="lso" title={i18n.t(S::LsoTip)}>

@@ -671,6 +671,11 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
                 r.last_stable_offset().to_string(),
             ),
             row(S::AcksWaiting, lang, r.pending_acks.len().to_string()),
+            row(
+                S::HeldForCoordinator,
+                lang,
+                crate::view_model::held_for_coordinator(sim, broker, Some(r.tp)).to_string(),
+            ),
         ]
         .into_iter()
         .chain(producer_state_rows(r, lang))
@@ -951,6 +956,11 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                 S::TxnsCoordinated,
                 lang,
                 b.txn_coordinator.transactions.len().to_string(),
+            ),
+            row(
+                S::HeldForCoordinator,
+                lang,
+                crate::view_model::held_for_coordinator(sim, i, None).to_string(),
             ),
         ],
         notes: replicas,
@@ -1276,8 +1286,8 @@ pub(crate) mod tests {
                 .map(|r| r.1.clone())
                 .unwrap_or_default()
         };
-        // After the ABORT marker (step 252), before the refused commit (step 263).
-        let vm = look(&at_step(name, 256));
+        // After the ABORT marker (step 258), before the refused commit (step 265).
+        let vm = look(&at_step(name, 262));
         assert!(vm.title.starts_with("Record v9′"), "{}", vm.title);
         assert_eq!(value(&vm, "transaction"), "aborted");
         assert_eq!(value(&vm, "ledger status"), "pending");
@@ -1293,7 +1303,7 @@ pub(crate) mod tests {
         );
         // Once the sink has heard, the rows agree and the note goes; the record is counted
         // done by Flink, not acknowledged by Kafka.
-        let mut sim = at_step(name, 256);
+        let mut sim = at_step(name, 262);
         sim.run(RunLimit::Completion);
         let vm = look(&sim);
         assert_eq!(value(&vm, "ledger status"), "failed");
