@@ -54,9 +54,12 @@ cd "$(dirname "$0")/.."
 # keeps clear of the playback bar and a lessons review's rewording (610.4 → 612.8 KB); 616 KB
 # since the run holds still while a question waits, the external sinks' cards and a second
 # lessons review's rewording in English and Russian (614.7 KB; the Russian worker 39.2 KB, so
-# its budget 39 → 40 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-616000}
-WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-460000}
+# its budget 39 → 40 KB); 620 KB since KIP-890 at the partition leader (the leader adds a
+# transaction's partitions under protocol 2 and verifies them under 1; the held writes' badge
+# and inspector rows: 619.4 KB; the import worker, which runs the core, 459.2 → 462.6 KB, so
+# its budget 460 → 464 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-620000}
+WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-464000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-40000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
