@@ -3,11 +3,13 @@
 //! brokers, freezes, drops, delays and duplicates of random message kinds, read_committed and
 //! read_uncommitted consumers starting late), random seeds:
 //! (a) no panic, and the run completes within its step limit;
-//! (b) every invariant holds after every step (protocol 2; protocol 1 runs check (a), (c)
-//!     and (d) only, since a late EndTxn legitimately breaks its transactions there);
+//! (b) every invariant holds after every step (protocol 2; protocol 1 runs check (a), (c),
+//!     (d) and (e) only, since a late EndTxn legitimately breaks its transactions there);
 //! (c) read_committed consumers never read a record whose transaction its producer heard
 //!     aborted;
-//! (d) the same seed gives the same trace hash.
+//! (d) the same seed gives the same trace hash;
+//! (e) at the end no partition leader still holds a write it was checking with the
+//!     transaction coordinator (KIP-890): each was answered, refused or timed out.
 //! A failure prints the scenario text and the seed.
 
 use eos_core::kafka::Isolation;
@@ -406,6 +408,16 @@ fn checked_run(g: &Gen) -> Result<u64, String> {
             }
             heard_aborted_never_read(&sim)
                 .map_err(|e| format!("(c) after step {}: {e}", sim.steps()))?;
+        }
+        if let Some(b) = sim
+            .brokers
+            .iter()
+            .find(|b| !b.checks.held.is_empty() || !b.checks.queued.is_empty())
+        {
+            return Err(format!(
+                "(e) broker {} still holds writes for the coordinator at the end: {:?} {:?}",
+                b.id, b.checks.held, b.checks.queued
+            ));
         }
         Ok(sim.trace_hash())
     }));

@@ -3,11 +3,13 @@
 //! offsets) adds its partition to the transaction before it stores the first write; under
 //! protocol 1 the client adds, and the leader only verifies. A busy coordinator is asked again
 //! every 20 ms for up to 100 ms, then the write is refused with the retriable
-//! NOT_ENOUGH_REPLICAS; a late copy of a write is refused, and opens no transaction.
+//! CONCURRENT_TRANSACTIONS; a late copy of a write is refused, and opens no transaction; a
+//! marker written while a write waits voids its check.
 
 use eos_core::builtin;
 use eos_core::ids::NodeId;
 use eos_core::kafka::protocol::MessageKind;
+use eos_core::kafka::txn_check::CheckFailure;
 use eos_core::kafka::KafkaError;
 use eos_core::report::Report;
 use eos_core::sim::simulation::{Simulation, StepKind};
@@ -156,17 +158,24 @@ fn under_protocol_2_the_group_coordinator_adds_the_offsets_partition() {
     assert!(!senders(&v1, MessageKind::AddOffsetsToTxn).is_empty());
 }
 
-/// The coordinator still writes transaction 1's markers (they are delayed) when transaction
-/// 2's first record reaches its leader: CONCURRENT_TRANSACTIONS. The leader asks again every
-/// 20 ms while less than 100 ms have passed since its first ask; with the markers `delay_ms`
-/// late it then refuses the record with NOT_ENOUGH_REPLICAS, which the producer retries. Either way every record commits once.
+/// Two brokers: transaction 1's marker reaches events-0 at once, but the one for events-1
+/// (on the coordinator's broker) is `delay_ms` late, so the coordinator is still completing
+/// transaction 1 when transaction 2's first record reaches events-0's leader:
+/// CONCURRENT_TRANSACTIONS. The leader asks again every 20 ms while less than 100 ms have
+/// passed since its first ask; with the marker 400 ms late it then refuses the record with
+/// CONCURRENT_TRANSACTIONS (not converted under protocol 2: KAFKA-18662), which the producer
+/// retries. Either way every record commits once.
 fn busy_coordinator(delay_ms: u64) -> Simulation {
+    let text = TWO_TRANSACTIONS.replace("partitions = 2", "partitions = 2\nreplication_factor = 1");
     run(&format!(
-        r#"{TWO_TRANSACTIONS}
+        r#"{text}
+[cluster]
+brokers = 2
 [[faults]]
 at_ms = 0
 action = "delay"
 message = "write_txn_markers"
+to = "broker-1"
 extra_ms = {delay_ms}
 "#
     ))
@@ -184,15 +193,24 @@ fn a_busy_coordinator_is_asked_again_then_the_write_is_refused_as_retriable() {
         for w in again.windows(2) {
             assert!(w[1] - w[0] >= ms(20), "delay {delay}: {again:?}");
         }
-        let refused: Vec<KafkaError> = notes(&sim)
+        let refused: Vec<(CheckFailure, KafkaError)> = notes(&sim)
             .filter_map(|(_, n)| match n {
-                Note::TxnPartitionCheckFailed { answered, .. } => Some(*answered),
+                Note::TxnPartitionCheckFailed {
+                    cause, answered, ..
+                } => Some((*cause, *answered)),
                 _ => None,
             })
             .collect();
         if gives_up {
             assert!(!refused.is_empty(), "delay {delay}: never gave up");
-            assert!(refused.iter().all(|e| *e == KafkaError::NotEnoughReplicas));
+            assert!(
+                refused.iter().all(|r| *r
+                    == (
+                        CheckFailure::Coordinator,
+                        KafkaError::ConcurrentTransactions
+                    )),
+                "delay {delay}: {refused:?}"
+            );
             let first_ask = notes(&sim)
                 .filter(|(_, n)| matches!(n, Note::TxnPartitionCheck { again: false, .. }))
                 .map(|(t, _)| t)
@@ -220,9 +238,46 @@ fn a_busy_coordinator_is_asked_again_then_the_write_is_refused_as_retriable() {
     }
 }
 
-/// A copy of a record that arrives after its transaction ended finds no open transaction at
-/// the leader: the coordinator refuses it (protocol 1: not in the transaction; protocol 2: an
-/// older epoch), so nothing is stored and no transaction is left open to pin the LSO.
+/// One broker: transaction 1's markers are late, so events-0 still holds transaction 1 (an
+/// older epoch) when transaction 2's first record arrives. The leader refuses it at once
+/// with CONCURRENT_TRANSACTIONS, without asking the coordinator (KAFKA-18575); the producer
+/// retries, and the record commits once.
+#[test]
+fn a_previous_transaction_still_open_on_the_partition_is_refused_at_once() {
+    let sim = run(&format!(
+        r#"{TWO_TRANSACTIONS}
+[[faults]]
+at_ms = 0
+action = "delay"
+message = "write_txn_markers"
+extra_ms = 50
+"#
+    ));
+    let refused: Vec<(CheckFailure, KafkaError)> = notes(&sim)
+        .filter_map(|(_, n)| match n {
+            Note::TxnPartitionCheckFailed {
+                cause, answered, ..
+            } => Some((*cause, *answered)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        [(
+            CheckFailure::PreviousOpen,
+            KafkaError::ConcurrentTransactions
+        )]
+    );
+    let report = Report::of("previous-open", &sim);
+    assert_eq!((report.outcome.duplicates, report.outcome.lost), (0, 0));
+    assert_eq!(sim.consumers[0].reads.len(), 3);
+}
+
+/// A copy of a record that arrives after its transaction ended is refused, so nothing is
+/// stored and no transaction is left open to pin the LSO. Under protocol 2 the partition knows
+/// a newer epoch (the markers carry it) and refuses the copy at once (Kafka 4.1, KAFKA-18042);
+/// under protocol 1 the epoch is the same, the leader asks the coordinator, and the partition
+/// is in no ongoing transaction: TRANSACTION_ABORTABLE.
 #[test]
 fn a_late_copy_of_a_write_is_refused_and_opens_no_transaction() {
     let late_copy = format!(
@@ -234,18 +289,24 @@ message = "produce"
 extra_ms = 500
 "#
     );
-    for (text, error) in [
-        (late_copy.clone(), KafkaError::InvalidProducerEpoch),
-        (under_protocol_1(&late_copy), KafkaError::InvalidTxnState),
+    for (text, checked, error) in [
+        (late_copy.clone(), false, KafkaError::InvalidProducerEpoch),
+        (
+            under_protocol_1(&late_copy),
+            true,
+            KafkaError::TransactionAbortable,
+        ),
     ] {
         let sim = run(&text);
-        let refused: Vec<KafkaError> = notes(&sim)
+        let refused: Vec<(bool, KafkaError)> = notes(&sim)
+            .filter(|(t, _)| *t >= ms(500))
             .filter_map(|(_, n)| match n {
-                Note::TxnPartitionCheckFailed { answered, .. } => Some(*answered),
+                Note::TxnPartitionCheckFailed { answered, .. } => Some((true, *answered)),
+                Note::AppendRejected { error, .. } => Some((false, *error)),
                 _ => None,
             })
             .collect();
-        assert_eq!(refused, [error]);
+        assert_eq!(refused, [(checked, error)]);
         for b in &sim.brokers {
             for r in b.replicas.values() {
                 assert!(r.txn.ongoing().is_empty(), "{:?} left open", r.tp);
@@ -254,4 +315,63 @@ extra_ms = 500
         }
         assert_eq!(sim.consumers[0].reads.len(), 3);
     }
+}
+
+/// Kafka's verification guard: transaction 2's record waits for the coordinator's answer (its
+/// delivery delayed) while a late copy of transaction 1's EndTxn(abort) ends transaction 2 on
+/// the partition (protocol 1: same epoch). The coordinator's "yes" no longer holds: the record
+/// is refused with INVALID_TXN_STATE instead of opening a transaction nothing would end.
+#[test]
+fn a_marker_written_while_a_write_waits_voids_its_check() {
+    let text = r#"
+version = 1
+name = "guard"
+[cluster]
+transaction_protocol = 1
+[[topics]]
+name = "events"
+[[producers]]
+name = "app"
+transactional_id = "app-tx"
+[[producers.transactions]]
+end = "abort"
+[[producers.transactions.sends]]
+topic = "events"
+key = "t1"
+[[producers.transactions]]
+at_ms = 600
+[[producers.transactions.sends]]
+topic = "events"
+key = "t2"
+[[faults]]
+at_ms = 0
+action = "duplicate"
+message = "end_txn"
+extra_ms = 600
+[[faults]]
+at_ms = 602
+action = "delay"
+from = "broker-0"
+to = "broker-0"
+message = "txn_response"
+extra_ms = 40
+[[consumers]]
+name = "reader"
+topic = "events"
+isolation = "read_committed"
+start_ms = 3000
+"#;
+    let sim = run(text);
+    let refused: Vec<(bool, KafkaError)> = notes(&sim)
+        .filter_map(|(_, n)| match n {
+            Note::TxnPartitionCheckFailed {
+                cause, answered, ..
+            } => Some((*cause == CheckFailure::MarkerMeanwhile, *answered)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused, [(true, KafkaError::InvalidTxnState)]);
+    let r = sim.brokers[0].replicas.values().next().expect("a replica");
+    assert!(r.txn.ongoing().is_empty());
+    assert_eq!(r.last_stable_offset(), r.high_watermark);
 }

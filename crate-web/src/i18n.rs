@@ -558,7 +558,7 @@ strings! {
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
     Frozen => "frozen", "заморожен";
     HeldBadge => "{0} held: asking the coordinator", "ждут координатора: {0}";
-    HeldTip => "The leader holds the transaction's first write here until the transaction coordinator adds this partition to the transaction (AddPartitionsToTxn from the leader, KIP-890)", "Лидер придерживает здесь первую запись транзакции, пока координатор транзакций не добавит партицию в транзакцию (AddPartitionsToTxn от лидера, KIP-890)";
+    HeldTip => "The leader holds a transaction's first write here until the transaction coordinator adds this partition to the transaction (protocol 2) or confirms it is in it (protocol 1): AddPartitionsToTxn from the leader, KIP-890", "Лидер придерживает здесь первую запись транзакции, пока координатор транзакций не добавит партицию в транзакцию (протокол 2) или не подтвердит, что она в ней (протокол 1): AddPartitionsToTxn от лидера, KIP-890";
     LsoTip => "Last stable offset: read_committed readers stop here", "Last stable offset: читатели read_committed останавливаются здесь";
     OpeningLink => "Opening the linked scenario…", "Открываем сценарий из ссылки…";
     InLane => "{0} lane · {1}", "дорожка {0} · {1}";

@@ -506,20 +506,33 @@ impl Broker {
             );
             return;
         };
+        // No check for a batch of an open transaction here, nor for one older than the epoch
+        // the partition knows (Kafka 4.1, KAFKA-18042: refused at once, below).
+        let known_epoch = replica.txn.producer_epoch(batch.producer_id);
         let ongoing = replica
             .txn
             .ongoing_first_offset(batch.producer_id)
             .is_some()
-            && replica.txn.producer_epoch(batch.producer_id) == Some(batch.epoch);
-        if let Some((transactional_id, add)) = check
-            .filter(|_| batch.transactional && !batch.corrupt && batch.producer_id >= 0 && !ongoing)
-        {
+            && known_epoch == Some(batch.epoch);
+        let stale = known_epoch.is_some_and(|e| batch.epoch < e);
+        let previous_open = replica
+            .txn
+            .ongoing_first_offset(batch.producer_id)
+            .is_some()
+            && known_epoch.is_some_and(|e| e < batch.epoch);
+        if let Some((transactional_id, add)) = check.filter(|_| {
+            batch.transactional && !batch.corrupt && batch.producer_id >= 0 && !ongoing && !stale
+        }) {
             let write = Held::Produce {
                 from,
                 request_id,
                 acks,
                 batch: batch.clone(),
             };
+            if add && previous_open {
+                self.refuse_previous_open(from, request_id, tp, acks, batch, ctx);
+                return;
+            }
             let (pid, epoch) = (batch.producer_id, batch.epoch);
             self.hold_for_check(transactional_id, add, pid, epoch, tp, write, ctx);
             return;
@@ -676,6 +689,8 @@ impl Broker {
     ) -> Result<(), KafkaError> {
         let me = self.id;
         let node = self.node();
+        // A write held for the coordinator no longer belongs to what it was checked for.
+        self.checks.marker_written(tp, producer_id);
         if is_offsets_partition(tp) {
             let changed = self
                 .groups

@@ -35,6 +35,9 @@ pub enum KafkaError {
     /// coordinator that the partition is in the transaction (KIP-890: the coordinator was
     /// busy or unreachable); it does not make the client refresh its metadata. Retriable.
     NotEnoughReplicas,
+    /// The group coordinator could not reach the transaction coordinator for a
+    /// TxnOffsetCommit's check (KIP-890). Retriable.
+    CoordinatorNotAvailable,
 }
 
 impl KafkaError {
@@ -55,6 +58,7 @@ impl KafkaError {
             KafkaError::InvalidTransactionTimeout => "INVALID_TRANSACTION_TIMEOUT",
             KafkaError::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
             KafkaError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            KafkaError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
         }
     }
 
@@ -70,6 +74,7 @@ impl KafkaError {
                 | KafkaError::ConcurrentTransactions
                 | KafkaError::UnstableOffsetCommit
                 | KafkaError::NotEnoughReplicas
+                | KafkaError::CoordinatorNotAvailable
         )
     }
 }

@@ -776,8 +776,11 @@ impl Producer {
                     Timer::Producer(ProducerTimer::TxnRetry { request }),
                 );
             }
-            (TxnRequest::AddPartitions { .. }, Some(e)) if !is_fatal(e) => {
-                // Abortable: the transaction cannot commit; fail what waits and abort.
+            (TxnRequest::AddPartitions { .. } | TxnRequest::CommitOffsets, Some(e))
+                if !is_fatal(e) =>
+            {
+                // Abortable (TRANSACTION_ABORTABLE, ...): the transaction cannot commit; fail
+                // what waits and abort.
                 t.must_abort = true;
                 let waiting: Vec<u64> = self.batches.keys().copied().collect();
                 for id in waiting {

@@ -12,14 +12,20 @@
 //!   Kafka 3.6, `transaction.partition.verification.enable`): a late write of a finished
 //!   transaction is refused instead of opening a transaction nothing will end.
 //!
+//! A marker for the producer written to the partition while the write waits voids the check
+//! (Kafka's `VerificationGuard`): unless the transaction is open there again, the write is
+//! refused with INVALID_TXN_STATE. The group coordinator checks a TxnOffsetCommit the same way
+//! but asks only once (Kafka retries only produce writes).
+//!
 //! Kafka reads one request at a time from a connection (it mutes the connection until it
 //! answers), so a client's later Produce requests wait behind a held one, in order. Kafka
 //! puts every partition a broker leads in one Produce request, and checks them together;
 //! here each partition has its own requests, so only those of the held one's partition wait.
 //!
-//! A failure refuses the write and stores nothing: the coordinator's own errors as they are
-//! (PRODUCER_FENCED, TRANSACTION_ABORTABLE, ...), a busy or silent coordinator as
-//! NOT_ENOUGH_REPLICAS, which Kafka picks because every client retries it.
+//! A failure refuses the write and stores nothing: PRODUCER_FENCED as INVALID_PRODUCER_EPOCH
+//! (abortable), the coordinator's other errors as they are, a silent coordinator (and, under
+//! protocol 1, a busy one) as NOT_ENOUGH_REPLICAS, which Kafka picks because every client
+//! retries it; a TxnOffsetCommit's as COORDINATOR_NOT_AVAILABLE.
 
 use super::broker::Broker;
 use super::errors::KafkaError;
@@ -38,6 +44,21 @@ pub const RETRY_BACKOFF_MS: u64 = 20;
 pub const RETRY_MAX_MS: u64 = 100;
 /// The inter-broker request's `request.timeout.ms`.
 pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
+
+/// Why a held write was refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckFailure {
+    /// The coordinator's answer, or none in time.
+    #[default]
+    Coordinator,
+    /// A marker ended the producer's transaction on the partition while the write waited,
+    /// and none is open there again (Kafka's `VerificationGuard`).
+    MarkerMeanwhile,
+    /// Protocol 2: the partition still holds the producer's previous transaction, whose
+    /// marker is not written yet; refused before asking (KAFKA-18575).
+    PreviousOpen,
+}
 
 /// What waits at the leader for the coordinator's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -70,6 +91,9 @@ pub struct HeldWrite {
     /// Protocol 2: add the partition; protocol 1: verify it only.
     pub add: bool,
     pub write: Held,
+    /// A marker for the producer was written to the partition meanwhile.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 impl HeldWrite {
@@ -114,23 +138,44 @@ impl TxnChecks {
         self.held.clear();
         self.queued.clear();
     }
+
+    /// A marker for `producer_id` was written to `tp`: the writes held for it lose their check.
+    pub fn marker_written(&mut self, tp: Tp, producer_id: i64) {
+        for h in self
+            .held
+            .iter_mut()
+            .filter(|h| h.tp == tp && h.producer_id == producer_id)
+        {
+            h.ended = true;
+        }
+    }
 }
 
-/// What the leader answers the client when the check fails (Kafka's `AddPartitionsToTxnManager`
-/// and `ReplicaManager`): PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH, which "producers
-/// expect to handle" (abortable, where PRODUCER_FENCED is fatal); TRANSACTION_ABORTABLE reaches
-/// only clients of protocol 2's Produce version, the others get INVALID_TXN_STATE.
-fn answered(error: Option<KafkaError>, add: bool) -> KafkaError {
+/// What the leader answers the client when the check fails (Kafka's `AddPartitionsToTxnManager`,
+/// `ReplicaManager` and, for TxnOffsetCommit, `CoordinatorOperationExceptionHelper`):
+/// PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH, which "producers expect to handle"; a silent
+/// coordinator NOT_ENOUGH_REPLICAS (COORDINATOR_NOT_AVAILABLE for offsets); CONCURRENT_TRANSACTIONS
+/// reaches a client of protocol 2 as it is (KAFKA-18662), and one of protocol 1 as
+/// NOT_ENOUGH_REPLICAS; the rest as it is.
+fn answered(error: Option<KafkaError>, write: &Held, add: bool) -> KafkaError {
+    let offsets = matches!(write, Held::Offsets { .. });
     match error {
         None
         | Some(
-            KafkaError::ConcurrentTransactions
-            | KafkaError::NetworkException
+            KafkaError::NetworkException
+            | KafkaError::RequestTimedOut
+            | KafkaError::NotLeaderOrFollower,
+        ) if offsets => KafkaError::CoordinatorNotAvailable,
+        None
+        | Some(
+            KafkaError::NetworkException
             | KafkaError::RequestTimedOut
             | KafkaError::NotLeaderOrFollower,
         ) => KafkaError::NotEnoughReplicas,
+        Some(KafkaError::ConcurrentTransactions) if !offsets && !add => {
+            KafkaError::NotEnoughReplicas
+        }
         Some(KafkaError::ProducerFenced) => KafkaError::InvalidProducerEpoch,
-        Some(KafkaError::TransactionAbortable) if !add => KafkaError::InvalidTxnState,
         Some(e) => e,
     }
 }
@@ -162,6 +207,7 @@ impl Broker {
             // Adding needs a coordinator of protocol 2; a client of 2 implies one.
             add: add && self.txn_coordinator.protocol.0.leader_adds_partitions(),
             write,
+            ended: false,
         };
         self.send_check(&held, false, ctx);
         ctx.set_timer(
@@ -205,9 +251,11 @@ impl Broker {
         let Some(i) = self.checks.held.iter().position(|h| h.id == request_id) else {
             return;
         };
+        let h = &self.checks.held[i];
         let retry = error == Some(KafkaError::ConcurrentTransactions)
-            && self.checks.held[i].add
-            && ctx.now.saturating_sub(self.checks.held[i].since) < ms(RETRY_MAX_MS);
+            && h.add
+            && matches!(h.write, Held::Produce { .. })
+            && ctx.now.saturating_sub(h.since) < ms(RETRY_MAX_MS);
         if retry {
             ctx.set_timer(
                 ms(RETRY_BACKOFF_MS),
@@ -219,6 +267,45 @@ impl Broker {
         match error {
             None => self.release(held, ctx),
             Some(e) => self.refuse(held, Some(e), ctx),
+        }
+    }
+
+    /// A batch of a client of protocol 2 whose previous transaction is still open on the
+    /// partition (its marker not written yet): CONCURRENT_TRANSACTIONS at once, which the
+    /// client retries (KAFKA-18575).
+    pub(super) fn refuse_previous_open(
+        &self,
+        from: NodeId,
+        request_id: u64,
+        tp: Tp,
+        acks: Acks,
+        batch: &ProducerBatch,
+        ctx: &mut Ctx,
+    ) {
+        let error = KafkaError::ConcurrentTransactions;
+        ctx.note(Note::TxnPartitionCheckFailed {
+            broker: self.node(),
+            tp,
+            producer_id: batch.producer_id,
+            epoch: batch.epoch,
+            error: Some(error),
+            answered: error,
+            records: batch.records.iter().map(|r| r.value).collect(),
+            cause: CheckFailure::PreviousOpen,
+        });
+        if acks != Acks::None {
+            let result = ProduceResult::Error {
+                error,
+                leader_hint: None,
+            };
+            ctx.send(
+                from,
+                Message::ProduceResponse {
+                    request_id,
+                    tp,
+                    result,
+                },
+            );
         }
     }
 
@@ -244,8 +331,20 @@ impl Broker {
         }
     }
 
-    /// The partition is in the transaction: the write goes on as if it had just arrived.
+    /// The partition is in the transaction: the write goes on as if it had just arrived,
+    /// unless a marker ended the producer's transaction there meanwhile and none is open again.
     fn release(&mut self, held: HeldWrite, ctx: &mut Ctx) {
+        let open_again = match &held.write {
+            Held::Produce { .. } => self.replicas.get(&held.tp).is_some_and(|r| {
+                r.txn.ongoing_first_offset(held.producer_id).is_some()
+                    && r.txn.producer_epoch(held.producer_id) == Some(held.epoch)
+            }),
+            Held::Offsets { .. } => self.groups.has_pending_from(held.producer_id),
+        };
+        if held.ended && !open_again {
+            self.refuse(held, Some(KafkaError::InvalidTxnState), ctx);
+            return;
+        }
         match held.write {
             Held::Produce {
                 from,
@@ -292,7 +391,7 @@ impl Broker {
     }
 
     fn refuse(&mut self, held: HeldWrite, error: Option<KafkaError>, ctx: &mut Ctx) {
-        let answer = answered(error, held.add);
+        let answer = answered(error, &held.write, held.add);
         ctx.note(Note::TxnPartitionCheckFailed {
             broker: self.node(),
             tp: held.tp,
@@ -301,6 +400,11 @@ impl Broker {
             error,
             answered: answer,
             records: held.records(),
+            cause: if held.ended {
+                CheckFailure::MarkerMeanwhile
+            } else {
+                CheckFailure::Coordinator
+            },
         });
         match held.write {
             Held::Produce {

@@ -682,11 +682,8 @@ impl TransactionMetadata {
         partitions: &BTreeSet<Tp>,
     ) -> Result<(), TxnStateError> {
         self.check_producer(producer_id, producer_epoch)?;
-        // A pending Ongoing write (another partition being added) does not stop the check of
-        // those already added (KAFKA-14904); any other pending write does.
-        if self.pending_state.is_some_and(|p| p != TxnState::Ongoing) {
-            self.ensure_nothing_pending()?;
-        }
+        // No pending-write check: "there is a final validation on the append" (Kafka's
+        // verification guard, see `txn_check`).
         if matches!(self.state, TxnState::PrepareCommit | TxnState::PrepareAbort) {
             return Err(TxnStateError::Refused(KafkaError::ConcurrentTransactions));
         }

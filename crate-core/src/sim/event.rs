@@ -20,6 +20,9 @@ pub struct Envelope {
     pub to: NodeId,
     pub sent_at: SimTime,
     pub msg: Message,
+    /// The second copy of a message the network duplicated (a `duplicate` fault).
+    #[serde(default)]
+    pub copy: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

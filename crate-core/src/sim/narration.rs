@@ -379,7 +379,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             }
         }
         Note::StaleResponseIgnored { producer, kind, .. } => format!(
-            "{} takes no notice of a late {}: its request was already answered, or given up on with the connection it went on.",
+            "{} takes no notice of a late {}: it answers a request already answered, or one given up on when its connection closed.",
             n(producer),
             message_name(*kind)
         ),
@@ -629,8 +629,8 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         } => {
             let offsets = ids.is_empty();
             let ask = match (add, offsets) {
-                (true, false) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the client sends no AddPartitionsToTxn, the partition's leader adds the partition itself (KIP-890)", n(coordinator), tp(t)),
-                (true, true) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the client sends no AddOffsetsToTxn, the group coordinator adds its offsets partition itself (KIP-890)", n(coordinator), tp(t)),
+                (true, false) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the leader, not the client, sends AddPartitionsToTxn (KIP-890)", n(coordinator), tp(t)),
+                (true, true) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the group coordinator does it, and the client sends no AddOffsetsToTxn (KIP-890)", n(coordinator), tp(t)),
                 (false, _) => format!("asks the transaction coordinator ({}) whether {} is in producer id {producer_id}'s ongoing transaction (epoch {epoch}), as Kafka verifies since 3.6 (KIP-890), so that a late write cannot start a transaction that nothing will end", n(coordinator), tp(t)),
             };
             let what = if offsets {
@@ -650,26 +650,34 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             error,
             answered,
             records: ids,
+            cause,
             ..
         } => {
-            let what = if ids.is_empty() {
-                "the transaction's offsets".to_string()
+            use crate::kafka::txn_check::CheckFailure;
+            let ended = *cause == CheckFailure::MarkerMeanwhile;
+            let offsets = ids.is_empty();
+            let what = if offsets {
+                "the group's offsets (TxnOffsetCommit)".to_string()
             } else {
-                records(names, ids)
+                format!("{} for {}", records(names, ids), tp(t))
             };
             let why = match error {
+                _ if *cause == CheckFailure::PreviousOpen => "the partition still holds the producer's previous transaction, whose marker is not written yet, so the leader does not ask the coordinator yet (KAFKA-18575)".to_string(),
+                _ if ended => "a marker ended the producer's transaction on the partition while the write waited, and none is open there now: the coordinator's answer no longer holds (Kafka's verification guard)".to_string(),
                 None => "the transaction coordinator did not answer in time".to_string(),
                 Some(KafkaError::ConcurrentTransactions) => "the transaction coordinator was still completing the previous transaction (CONCURRENT_TRANSACTIONS)".to_string(),
+                Some(KafkaError::TransactionAbortable) => "the transaction coordinator answered TRANSACTION_ABORTABLE: the partition is not in the producer's ongoing transaction".to_string(),
                 Some(e) => format!("the transaction coordinator answered {e}"),
             };
             let how = match (error, answered) {
-                (Some(e), a) if e == a => format!(": {why}"),
+                (Some(e), a) if e == a && !ended && a.is_retriable() => format!(" with {a}, which the client retries: {why}"),
+                (Some(e), a) if e == a && !ended => format!(": {why}"),
+                (Some(KafkaError::ProducerFenced), a) if offsets => format!(" with {a}: {why}, which the client takes as fenced"),
                 (Some(KafkaError::ProducerFenced), a) => format!(" with {a}: {why}, which a leader passes on as {a} so that the client aborts rather than closes"),
-                (Some(KafkaError::TransactionAbortable), a) => format!(" with {a}: {why} (the partition is not in the producer's ongoing transaction), which only a client of transaction protocol 2 gets as it is"),
                 (_, a) if a.is_retriable() => format!(" with {a}, which the client retries: {why}"),
                 (_, a) => format!(" with {a}: {why}"),
             };
-            format!("{} refuses {what} for {}{how}. Nothing is stored.", n(broker), tp(t))
+            format!("{} refuses {what}{how}. Nothing is stored.", n(broker))
         }
         Note::BrokerRejoined { broker } => format!(
             "{} learns that the controller fenced it while it was frozen (its session expired): it heartbeats again, the controller unfences it once it has caught up with the metadata log, and it follows the current leaders, catching up from them.",
@@ -1203,6 +1211,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(from),
             n(to),
             format_duration(*extra)
+        ),
+        Note::CopyArrived {
+            from,
+            to,
+            kind,
+            sent_at,
+        } => format!(
+            "The late copy of the {} from {}, sent at {}, reaches {}: it takes it like any new request, with no way to tell it from one.",
+            message_name(*kind),
+            n(from),
+            format_duration(*sent_at),
+            n(to)
         ),
         Note::HeldWhileFrozen { node, kind } => format!(
             "{} is frozen: the {} waits in its socket buffer.",

@@ -471,8 +471,8 @@ pub enum Note {
         again: bool,
         records: Vec<RecordId>,
     },
-    /// The check failed, or had no answer in time (`error: None`): the leader refuses the
-    /// held write with `answered` and stores nothing.
+    /// The check failed, or had no answer in time (`error: None`), or `cause` says why else:
+    /// the leader refuses the held write with `answered` and stores nothing.
     TxnPartitionCheckFailed {
         broker: NodeId,
         tp: Tp,
@@ -481,6 +481,16 @@ pub enum Note {
         error: Option<KafkaError>,
         answered: KafkaError,
         records: Vec<RecordId>,
+        #[serde(default)]
+        cause: crate::kafka::txn_check::CheckFailure,
+    },
+    /// The second copy of a message the network duplicated arrives: its receiver takes it
+    /// like any request.
+    CopyArrived {
+        from: NodeId,
+        to: NodeId,
+        kind: MessageKind,
+        sent_at: SimTime,
     },
 }
 
@@ -635,6 +645,7 @@ impl Note {
         "link_healed",
         "txn_partition_check",
         "txn_partition_check_failed",
+        "copy_arrived",
     ];
 
     /// Every kind name, Flink's events included.
@@ -723,6 +734,7 @@ impl Note {
             Note::LinkHealed { .. } => "link_healed",
             Note::TxnPartitionCheck { .. } => "txn_partition_check",
             Note::TxnPartitionCheckFailed { .. } => "txn_partition_check_failed",
+            Note::CopyArrived { .. } => "copy_arrived",
         }
     }
 }

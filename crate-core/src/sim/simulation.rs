@@ -620,6 +620,14 @@ impl Simulation {
                     });
                     return Dispatch::Done(what);
                 }
+                if env.copy && !st.frozen {
+                    notes.push(Note::CopyArrived {
+                        from: env.from,
+                        to,
+                        kind: env.msg.kind(),
+                        sent_at: env.sent_at,
+                    });
+                }
                 if st.frozen {
                     notes.push(Note::HeldWhileFrozen {
                         node: to,
@@ -1206,6 +1214,7 @@ impl Simulation {
             to,
             sent_at: self.now,
             msg,
+            copy: false,
         };
         self.next_msg_id += 1;
         let mut net_notes = Vec::new();
@@ -1216,11 +1225,13 @@ impl Simulation {
             self.ledger.observe(&n, step, self.now);
             notes.push(n);
         }
+        // A duplicated message arrives twice; the later arrival is the copy.
         if let Some((&last, rest)) = arrivals.split_last() {
             for at in rest {
                 self.push(*at, Event::Deliver(env.clone()));
             }
-            self.push(last, Event::Deliver(env));
+            let copy = !rest.is_empty();
+            self.push(last, Event::Deliver(Envelope { copy, ..env }));
         }
     }
 

@@ -199,9 +199,9 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                     // Keyed by message, in a list of their own: an arrow already drawn is
                     // patched (it slides left as time moves on), not rebuilt.
                     <>{ for d.arrows.iter().map(|a| html! {
-                        <Arrow key={a.msg_id} arrow={a.clone()} on_select={props.on_select.clone()}
+                        <Arrow key={a.key()} arrow={a.clone()} on_select={props.on_select.clone()}
                             selected={props.selected == Some(Selection::Message(a.msg_id))}
-                            tab_stop={is_stop(format!("a{}", a.msg_id))} />
+                            tab_stop={!a.copy && is_stop(format!("a{}", a.msg_id))} />
                     }) }</>
                     { for d.marks.iter().map(|m| mark(m, &props.on_select, props.selected, &i18n, &is_stop)) }
                     <g class="arrow-labels">{ for d.arrows.iter()
@@ -293,7 +293,7 @@ fn arrow_label(a: &ArrowVm, on_select: &Callback<Selection>) -> Html {
         a.current.then_some("current")
     );
     html! {
-        <text key={a.msg_id} class={class} x={f(a.label_x)} y={f(a.label_y)}
+        <text key={a.key()} class={class} x={f(a.label_x)} y={f(a.label_y)}
             text-anchor="middle" aria-hidden="true" onclick={click}>
             { crate::view_model::arrow_labels::text(a) }
         </text>

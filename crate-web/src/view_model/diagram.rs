@@ -98,6 +98,16 @@ pub struct ArrowVm {
     pub label_x: f64,
     pub label_y: f64,
     pub title: String,
+    /// The second copy of a message the network duplicated (a `duplicate` fault): it has an
+    /// arrow of its own, and shares the message's id with the first.
+    pub copy: bool,
+}
+
+impl ArrowVm {
+    /// Its key in the drawing: the message's id, apart for a duplicated message's copy.
+    pub fn key(&self) -> u64 {
+        self.msg_id * 2 + u64::from(self.copy)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -442,6 +452,10 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
 
     let mut arrows: Vec<ArrowVm> = Vec::new();
     let mut seen_ids = std::collections::BTreeSet::new();
+    // Messages a frozen process held when they first arrived (delivered again when it thaws).
+    let mut held_ids = std::collections::BTreeSet::new();
+    // Messages the network duplicated: each copy's arrow is current at its own arrival.
+    let mut copied_ids = std::collections::BTreeSet::new();
     let mut current_ids: Vec<u64> = Vec::new();
     // Only the steps inside the window draw (the trace is in time order): a render costs the
     // window, not the whole run.
@@ -462,8 +476,17 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         if rec.step == current_step {
             current_ids.push(*msg_id);
         }
+        let held = rec
+            .notes
+            .iter()
+            .any(|n| matches!(n, Note::HeldWhileFrozen { .. }));
         // A message a frozen process held is delivered twice (held, then served): one arrow.
-        if !seen_ids.insert(*msg_id) {
+        // A copy the network duplicated arrives twice too: an arrow each.
+        let copy = !seen_ids.insert(*msg_id);
+        if held {
+            held_ids.insert(*msg_id);
+        }
+        if copy && (held_ids.contains(msg_id) || !copied_ids.insert(*msg_id)) {
             continue;
         }
         let (Some(to), Some(x2)) = (rec.node, scale.x(rec.time)) else {
@@ -493,7 +516,6 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             x2,
             y2,
             in_flight: false,
-            current: false,
             lost: rec
                 .notes
                 .iter()
@@ -515,9 +537,15 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
                     &summary.join(" "),
                 ],
             ),
+            copy,
+            // A duplicated message's arrows are current each at its own arrival.
+            current: rec.step == current_step,
         });
     }
-    for a in &mut arrows {
+    for a in arrows
+        .iter_mut()
+        .filter(|a| !copied_ids.contains(&a.msg_id))
+    {
         a.current = current_ids.contains(&a.msg_id);
     }
 
@@ -532,9 +560,12 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         if !wire_ids.insert(m.id) {
             continue;
         }
-        if seen_ids.contains(&m.id) {
+        // Back on the wire after a frozen process held it: only its flight is drawn. A
+        // duplicated copy still on the wire keeps the first copy's arrival.
+        if held_ids.contains(&m.id) {
             arrows.retain(|a| a.msg_id != m.id);
         }
+        let copy = seen_ids.contains(&m.id) && !held_ids.contains(&m.id);
         let (Some(y1), Some(y2)) = (y_of(m.from), y_of(m.to)) else {
             continue;
         };
@@ -573,6 +604,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
                     &dur(m.arrive_at),
                 ],
             ),
+            copy,
         });
     }
 
@@ -951,6 +983,49 @@ mod tests {
         let narrow = TimeScale::of(&sim, 3);
         assert_eq!(narrow.times.len(), 3);
         assert_eq!(narrow.x(0), None);
+    }
+
+    /// A message the network duplicated arrives twice: an arrow for each copy, each current
+    /// at its own arrival, and the first stays drawn while the copy is on the wire (the late
+    /// EndTxn of txn-v2-delayed-endtxn used to vanish from the diagram when it arrived).
+    #[test]
+    fn each_copy_of_a_duplicated_message_has_its_own_arrow() {
+        let mut sim = builtin::get("txn-v2-delayed-endtxn")
+            .expect("built-in")
+            .simulation(None);
+        let is_end_txn = |a: &&ArrowVm| a.kind == "end txn";
+        // The first copy has arrived; the second is on the wire.
+        step_until(&mut sim, "a step after the first copy", |r| {
+            (r.time > eos_core::time::ms(100)).then_some(())
+        });
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let ends: Vec<&ArrowVm> = d.arrows.iter().filter(is_end_txn).collect();
+        assert!(
+            ends.iter().any(|a| !a.in_flight && !a.copy)
+                && ends.iter().any(|a| a.in_flight && a.copy),
+            "{ends:?}"
+        );
+        // The copy arrives (and is refused): both drawn, only the copy current.
+        step_until(&mut sim, "the copy's refusal", |r| {
+            r.notes
+                .iter()
+                .any(|n| {
+                    matches!(n, Note::TxnRequestRefused { request, .. } if request.starts_with("EndTxn"))
+                })
+                .then_some(())
+        });
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let ends: Vec<&ArrowVm> = d.arrows.iter().filter(is_end_txn).collect();
+        assert_eq!(ends.len(), 2, "{ends:?}");
+        assert!(ends.iter().all(|a| !a.in_flight));
+        assert_eq!(
+            ends.iter().map(|a| a.copy).collect::<Vec<_>>(),
+            [false, true]
+        );
+        assert_eq!(
+            ends.iter().map(|a| a.current).collect::<Vec<_>>(),
+            [false, true]
+        );
     }
 
     #[test]

@@ -184,7 +184,7 @@ mod keys {
                 &at,
             );
             let d = diagram::diagram(&sim, diagram::WINDOW_COLUMNS, Lang::En);
-            unique(d.arrows.iter().map(|a| a.msg_id), "arrow", &at);
+            unique(d.arrows.iter().map(|a| a.key()), "arrow", &at);
             unique(
                 events(&sim, 14, None, Lang::En).iter().map(|e| e.id),
                 "event",
