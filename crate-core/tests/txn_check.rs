@@ -46,6 +46,18 @@ fn senders(sim: &Simulation, of: MessageKind) -> Vec<NodeId> {
         .collect()
 }
 
+/// Why and how each held write was refused.
+fn refusals(sim: &Simulation) -> Vec<(CheckFailure, KafkaError)> {
+    notes(sim)
+        .filter_map(|(_, n)| match n {
+            Note::TxnPartitionCheckFailed {
+                cause, answered, ..
+            } => Some((*cause, *answered)),
+            _ => None,
+        })
+        .collect()
+}
+
 fn under_protocol_1(text: &str) -> String {
     format!("{text}\n[cluster]\ntransaction_protocol = 1\n")
 }
@@ -193,14 +205,7 @@ fn a_busy_coordinator_is_asked_again_then_the_write_is_refused_as_retriable() {
         for w in again.windows(2) {
             assert!(w[1] - w[0] >= ms(20), "delay {delay}: {again:?}");
         }
-        let refused: Vec<(CheckFailure, KafkaError)> = notes(&sim)
-            .filter_map(|(_, n)| match n {
-                Note::TxnPartitionCheckFailed {
-                    cause, answered, ..
-                } => Some((*cause, *answered)),
-                _ => None,
-            })
-            .collect();
+        let refused = refusals(&sim);
         if gives_up {
             assert!(!refused.is_empty(), "delay {delay}: never gave up");
             assert!(
@@ -253,14 +258,7 @@ message = "write_txn_markers"
 extra_ms = 50
 "#
     ));
-    let refused: Vec<(CheckFailure, KafkaError)> = notes(&sim)
-        .filter_map(|(_, n)| match n {
-            Note::TxnPartitionCheckFailed {
-                cause, answered, ..
-            } => Some((*cause, *answered)),
-            _ => None,
-        })
-        .collect();
+    let refused = refusals(&sim);
     assert_eq!(
         refused,
         [(

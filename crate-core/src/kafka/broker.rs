@@ -479,16 +479,7 @@ impl Broker {
         let me = self.id;
         let node = self.node();
         let respond = |ctx: &mut Ctx, result: ProduceResult| {
-            if acks != Acks::None {
-                ctx.send(
-                    from,
-                    Message::ProduceResponse {
-                        request_id,
-                        tp,
-                        result,
-                    },
-                );
-            }
+            answer_produce(ctx, from, request_id, tp, acks, result)
         };
         let Some(replica) = self.replicas.get_mut(&tp).filter(|r| r.is_leader(me)) else {
             let leader = self.replicas.get(&tp).and_then(|r| r.leader);
@@ -896,6 +887,27 @@ impl Broker {
 
 /// The leader pushes what each in-sync follower lacks (our stand-in for follower fetches).
 /// Followers outside the ISR catch up through their own responses.
+/// Answers a Produce request (none under acks=0).
+pub(super) fn answer_produce(
+    ctx: &mut Ctx,
+    to: NodeId,
+    request_id: u64,
+    tp: Tp,
+    acks: Acks,
+    result: ProduceResult,
+) {
+    if acks != Acks::None {
+        ctx.send(
+            to,
+            Message::ProduceResponse {
+                request_id,
+                tp,
+                result,
+            },
+        );
+    }
+}
+
 pub fn push_to_followers(me: u8, replica: &Replica, ctx: &mut Ctx) {
     for follower in replica.isr.iter().copied().filter(|b| *b != me) {
         let from_offset = replica.follower_leo.get(&follower).copied().unwrap_or(0);

@@ -27,7 +27,7 @@
 //! protocol 1, a busy one) as NOT_ENOUGH_REPLICAS, which Kafka picks because every client
 //! retries it; a TxnOffsetCommit's as COORDINATOR_NOT_AVAILABLE.
 
-use super::broker::Broker;
+use super::broker::{answer_produce, Broker};
 use super::errors::KafkaError;
 use super::group_coordinator::coordinator_for;
 use super::protocol::{Message, ProduceResult, ProducerBatch};
@@ -293,20 +293,11 @@ impl Broker {
             records: batch.records.iter().map(|r| r.value).collect(),
             cause: CheckFailure::PreviousOpen,
         });
-        if acks != Acks::None {
-            let result = ProduceResult::Error {
-                error,
-                leader_hint: None,
-            };
-            ctx.send(
-                from,
-                Message::ProduceResponse {
-                    request_id,
-                    tp,
-                    result,
-                },
-            );
-        }
+        let result = ProduceResult::Error {
+            error,
+            leader_hint: None,
+        };
+        answer_produce(ctx, from, request_id, tp, acks, result);
     }
 
     /// The broker's own timers for its checks; false for any other timer.
@@ -413,19 +404,11 @@ impl Broker {
                 acks,
                 ..
             } => {
-                if acks != Acks::None {
-                    ctx.send(
-                        from,
-                        Message::ProduceResponse {
-                            request_id,
-                            tp: held.tp,
-                            result: ProduceResult::Error {
-                                error: answer,
-                                leader_hint: None,
-                            },
-                        },
-                    );
-                }
+                let result = ProduceResult::Error {
+                    error: answer,
+                    leader_hint: None,
+                };
+                answer_produce(ctx, from, request_id, held.tp, acks, result);
                 self.read_queued(from, held.tp, ctx);
             }
             Held::Offsets {
