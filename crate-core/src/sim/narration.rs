@@ -631,7 +631,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let ask = match (add, offsets) {
                 (true, false) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the leader, not the client, sends AddPartitionsToTxn (KIP-890)", n(coordinator), tp(t)),
                 (true, true) => format!("asks the transaction coordinator ({}) to add {} to producer id {producer_id}'s transaction (epoch {epoch}): under transaction protocol 2 the group coordinator does it, and the client sends no AddOffsetsToTxn (KIP-890)", n(coordinator), tp(t)),
-                (false, _) => format!("asks the transaction coordinator ({}) whether {} is in producer id {producer_id}'s ongoing transaction (epoch {epoch}), as Kafka verifies since 3.6 (KIP-890), so that a late write cannot start a transaction that nothing will end", n(coordinator), tp(t)),
+                (false, _) => format!("asks the transaction coordinator ({}) whether {} is in producer id {producer_id}'s ongoing transaction (epoch {epoch}) (KIP-890), so that a late write cannot open a transaction nothing will end", n(coordinator), tp(t)),
             };
             let what = if offsets {
                 "the group's offsets (TxnOffsetCommit)".to_string()
@@ -662,8 +662,8 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 format!("{} for {}", records(names, ids), tp(t))
             };
             let why = match error {
-                _ if *cause == CheckFailure::PreviousOpen => "the partition still holds the producer's previous transaction, whose marker is not written yet, so the leader does not ask the coordinator yet (KAFKA-18575)".to_string(),
-                _ if ended => "a marker ended the producer's transaction on the partition while the write waited, and none is open there now: the coordinator's answer no longer holds (Kafka's verification guard)".to_string(),
+                _ if *cause == CheckFailure::PreviousOpen => "the producer's previous transaction is still open here, its marker not yet written (KAFKA-18575)".to_string(),
+                _ if ended => "a marker ended the producer's transaction here while the write waited: the coordinator's answer no longer holds (Kafka's verification guard)".to_string(),
                 None => "the transaction coordinator did not answer in time".to_string(),
                 Some(KafkaError::ConcurrentTransactions) => "the transaction coordinator was still completing the previous transaction (CONCURRENT_TRANSACTIONS)".to_string(),
                 Some(KafkaError::TransactionAbortable) => "the transaction coordinator answered TRANSACTION_ABORTABLE: the partition is not in the producer's ongoing transaction".to_string(),
@@ -1218,7 +1218,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             kind,
             sent_at,
         } => format!(
-            "The late copy of the {} from {}, sent at {}, reaches {}: it takes it like any new request, with no way to tell it from one.",
+            "The late copy of the {} from {}, sent at {}, reaches {}, which cannot tell it from a new request.",
             message_name(*kind),
             n(from),
             format_duration(*sent_at),
