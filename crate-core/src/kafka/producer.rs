@@ -1235,9 +1235,9 @@ impl Producer {
             }
             // A produce refused for an old epoch is abortable, not fatal (KIP-588: the broker
             // answers INVALID_PRODUCER_EPOCH rather than PRODUCER_FENCED so that the client
-            // aborts); the abort's EndTxn then meets PRODUCER_FENCED, which is fatal. So is
-            // INVALID_TXN_STATE (a partition its leader could not verify): the Java client's
-            // `maybeTransitionToErrorState` makes every other error of a batch abortable.
+            // aborts); the abort's EndTxn then meets PRODUCER_FENCED, which is fatal.
+            // INVALID_TXN_STATE (a write its leader's check voided) is abortable too: the Java
+            // client's `maybeTransitionToErrorState` makes every other error of a batch so.
             ProduceResult::Error { error, .. }
                 if self.is_transactional()
                     && is_fatal(error)
