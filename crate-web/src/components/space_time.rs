@@ -257,6 +257,28 @@ fn arrow(props: &ArrowProps) -> Html {
     let (click, key) = activate(&props.on_select, Selection::Message(a.msg_id));
     // The head drawn as its own small triangle, not an SVG marker: a marker is painted as a
     // separate picture per arrow, which cost a fifth of the frame on a busy diagram.
+    // A straight line between two lanes; an arch above the lane for a message a process
+    // sends itself, its head along the curve's end (from its second control point).
+    let (shaft, from) = match a.arch() {
+        Some([c1x, c1y, c2x, c2y]) => (
+            format!(
+                "M{} {}C{} {} {} {} {} {}",
+                f(a.x1),
+                f(a.y1),
+                f(c1x),
+                f(c1y),
+                f(c2x),
+                f(c2y),
+                f(a.x2),
+                f(a.y2)
+            ),
+            (c2x, c2y),
+        ),
+        None => (
+            format!("M{} {}L{} {}", f(a.x1), f(a.y1), f(a.x2), f(a.y2)),
+            (a.x1, a.y1),
+        ),
+    };
     let head = classes!(
         "head",
         a.current.then_some("current"),
@@ -270,13 +292,13 @@ fn arrow(props: &ArrowProps) -> Html {
             aria-label={i18n.f(S::InspectMessage, &[&a.msg_id, &a.title])}
             onclick={click} onkeydown={key}>
             <title>{ &a.title }</title>
-            <line class="hit" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
-            <line class="shaft" x1={f(a.x1)} y1={f(a.y1)} x2={f(a.x2)} y2={f(a.y2)} />
+            <path class="hit" d={shaft.clone()} />
+            <path class="shaft" d={shaft} />
             if a.lost {
                 // Lost at a crashed receiver: a cross where it arrived, no head.
                 <path class="cross" d={format!("M{} {} l12 12 m0 -12 l-12 12", f(a.x2 - 6.0), f(a.y2 - 6.0))} />
             } else {
-                <path class={head} d={head_path(a.x1, a.y1, a.x2, a.y2)} />
+                <path class={head} d={head_path(from.0, from.1, a.x2, a.y2)} />
             }
         </g>
     }

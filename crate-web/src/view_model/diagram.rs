@@ -103,10 +103,31 @@ pub struct ArrowVm {
     pub copy: bool,
 }
 
+/// How far above its lane a message a process sends itself has its arch's control points;
+/// the arch peaks three quarters as high (`ARCH_PEAK`).
+pub const ARCH_LIFT: f64 = 22.0;
+pub const ARCH_PEAK: f64 = ARCH_LIFT * 0.75;
+/// The least distance between an arch's control points: one sent and received at nearly one
+/// moment is a loop, not a spike.
+const ARCH_MIN_SPAN: f64 = 20.0;
+
 impl ArrowVm {
     /// Its key in the drawing: the message's id, apart for a duplicated message's copy.
     pub fn key(&self) -> u64 {
         self.msg_id * 2 + u64::from(self.copy)
+    }
+
+    /// A message a process sends itself (a leader's AddPartitionsToTxn to the coordinator
+    /// its own broker hosts) has both ends on one lane: drawn along the lane's line it was
+    /// hard to see and its head read as the lane's. It is drawn as an arch above the lane,
+    /// a cubic curve with these two control points (x, y, x, y).
+    pub fn arch(&self) -> Option<[f64; 4]> {
+        if self.y1 != self.y2 {
+            return None;
+        }
+        let spread = ((ARCH_MIN_SPAN - (self.x2 - self.x1)) / 2.0).max(0.0);
+        let y = self.y1 - ARCH_LIFT;
+        Some([self.x1 - spread, y, self.x2 + spread, y])
     }
 }
 
@@ -385,6 +406,10 @@ fn lost_stub(
 /// or, when a third process's lane lies half way, to the middle of the gap before it, so its
 /// cross never sits on a process that had nothing to do with it.
 fn stub_depth(dy: f64) -> f64 {
+    // A message to itself rises toward its arch.
+    if dy == 0.0 {
+        return -ARCH_PEAK;
+    }
     let gaps = (dy.abs() / LANE_GAP).round().max(1.0);
     dy.signum() * LANE_GAP * (((gaps - 1.0) / 2.0).floor() + 0.5)
 }
@@ -1026,6 +1051,35 @@ mod tests {
             ends.iter().map(|a| a.current).collect::<Vec<_>>(),
             [false, true]
         );
+    }
+
+    /// A broker's AddPartitionsToTxn to the coordinator it hosts (protocol 2) is an arch
+    /// above its lane, labelled above the arch; a message between two lanes is a line.
+    #[test]
+    fn a_message_to_its_own_process_is_an_arch_labelled_above_it() {
+        let mut sim = at_step("seed-commit-abort", 0);
+        step_until(&mut sim, "a broker's message to itself", |r| {
+            matches!(&r.what, StepKind::Deliver { from, .. } if Some(*from) == r.node).then_some(())
+        });
+        let d = diagram(&sim, WINDOW_COLUMNS, Lang::En);
+        let own = d
+            .arrows
+            .iter()
+            .find(|a| a.current && a.y1 == a.y2)
+            .expect("the current arrow is to its own lane");
+        let [c1x, c1y, c2x, c2y] = own.arch().expect("an arch");
+        assert_eq!((c1y, c2y), (own.y1 - ARCH_LIFT, own.y1 - ARCH_LIFT));
+        assert!(c1x <= own.x1 && own.x2 <= c2x && c2x - c1x >= ARCH_MIN_SPAN);
+        assert!(own.labelled, "{own:?}");
+        assert!(
+            own.label_y + 4.0 <= own.y1 - ARCH_PEAK,
+            "the label clears the arch: {own:?}"
+        );
+        assert!(d
+            .arrows
+            .iter()
+            .filter(|a| a.y1 != a.y2)
+            .all(|a| a.arch().is_none()));
     }
 
     #[test]
