@@ -243,29 +243,56 @@ impl Job {
         self.next_request_id = next;
     }
 
-    /// preCommit waits for every write of the transaction to be acknowledged.
-    pub(super) fn continue_flush(&mut self, t: usize, ctx: &mut Ctx) -> bool {
-        let flushed = self.tasks[t]
+    /// Every write of the open transaction is acknowledged (or there is none).
+    fn flushed(&self, t: usize) -> bool {
+        self.tasks[t]
             .sink
             .as_ref()
             .and_then(|s| s.current.as_ref())
             .is_none_or(|txn| {
                 txn.buffer.is_empty() && txn.unacked.is_empty() && txn.adding.is_none()
-            });
-        if !flushed {
+            })
+    }
+
+    /// preCommit waits for every write of the transaction to be acknowledged: at an aligned
+    /// snapshot, or at an unaligned checkpoint's first barrier (`sealing`), as Flink's
+    /// `prepareSnapshotPreBarrier` does before the barrier goes on. An unaligned snapshot
+    /// then waits for its last barrier in the alignment, and is uploaded with the
+    /// committables when it comes, with no second flush: the records taken meanwhile are in
+    /// the next transaction (and in the checkpoint's channel state).
+    pub(super) fn continue_flush(&mut self, t: usize, ctx: &mut Ctx) -> bool {
+        let task = &self.tasks[t];
+        let to_seal = task.sealing.or(task
+            .flushing
+            .as_ref()
+            .filter(|s| !s.unaligned)
+            .map(|s| s.checkpoint));
+        if to_seal.is_some() && !self.flushed(t) {
             return false;
         }
-        let Some(mut snap) = self.tasks[t].flushing.take() else {
-            return false;
-        };
-        self.pre_commit(t, &mut snap, ctx);
-        self.complete_snapshot(t, snap, ctx);
+        self.tasks[t].sealing = None;
+        if let Some(id) = to_seal {
+            self.seal(t, id, ctx);
+        }
+        match self.tasks[t].flushing.take() {
+            Some(mut snap) => {
+                self.fill_pending(t, &mut snap);
+                if snap.unaligned {
+                    self.upload(t, snap, ctx);
+                } else {
+                    self.complete_snapshot(t, snap, ctx);
+                }
+            }
+            None if to_seal.is_none() => return false,
+            None => {}
+        }
         self.wake(t, 0, ctx);
         true
     }
 
-    fn pre_commit(&mut self, t: usize, snap: &mut TaskSnapshot, ctx: &mut Ctx) {
-        let id = snap.checkpoint;
+    /// The open transaction becomes checkpoint `id`'s committable, and the sink moves to the
+    /// next checkpoint's transactional id.
+    fn seal(&mut self, t: usize, id: u64, ctx: &mut Ctx) {
         let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
             return;
         };
@@ -296,14 +323,21 @@ impl Job {
                 sink.pending.push(c);
             }
         }
-        snap.pending = sink.pending.clone();
-        snap.pending.extend(sink.committing.values().cloned());
-        snap.pending.extend(sink.retry_commits.iter().cloned());
-        crate::order::sort_by_key(&mut snap.pending, |c| c.checkpoint);
         if begin_next {
             let n = sink.next_number.max(id + 1);
             self.sink_begin(t, n, ctx);
         }
+    }
+
+    /// The sink's part of its snapshot: every transaction not known committed.
+    fn fill_pending(&mut self, t: usize, snap: &mut TaskSnapshot) {
+        let Some(sink) = self.tasks.get(t).and_then(|x| x.sink.as_ref()) else {
+            return;
+        };
+        snap.pending = sink.pending.clone();
+        snap.pending.extend(sink.committing.values().cloned());
+        snap.pending.extend(sink.retry_commits.iter().cloned());
+        crate::order::sort_by_key(&mut snap.pending, |c| c.checkpoint);
     }
 
     /// notifyCheckpointComplete(n): commit every pending transaction up to n.

@@ -82,6 +82,7 @@ impl Job {
             task.align = None;
             task.uploading.clear();
             task.flushing = None;
+            task.sealing = None;
             task.finished = false;
             task.last_snapshot = latest.as_ref().map_or(0, |c| c.id);
             task.aborted.clear();

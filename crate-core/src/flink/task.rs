@@ -52,8 +52,13 @@ pub struct TaskRt {
     pub aborted: Vec<u64>,
     /// Snapshots whose asynchronous part is still uploading.
     pub uploading: BTreeMap<u64, TaskSnapshot>,
-    /// A two-phase-commit sink flushing before it can pre-commit checkpoint `id`.
+    /// A two-phase-commit sink flushing before it can pre-commit checkpoint `id`, or an
+    /// unaligned snapshot waiting for that pre-commit (see `sealing`).
     pub flushing: Option<TaskSnapshot>,
+    /// Unaligned: a two-phase-commit sink flushing at checkpoint `id`'s first barrier, to
+    /// pre-commit before it takes another record (Flink's `prepareSnapshotPreBarrier`).
+    #[serde(default)]
+    pub sealing: Option<u64>,
     pub processed: u64,
     /// A source after the final barrier.
     pub finished: bool,
@@ -160,7 +165,11 @@ impl Job {
         if self.tasks.get(t).is_some_and(|x| x.source.is_some()) {
             return self.source_step(t, ctx);
         }
-        if self.tasks.get(t).is_some_and(|x| x.flushing.is_some()) {
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|x| x.flushing.is_some() || x.sealing.is_some())
+        {
             return self.continue_flush(t, ctx);
         }
         if self.take_overtaking_barrier(t, ctx) {
@@ -518,7 +527,7 @@ impl Job {
                 self.tasks[t].align = None;
                 if let Some(snap) = snap {
                     if self.tasks[t].sink.is_some() {
-                        // preCommit still needs the flush.
+                        // Pre-committed at the first barrier, or still flushing for it.
                         self.tasks[t].flushing = Some(snap);
                         self.continue_flush(t, ctx);
                     } else {
@@ -553,6 +562,13 @@ impl Job {
         self.tasks[t].last_snapshot = id;
         if let Some(a) = self.tasks[t].align.as_mut() {
             a.snapshot = Some(snap);
+        }
+        // A two-phase-commit sink pre-commits now, before it takes another record: those
+        // belong to the next checkpoint (the ones still ahead of a barrier are in this one's
+        // channel state, and a restore replays them).
+        if self.tasks[t].sink.is_some() {
+            self.tasks[t].sealing = Some(id);
+            self.continue_flush(t, ctx);
         }
     }
 
