@@ -193,6 +193,28 @@ fn run_checked(scenario: &Scenario, seed: u64) -> Result<Simulation, String> {
     Ok(sim)
 }
 
+/// Item 20's outcome: the committed output equals the failure-free run's, and each of the
+/// `inputs` records is committed exactly once.
+fn committed_once_each(
+    s: &Scenario,
+    seed: u64,
+    sim: &Simulation,
+    inputs: usize,
+) -> Result<(), String> {
+    let d = versus_failure_free(s, Some(seed), sim).ok_or("no comparison")?;
+    if !d.is_empty() {
+        return Err(format!("differs from the failure-free run: {d:?}"));
+    }
+    let out = FlinkOutput::of(sim).ok_or("no flink output")?;
+    if out.committed.len() != inputs || out.committed.values().any(|n| *n != 1) {
+        return Err(format!(
+            "not {inputs} records committed once each: {:?}",
+            out.committed
+        ));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -209,11 +231,7 @@ proptest! {
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         let job = sim.flink.as_ref().unwrap();
         prop_assert!(job.failovers >= 1, "{}: no failover", what);
-        let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
-        prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
-        let out = FlinkOutput::of(&sim).unwrap();
-        prop_assert_eq!(out.committed.len(), 24, "{}: {:?}", what, out.committed);
-        prop_assert!(out.committed.values().all(|n| *n == 1), "{}: {:?}", what, out.committed);
+        committed_once_each(&s, seed, &sim, 24).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     }
 
     /// Item 20 with best-effort notifications (SEMANTICS §4): `notifyCheckpointComplete`
@@ -246,11 +264,7 @@ proptest! {
         });
         let s = Scenario::from_file(file).expect("valid");
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
-        let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
-        prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
-        let out = FlinkOutput::of(&sim).unwrap();
-        prop_assert_eq!(out.committed.len(), 24, "{}: {:?}", what, out.committed);
-        prop_assert!(out.committed.values().all(|n| *n == 1), "{}: {:?}", what, out.committed);
+        committed_once_each(&s, seed, &sim, 24).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     }
 
     /// Item 19 (at-least-once): a single crash anywhere never makes a count drop below the
@@ -331,10 +345,6 @@ proptest! {
         let what = format!("{}, aligned timeout {timeout:?}, map {slow_us} µs", describe(seed, &crashes, &tasks));
         let s = with_crashes(&text, &tasks, &crashes, None);
         let sim = run_checked(&s, seed).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
-        let d = versus_failure_free(&s, Some(seed), &sim).expect("comparison");
-        prop_assert!(d.is_empty(), "{}: differs from the failure-free run: {:?}", what, d);
-        let out = FlinkOutput::of(&sim).unwrap();
-        prop_assert_eq!(out.committed.len(), 60, "{}: {:?}", what, out.committed);
-        prop_assert!(out.committed.values().all(|n| *n == 1), "{}: {:?}", what, out.committed);
+        committed_once_each(&s, seed, &sim, 60).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     }
 }
