@@ -20,6 +20,10 @@ pub struct Lane {
     pub visible_outputs: u64,
     pub duplicates: u64,
     pub lost: u64,
+    /// Inputs with no output that no stage has committed past: the run ended before they
+    /// were processed (see `report::Processing::unread`).
+    #[serde(default)]
+    pub unread: Vec<String>,
 }
 
 /// The scenario with every processor switched to `g`.
@@ -72,6 +76,7 @@ fn compare_by(
             visible_outputs: processing.visible_outputs,
             duplicates: processing.duplicates,
             lost: processing.lost,
+            unread: processing.unread.clone(),
             report,
         });
     }

@@ -59,8 +59,14 @@ pub struct Processing {
     pub visible_outputs: u64,
     /// Extra output copies (an input with three visible outputs counts two).
     pub duplicates: u64,
-    /// Inputs with no visible output.
+    /// Inputs with no visible output that the first stage's group has committed past: no
+    /// restart will read them again.
     pub lost: u64,
+    /// Inputs with no visible output that the first stage's group has not committed past: the
+    /// run ended before they were processed for good (the processor stopped polling, or
+    /// crashed and never restarted), and a restarted processor would read them. Not lost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<String>,
     /// Input record → visible output copies.
     pub ledger: BTreeMap<String, u32>,
     /// When processors chain: the stages a record passes through, first to last. The counts
@@ -192,15 +198,20 @@ pub(crate) fn processing(
     // Handed to the last stage's output client: the last stage processed what the stages
     // before it made of the input.
     let processed = crate::order::set_of(last.processed.iter().copied());
+    let passed =
+        |id: &crate::ids::RecordId| copies.get(id).is_some_and(|at| committed_past(sim, p, at));
     let mut ledger = BTreeMap::new();
+    let mut unread = Vec::new();
     let (mut visible, mut duplicates, mut lost, mut handed) = (0u64, 0u64, 0u64, 0u64);
     for id in &inputs {
         let out = pipeline::output_through(&stages, *id);
         let n = copies.get(&out).map_or(0, |c| c.len()) as u32;
         visible += u64::from(n);
         duplicates += u64::from(n.saturating_sub(1));
-        if n == 0 {
+        if n == 0 && passed(id) {
             lost += 1;
+        } else if n == 0 {
+            unread.push(id.to_string());
         }
         if processed.contains(&pipeline::output_through(before_last, *id)) {
             handed += 1;
@@ -214,12 +225,31 @@ pub(crate) fn processing(
         visible_outputs: visible,
         duplicates,
         lost,
+        unread,
         ledger,
         stages: if stages.len() > 1 {
             stages.iter().map(|s| sim.names.node(s.node())).collect()
         } else {
             Vec::new()
         },
+    })
+}
+
+/// Whether processor `p`'s group has committed past the input stored at `at` (its copies):
+/// a restarted processor reads from the committed offsets, so an input behind them with no
+/// output is lost, and one at or after them is only not read yet.
+pub fn committed_past(
+    sim: &Simulation,
+    p: &crate::kafka::processor::Processor,
+    at: &[(crate::ids::Tp, u64)],
+) -> bool {
+    let committed = |tp: crate::ids::Tp| {
+        sim.brokers
+            .get(usize::from(p.settings.group_coordinator))
+            .and_then(|b| b.groups.committed(&p.settings.group, tp))
+    };
+    at.iter().any(|(tp, offset)| {
+        p.settings.inputs.contains(tp) && committed(*tp).is_some_and(|c| *offset < c)
     })
 }
 

@@ -121,3 +121,42 @@ fn the_skipped_inputs_are_named_with_their_missing_outputs() {
     alo.run(eos_core::RunLimit::Completion);
     assert!(skipped_now(&alo).is_empty());
 }
+
+/// An input that arrives after the processor has stopped polling (here the producer's
+/// dropped request is sent again only after its 30 s timeout) has no output, but no stage
+/// moved past it: it is unread, not lost, under every guarantee; so exactly-once and
+/// at-least-once show no loss. An input at-most-once committed past before processing is
+/// still lost.
+#[test]
+fn an_input_read_by_no_one_is_unread_not_lost() {
+    let base = builtin::get("rpw-crash-at-least-once").expect("built-in");
+    let mut file = base.file.clone();
+    file.faults.push(eos_core::scenario::schema::FaultSpec {
+        at_ms: 41,
+        action: "drop_on_wire".into(),
+        from: Some("shop".into()),
+        to: Some("broker-0".into()),
+        message: Some("produce".into()),
+        topic: Some("orders".into()),
+        partition: Some(0),
+        count: 1,
+        ..Default::default()
+    });
+    let s = eos_core::Scenario::from_file(file).expect("valid");
+    let lanes = compare(&s, None).expect("a processor");
+    let late: Vec<String> = (2..12).map(|i| format!("v{i}")).collect();
+    for lane in &lanes {
+        assert_eq!(lane.lost, 0, "{}: {:?}", lane.guarantee, lane.ledger);
+        assert_eq!(lane.unread, late, "{}", lane.guarantee);
+        assert_eq!(lane.report.outcome.lost, 0, "{}", lane.guarantee);
+        assert!(late.iter().all(|v| lane.ledger.get(v) == Some(&0)));
+    }
+    let amo = builtin::get("rpw-crash-at-most-once").expect("built-in");
+    let lanes = compare(&amo, None).expect("a processor");
+    assert!(
+        lanes[0].lost >= 1,
+        "at-most-once skips: {:?}",
+        lanes[0].ledger
+    );
+    assert!(lanes[0].unread.is_empty(), "{:?}", lanes[0].unread);
+}

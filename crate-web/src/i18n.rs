@@ -675,6 +675,9 @@ strings! {
         "Сквозной счёт по цепочке {0}: результат каждой входной записи на выходе последнего этапа.";
     Input => "input", "вход";
     Lost0 => "0 · lost", "0 · потеряна";
+    Unread0 => "0 · unread", "0 · не прочитана";
+    UnreadN => "{0} unread", "не прочитано {0}";
+    UnreadInput => "Not lost: no stage committed past {0} before the run ended (it arrived after the processor stopped polling, or the processor crashed and never restarted). A restarted processor would read it.", "Не потеряна: ни одна стадия не зафиксировала смещение дальше {0} до конца прогона (запись пришла, когда обработчик уже перестал опрашивать, или он упал и не перезапустился). Перезапущенный обработчик её прочитает.";
     DuplicateN => "{0} · duplicate", "{0} · дубликат";
     Totals => "totals", "итого";
     UnlistedRecords => "{0} more input records are not listed. The table shows at most {1}: every record lost or duplicated under some guarantee first, then records delivered once under all three.",

@@ -679,6 +679,8 @@ pub struct CompareRowVm {
     pub id: u32,
     /// Visible output copies per lane, in lane order.
     pub copies: Vec<u32>,
+    /// Per lane: no output, and no stage committed past the input (`Lane::unread`): not lost.
+    pub unread: Vec<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -689,8 +691,8 @@ pub struct CompareVm {
     pub rows: Vec<CompareRowVm>,
     /// Input records not listed.
     pub unlisted: usize,
-    /// Per lane: "processed · visible · duplicates · lost".
-    pub totals: Vec<(u64, u64, u64, u64)>,
+    /// Per lane: "processed · visible · duplicates · lost", and the inputs unread.
+    pub totals: Vec<(u64, u64, u64, u64, usize)>,
     /// A chain's processors, first to last, when the counts follow a record through them
     /// ("proc → mailer"); empty for one processor.
     pub stages: String,
@@ -750,6 +752,7 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
                             input: input.clone(),
                             id: input.trim_start_matches('v').parse().unwrap_or(u32::MAX),
                             copies,
+                            unread: lanes.iter().map(|l| l.unread.contains(input)).collect(),
                         }
                     })
                 })
@@ -757,7 +760,15 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
         },
         totals: lanes
             .iter()
-            .map(|l| (l.processed, l.visible_outputs, l.duplicates, l.lost))
+            .map(|l| {
+                (
+                    l.processed,
+                    l.visible_outputs,
+                    l.duplicates,
+                    l.lost,
+                    l.unread.len(),
+                )
+            })
             .collect(),
         stages: first
             .report
@@ -1334,6 +1345,56 @@ pub(crate) mod tests {
         assert_eq!(vm.rows.iter().filter(|r| r.copies[1] == 2).count(), 1);
         assert_eq!(vm.rows.iter().filter(|r| r.copies[0] == 0).count(), 1);
         assert!(comparison(&[]).is_none());
+    }
+
+    /// A dropped produce request is sent again only after its 30 s timeout, when the
+    /// processor has stopped polling: inputs v2–v11 have no output in any lane, but no stage
+    /// committed past them. The ledger marks them unread, not lost, in every lane (so
+    /// exactly-once shows no loss), and the inspector says why.
+    #[test]
+    fn the_comparison_ledger_tells_an_unread_input_from_a_lost_one() {
+        let base = builtin::get("rpw-crash-at-least-once").expect("built-in");
+        let mut file = base.file.clone();
+        // The fault as a link carries it (`&f=`), as a drop by click adds it.
+        file.faults.push(
+            crate::permalink::parse_fault(
+                "at:41,a:drop_on_wire,from:shop,to:broker-0,m:produce,topic:orders,part:0",
+            )
+            .expect("a fault"),
+        );
+        let s = eos_core::Scenario::from_file(file).expect("valid");
+        let lanes = eos_core::compare::compare(&s, None).expect("comparable");
+        let vm = comparison(&lanes).expect("a ledger");
+        let v2 = vm.rows.iter().find(|r| r.input == "v2").expect("listed");
+        assert_eq!(
+            (v2.copies.clone(), v2.unread.clone()),
+            (vec![0; 3], vec![true; 3])
+        );
+        let v0 = vm.rows.iter().find(|r| r.input == "v0").expect("listed");
+        assert_eq!(v0.unread, vec![false; 3]);
+        assert!(
+            vm.totals.iter().all(|t| t.3 == 0 && t.4 == 10),
+            "{:?}",
+            vm.totals
+        );
+        let exactly_once = eos_core::kafka::processor::Guarantee::ExactlyOnce;
+        let lane = eos_core::compare::with_guarantee(&s, exactly_once).expect("switched");
+        let mut sim = lane.simulation(None);
+        sim.run(eos_core::RunLimit::Completion);
+        let open = super::inspector::inspect(
+            &sim,
+            &crate::state::Selection::LaneInput {
+                guarantee: exactly_once,
+                input: 2,
+            },
+            Lang::En,
+        );
+        assert_eq!(open.kind, "input-unread");
+        assert!(
+            open.notes.iter().any(|n| n.starts_with("Not lost")),
+            "{:?}",
+            open.notes
+        );
     }
 
     /// With a second processor reading the first one's output, the ledger follows each

@@ -621,14 +621,22 @@ fn main() -> ExitCode {
                     println!("end to end through the chain {stages}: each input's output from the last stage");
                 }
                 println!(
-                    "{:<15} {:>9} {:>16} {:>11} {:>6}",
-                    "guarantee", "processed", "visible outputs", "duplicates", "lost"
+                    "{:<15} {:>9} {:>16} {:>11} {:>6} {:>7}",
+                    "guarantee", "processed", "visible outputs", "duplicates", "lost", "unread"
                 );
                 for l in &lanes {
                     println!(
-                        "{:<15} {:>9} {:>16} {:>11} {:>6}",
-                        l.guarantee, l.processed, l.visible_outputs, l.duplicates, l.lost
+                        "{:<15} {:>9} {:>16} {:>11} {:>6} {:>7}",
+                        l.guarantee,
+                        l.processed,
+                        l.visible_outputs,
+                        l.duplicates,
+                        l.lost,
+                        l.unread.len()
                     );
+                }
+                if lanes.iter().any(|l| !l.unread.is_empty()) {
+                    println!("unread: inputs no stage committed past before the run ended (a restarted processor would read them): not lost");
                 }
             }
             ExitCode::SUCCESS

@@ -38,8 +38,10 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         .filter(|id| listed(*id))
         .or(chosen.filter(|id| listed(*id)))
         .or(c.rows.first().map(|r| r.id));
-    let cell = |input: &str, id: u32, lane: &'static str, n: u32| {
+    let cell = |input: &str, id: u32, lane: &'static str, n: u32, unread: bool| {
         let (class, text) = match n {
+            // Arrived after the processor stopped: no output, but nothing skipped it.
+            0 if unread => ("unread", t(S::Unread0).to_string()),
             0 => ("lost", t(S::Lost0).to_string()),
             1 => ("once", "1".to_string()),
             k => ("dup", i18n.f(S::DuplicateN, &[&k])),
@@ -83,15 +85,18 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                     { for c.rows.iter().map(|r| html! {
                         <tr>
                             <th scope="row">{ &r.input }</th>
-                            { for r.copies.iter().zip(&c.lanes).map(|(n, lane)| cell(&r.input, r.id, lane, *n)) }
+                            { for r.copies.iter().zip(&r.unread).zip(&c.lanes).map(|((n, unread), lane)| cell(&r.input, r.id, lane, *n, *unread)) }
                         </tr>
                     }) }
                 </tbody>
                 <tfoot>
                     <tr>
                         <th scope="row">{ t(S::Totals) }</th>
-                        { for c.totals.iter().map(|(processed, visible, dups, lost)| html! {
-                            <td class="totals">{ i18n.f(S::TotalsLine, &[visible, dups, lost, processed]) }</td>
+                        { for c.totals.iter().map(|(processed, visible, dups, lost, unread)| html! {
+                            <td class="totals">
+                                { i18n.f(S::TotalsLine, &[visible, dups, lost, processed]) }
+                                if *unread > 0 { { " · " }{ i18n.f(S::UnreadN, &[unread]) } }
+                            </td>
                         }) }
                     </tr>
                 </tfoot>

@@ -618,6 +618,11 @@ fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) ->
         vm.kind = "input-lost";
         vm.notes.retain(|n| n != S::NoAnomaly.get(lang));
         let mut why = vec![S::NoVisibleOutput.f(lang, &[&output_name, &input_name])];
+        let stored = copies.get(&input).map(Vec::as_slice).unwrap_or_default();
+        if !stored.is_empty() && !eos_core::report::committed_past(sim, p, stored) {
+            vm.kind = "input-unread";
+            why.push(S::UnreadInput.f(lang, &[&input_name]));
+        }
         for a in anomalies::find(sim) {
             if a.record == Some(output) {
                 why.push(S::Anomaly.f(lang, &[&a.kind.name(), &a.detail]));
