@@ -1507,3 +1507,56 @@ fn regression_add_partitions_is_not_sent_again_once_the_partition_is_added() {
     // Protocol 2: the partition leaders add the partitions; the client sends none.
     assert_eq!(client_adds("txn-v2-delayed-endtxn"), Vec::<SimTime>::new());
 }
+
+/// The transaction coordinator's broker crashes for good while `old-instance` waits for its
+/// EndTxn(abort) answer: `abortTransaction()` throws once it has waited `max.block.ms` (60 s),
+/// and the application closes the producer. The run ends instead of sending EndTxn every
+/// 30 s until its step limit.
+#[test]
+fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
+    let base = builtin::get("zombie-fencing").expect("built-in");
+    let mut file = base.file.clone();
+    file.faults.push(eos_core::scenario::schema::FaultSpec {
+        at_ms: 3107,
+        action: "crash".into(),
+        target: Some("broker-0".into()),
+        count: 1,
+        ..Default::default()
+    });
+    let s = Scenario::from_file(file).expect("valid");
+    let mut sim = s.simulation(None);
+    sim.run(eos_core::RunLimit::Completion);
+    assert!(sim.is_finished(), "ended after {} steps", sim.steps());
+    let trace = sim.trace();
+    let gave_up = trace
+        .iter()
+        .position(|r| {
+            r.notes.iter().any(|n| {
+                matches!(n, Note::TxnEndGaveUp { commit: false, waited, .. } if *waited >= ms(60_000))
+            })
+        })
+        .expect("abortTransaction() gave up");
+    let end_txns = |steps: &[StepRecord]| {
+        steps
+            .iter()
+            .filter(|r| {
+                r.notes.iter().any(
+                    |n| matches!(n, Note::TxnRequestSent { what, .. } if what.starts_with("EndTxn")),
+                )
+            })
+            .count()
+    };
+    let old = sim
+        .producers
+        .iter()
+        .find(|p| sim.names.node(p.node()) == "old-instance")
+        .expect("old-instance");
+    assert!(old.gave_up() && !old.is_fenced(), "closed, not fenced");
+    // Sent, timed out after 30 s and sent again, then given up at 60 s.
+    assert!(end_txns(&trace[..gave_up]) >= 2);
+    assert_eq!(
+        end_txns(&trace[gave_up + 1..]),
+        0,
+        "no EndTxn once the producer is closed"
+    );
+}

@@ -235,7 +235,12 @@ impl Producer {
     pub fn is_fenced(&self) -> bool {
         self.txn
             .as_ref()
-            .is_some_and(|t| t.phase == TxnPhase::Fatal)
+            .is_some_and(|t| t.phase == TxnPhase::Fatal && !t.gave_up)
+    }
+
+    /// Closed by its application once EndTxn went unanswered for `max.block.ms`.
+    pub fn gave_up(&self) -> bool {
+        self.txn.as_ref().is_some_and(|t| t.gave_up)
     }
 
     pub fn is_idempotent(&self) -> bool {
@@ -335,6 +340,11 @@ impl Producer {
                     Some((_, request)) => {
                         let broker = self.txn_destination(&request);
                         self.close_connection(broker, ctx);
+                        if let TxnRequest::End { commit } = request {
+                            if self.end_blocked_too_long(commit, ctx) {
+                                return true;
+                            }
+                        }
                         self.send_txn_request(request, ctx);
                         true
                     }
@@ -702,6 +712,7 @@ impl Producer {
         }
         let commit = t.current().is_some_and(|w| w.commit) && !t.must_abort;
         t.phase = TxnPhase::Ending;
+        t.ending_since = Some(ctx.now);
         self.send_txn_request(TxnRequest::End { commit }, ctx);
     }
 
@@ -833,6 +844,35 @@ impl Producer {
     }
 
     /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).
+    /// The application's `commitTransaction()` / `abortTransaction()` has waited
+    /// `max.block.ms` for EndTxn's answer (a coordinator down for good): it throws, and the
+    /// application closes the producer instead of asking for ever. Whatever the
+    /// coordinator decided stands (a restarted coordinator completes it); the producer sends
+    /// nothing more.
+    fn end_blocked_too_long(&mut self, commit: bool, ctx: &mut Ctx) -> bool {
+        let producer = self.node();
+        let Some(t) = self.txn.as_mut() else {
+            return false;
+        };
+        let waited = t
+            .ending_since
+            .map_or(0, |since| ctx.now.saturating_sub(since));
+        if waited < ms(super::txn_client::MAX_BLOCK_MS) {
+            return false;
+        }
+        t.phase = TxnPhase::Fatal;
+        t.gave_up = true;
+        t.outstanding = None;
+        t.retry_scheduled = false;
+        self.state = ClientState::Idle;
+        ctx.note(Note::TxnEndGaveUp {
+            producer,
+            commit,
+            waited,
+        });
+        true
+    }
+
     fn fatal(&mut self, error: KafkaError, ctx: &mut Ctx) {
         let producer = self.node();
         let records = self

@@ -96,7 +96,18 @@ pub struct TxnClient {
     /// How the last transaction ended (true: committed).
     #[serde(default)]
     pub last_committed: Option<bool>,
+    /// When the application called `commitTransaction()` or `abortTransaction()` (the first
+    /// EndTxn of the transaction): it waits at most `MAX_BLOCK_MS` for the answer.
+    #[serde(default)]
+    pub ending_since: Option<SimTime>,
+    /// Closed because EndTxn went unanswered for `MAX_BLOCK_MS`, not because it was fenced.
+    #[serde(default)]
+    pub gave_up: bool,
 }
+
+/// The Java producer's `max.block.ms` default: how long `commitTransaction()` and
+/// `abortTransaction()` wait before they throw a TimeoutException.
+pub const MAX_BLOCK_MS: u64 = 60_000;
 
 impl TxnClient {
     pub fn new(
@@ -125,6 +136,8 @@ impl TxnClient {
             rerun_on_restart,
             retry_scheduled: false,
             last_committed: None,
+            ending_since: None,
+            gave_up: false,
         }
     }
 

@@ -644,6 +644,16 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 format!("{} holds {what} and {ask}.", n(broker))
             }
         }
+        Note::TxnEndGaveUp {
+            producer,
+            commit,
+            waited,
+        } => format!(
+            "{}'s {}Transaction() has waited {} (max.block.ms) for the transaction coordinator to answer EndTxn: it throws a TimeoutException, and the application closes the producer.",
+            n(producer),
+            if *commit { "commit" } else { "abort" },
+            format_duration(*waited)
+        ),
         Note::TxnPartitionCheckFailed {
             broker,
             tp: t,

@@ -492,6 +492,14 @@ pub enum Note {
         kind: MessageKind,
         sent_at: SimTime,
     },
+    /// `commitTransaction()` or `abortTransaction()` waited `max.block.ms` for the
+    /// coordinator's answer to EndTxn: it threw a TimeoutException, and the application
+    /// closed the producer.
+    TxnEndGaveUp {
+        producer: NodeId,
+        commit: bool,
+        waited: SimTime,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -735,6 +743,7 @@ impl Note {
             Note::TxnPartitionCheck { .. } => "txn_partition_check",
             Note::TxnPartitionCheckFailed { .. } => "txn_partition_check_failed",
             Note::CopyArrived { .. } => "copy_arrived",
+            Note::TxnEndGaveUp { .. } => "txn_end_gave_up",
         }
     }
 }
