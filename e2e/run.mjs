@@ -473,6 +473,12 @@ test('a fault by click joins the schedule and changes only the future', async (p
   assert((await traceHash(page)) !== untouched, 'the crash changed the run');
   await page.click('#remove-fault-0');
   assert((await page.locator('#added-faults').count()) === 0, 'taken out');
+  // The focus goes to the schedule's title, not to the process picker, where End would
+  // pick the last process instead of running to the end.
+  await page.waitForFunction(() => document.activeElement?.id === 'fault-schedule-title', null, { timeout: 3000 });
+  const picked = await page.locator('#fault-target').inputValue();
+  await page.keyboard.press('End');
+  assert((await page.locator('#fault-target').inputValue()) === picked, 'End left the picker alone');
   await toEnd();
   assert((await traceHash(page)) === untouched, 'the run as before the faults');
 });

@@ -85,7 +85,23 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     } else {
         S::LongestAlignment
     };
-    rows.push((spread.get(lang).to_string(), dur(stat.alignment)));
+    // A pending checkpoint's alignments still under way count up to now.
+    let now = sim.last_step_at();
+    let ongoing = job
+        .tasks
+        .iter()
+        .filter_map(|t| t.align.as_ref())
+        .filter(|a| a.id == id && stat.outcome == CheckpointOutcome::Pending)
+        .map(|a| now.saturating_sub(a.first_at))
+        .max()
+        .filter(|t| *t > stat.alignment);
+    rows.push((
+        spread.get(lang).to_string(),
+        match ongoing {
+            Some(t) => S::AligningSoFar.f(lang, &[&dur(t)]),
+            None => dur(stat.alignment),
+        },
+    ));
     if stat.unaligned_tasks > 0 {
         rows.push((
             S::UnalignedTasks.get(lang).to_string(),
@@ -254,6 +270,34 @@ mod tests {
             vm.notes
         );
         assert!(inspect(&sim, 9_999, Lang::En).rows.is_empty());
+    }
+
+    /// While a subtask still aligns for a pending checkpoint, its alignment counts up to
+    /// now (it read "0 ms" until the checkpoint ended).
+    #[test]
+    fn a_pending_checkpoint_counts_an_alignment_still_under_way() {
+        let mut sim = eos_core::scenario::builtin::get("flink-alignment-two-inputs")
+            .expect("built-in")
+            .simulation(None);
+        let aligning = |sim: &Simulation| {
+            sim.flink.as_ref().and_then(|j| {
+                j.tasks
+                    .iter()
+                    .filter_map(|t| t.align.as_ref())
+                    .find_map(|a| {
+                        (sim.last_step_at() >= a.first_at + eos_core::time::ms(20)).then_some(a.id)
+                    })
+            })
+        };
+        let mut id = None;
+        while id.is_none() && sim.step() == eos_core::sim::StepOutcome::Stepped {
+            id = aligning(&sim);
+        }
+        let id = id.expect("a subtask aligning for 20 ms");
+        let vm = inspect(&sim, id, Lang::En);
+        let v = value(&vm, "longest alignment");
+        assert!(v.ends_with(" so far (still aligning)"), "{v}");
+        assert_ne!(v, "0 ms so far (still aligning)");
     }
 
     #[test]

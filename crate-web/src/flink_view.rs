@@ -89,7 +89,8 @@ pub struct TaskVm {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelItemVm {
-    pub barrier: bool,
+    /// `record`, `barrier`, or `more` (records not drawn, counted in `label`: "+9").
+    pub kind: &'static str,
     pub label: String,
 }
 
@@ -98,7 +99,6 @@ pub struct ChannelVm {
     pub from: String,
     pub to: String,
     pub items: Vec<ChannelItemVm>,
-    pub more: usize,
     pub records: usize,
     pub capacity: u32,
     pub blocked: bool,
@@ -240,7 +240,15 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     .as_ref()
                     .filter(|c| !(finished && c.written.is_empty()))
                     .map_or(S::NoneAtAll.get(lang).to_string(), |c| {
-                        S::SinkWritten.f(lang, &[&c.transactional_id, &c.written.len()])
+                        // Written as the event log says it: handed to the producer, whether
+                        // or not Kafka has acknowledged it yet.
+                        let waiting = c.unacked.len() + c.buffer.len();
+                        let all = c.written.len() + waiting;
+                        if waiting == 0 {
+                            S::SinkWritten.f(lang, &[&c.transactional_id, &all])
+                        } else {
+                            S::SinkWrittenUnacked.f(lang, &[&c.transactional_id, &all, &waiting])
+                        }
                     });
                 let pending: Vec<String> = sink
                     .pending
@@ -315,25 +323,43 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         .iter()
         .zip(&job.channels)
         .map(|(d, c)| {
-            let items: Vec<ChannelItemVm> = c
-                .queue
-                .iter()
-                .take(ITEMS_SHOWN)
-                .map(|s| match s.item {
-                    Item::Record(r) => ChannelItemVm {
-                        barrier: false,
+            // The first `ITEMS_SHOWN` items, then the records past them counted ("+9"); a
+            // barrier is always drawn where it is, however far back it waits (behind a
+            // full buffer, the picture the backpressure lessons are about).
+            let mut items: Vec<ChannelItemVm> = Vec::new();
+            let mut hidden = 0usize;
+            let more = |items: &mut Vec<ChannelItemVm>, hidden: &mut usize| {
+                if *hidden > 0 {
+                    items.push(ChannelItemVm {
+                        kind: "more",
+                        label: format!("+{hidden}"),
+                    });
+                    *hidden = 0;
+                }
+            };
+            for (i, s) in c.queue.iter().enumerate() {
+                let shown = match s.item {
+                    Item::Record(r) => (i < ITEMS_SHOWN).then(|| ChannelItemVm {
+                        kind: "record",
                         label: sim.names.record(r.id),
-                    },
-                    Item::Barrier { id, .. } => ChannelItemVm {
-                        barrier: true,
+                    }),
+                    Item::Barrier { id, .. } => Some(ChannelItemVm {
+                        kind: "barrier",
                         label: format!("B{id}"),
-                    },
-                })
-                .collect();
+                    }),
+                };
+                match shown {
+                    Some(item) => {
+                        more(&mut items, &mut hidden);
+                        items.push(item);
+                    }
+                    None => hidden += 1,
+                }
+            }
+            more(&mut items, &mut hidden);
             ChannelVm {
                 from: name(d.from),
                 to: name(d.to),
-                more: c.queue.len().saturating_sub(items.len()),
                 items,
                 records: c.records(),
                 capacity: c.capacity,
@@ -416,6 +442,7 @@ pub fn inspect(
                     S::LastSnapshot,
                     match &t.saved {
                         Some(at) => S::SnapshotSavedRow.f(lang, &[&t.snapshot, at]),
+                        None if t.snapshot == 0 => S::NoSnapshotYet.get(lang).to_string(),
                         None => t.snapshot.to_string(),
                     },
                 ));
@@ -561,22 +588,63 @@ mod tests {
         assert!(flink(&sim("seed-frozen-broker"), Lang::En).is_none());
     }
 
+    /// Under backpressure a barrier waits behind a full buffer, past the items drawn: it is
+    /// still drawn, where it is, between the counts of the records before and after it.
+    #[test]
+    fn a_barrier_behind_a_full_buffer_is_drawn_between_the_counts() {
+        let mut s = sim("flink-backpressure-aligned");
+        let mut seen = false;
+        while !seen && s.step() == eos_core::sim::StepOutcome::Stepped {
+            let vm = flink(&s, Lang::En).expect("a job");
+            for c in &vm.channels {
+                let kinds: Vec<&str> = c.items.iter().map(|i| i.kind).collect();
+                let Some(b) = kinds.iter().position(|k| *k == "barrier") else {
+                    continue;
+                };
+                if b > ITEMS_SHOWN {
+                    assert_eq!(kinds[b - 1], "more", "{kinds:?}");
+                    let counted: usize = c
+                        .items
+                        .iter()
+                        .filter(|i| i.kind == "more")
+                        .map(|i| i.label[1..].parse::<usize>().expect("+n"))
+                        .sum();
+                    let drawn = kinds.iter().filter(|k| **k == "record").count();
+                    assert_eq!(drawn, ITEMS_SHOWN);
+                    assert_eq!(drawn + counted, c.records, "{:?}", c.items);
+                    seen = true;
+                }
+            }
+        }
+        assert!(seen, "no barrier ever waited past the items drawn");
+    }
+
     #[test]
     fn barriers_show_in_channels_and_checkpoints_complete() {
         let mut s = sim("flink-barrier-walkthrough");
-        let (mut saw_barrier, mut saw_txn) = (false, false);
+        let (mut saw_barrier, mut saw_txn, mut saw_unacked) = (false, false, false);
         while s.step() == eos_core::sim::StepOutcome::Stepped {
             let vm = flink(&s, Lang::En).expect("a job");
             saw_barrier |= vm
                 .channels
                 .iter()
-                .any(|c| c.items.iter().any(|i| i.barrier));
+                .any(|c| c.items.iter().any(|i| i.kind == "barrier"));
             saw_txn |= vm.tasks[2]
                 .detail
                 .as_deref()
                 .is_some_and(|d| d.contains("open: flink-sink-0"));
+            // Records the sink has written and Kafka not yet acknowledged are counted as
+            // written (the event log says so), and said to await their acks.
+            saw_unacked |= vm.tasks[2]
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.contains(" written, 1 awaiting acks)"));
         }
         assert!(saw_txn, "the sink never showed its open transaction");
+        assert!(
+            saw_unacked,
+            "the sink never showed a write awaiting its ack"
+        );
         assert!(saw_barrier, "a barrier never appeared in a channel");
         let vm = flink(&s, Lang::En).expect("a job");
         assert_eq!(vm.phase, "finished");

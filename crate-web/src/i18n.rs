@@ -481,6 +481,7 @@ strings! {
     IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
     NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
     WaitingForPid => "waiting for a producer id", "ждёт producer id";
+    ProducerClosedGaveUp => "closed: EndTxn went unanswered for max.block.ms (60 s)", "закрыт: EndTxn без ответа дольше max.block.ms (60 с)";
     ProducerClosedFenced => "closed: fenced (pid {0} · epoch {1} is over)", "закрыт: отсечён (pid {0} · эпоха {1} в прошлом)";
     ProducerDown => "crashed: its producer id, epoch and batches were only in memory",
         "упал: его producer id, эпоха и батчи были только в памяти";
@@ -727,6 +728,8 @@ strings! {
     AckedBy => "acknowledged by {0} of {1}", "подтвердили {0} из {1}";
     NotAckedBy => "not acknowledged by", "не подтвердили";
     LongestAlignment => "longest alignment", "самое долгое выравнивание";
+    AligningSoFar => "{0} so far (still aligning)", "{0} на данный момент (выравнивание идёт)";
+    NoSnapshotYet => "none yet", "пока нет";
     UnalignedTasks => "subtasks that did not align", "подзадачи без выравнивания";
     ChannelStateRecords => "in-flight records stored", "сохранено записей в пути";
     SnapshotOf => "snapshot of {0}", "снимок {0}";
@@ -755,6 +758,7 @@ strings! {
     SinkOpen => "open: {0}", "открыта: {0}";
     SinkOpenPending => "open: {0} · pending: {1}", "открыта: {0} · ждут: {1}";
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
+    SinkWrittenUnacked => "{0} ({1} written, {2} awaiting acks)", "{0} (записано {1}, ждут подтверждения {2})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
     Aligning => "aligning cp {0} ({1}/{2} inputs)", "выравнивание чекпоинта {0} (входов {1}/{2})";
     TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",

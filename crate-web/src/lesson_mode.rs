@@ -23,6 +23,22 @@ use yew::prelude::*;
 #[derive(Clone)]
 struct LessonRef(Rc<Vec<Lesson>>, usize);
 
+/// The lesson offered to a reader who opened a scenario and no lesson yet: the first that
+/// runs this scenario, else the first whose scenario is in its group (a Flink scenario
+/// offers a Flink lesson, not the first lesson's idempotent producer).
+fn offered_lesson(lessons: &[Lesson], scenario: &str) -> Option<usize> {
+    let name = |l: &Lesson| crate::lessons::scenario_name(l);
+    let builtins = crate::builtins::list();
+    let group = |n: &str| builtins.iter().find(|b| b.name == n).map(|b| &b.group);
+    lessons
+        .iter()
+        .position(|l| name(l) == scenario)
+        .or_else(|| {
+            let g = group(scenario)?;
+            lessons.iter().position(|l| group(&name(l)) == Some(g))
+        })
+}
+
 impl std::ops::Deref for LessonRef {
     type Target = Lesson;
     fn deref(&self) -> &Lesson {
@@ -168,6 +184,12 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         let p = (*progress).clone();
         use_effect_with(p, |p| crate::storage::set(PROGRESS_KEY, &p.encode()));
     }
+    let offered = {
+        let lessons = lessons.clone();
+        *use_memo((props.scenario_name.clone(), serial), move |(name, _)| {
+            offered_lesson(&lessons, name)
+        })
+    };
     if lessons.get(index).is_none() {
         return props.share.clone();
     }
@@ -528,6 +550,17 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         return props.share.clone();
     }
     if ui.mode == Mode::Playground {
+        let offered = offered.unwrap_or(index);
+        // Another lesson than the one open: it opens at its start.
+        let on_offered = if offered == index {
+            on_back.clone()
+        } else {
+            let ui = ui.clone();
+            Callback::from(move |_: MouseEvent| {
+                ui.dispatch(LessonAction::Open(offered));
+                crate::components::focus_soon("lesson-title");
+            })
+        };
         let trying = ui.trying.and_then(|(s, k)| {
             let t = lesson.steps.get(s)?.try_it.get(k)?;
             Some(t.text.get(i18n.lang).to_string())
@@ -542,13 +575,15 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                         { crate::markdown::render(&text) }
                     </div>
                 }
-                <button id="back-to-lesson" class="primary" onclick={on_back}>
-                    if ui.visited {
+                if ui.visited {
+                    <button id="back-to-lesson" class="primary" onclick={on_back}>
                         {"« "}{ i18n.t(S::BackToLesson) }{ format!(": {}", lesson.title().get(i18n.lang)) }
-                    } else {
-                        { i18n.f(S::StartLessons, &[&lesson.title().get(i18n.lang)]) }{" »"}
-                    }
-                </button>
+                    </button>
+                } else {
+                    <button id="back-to-lesson" class="primary" onclick={on_offered}>
+                        { i18n.f(S::StartLessons, &[&lessons[offered].title().get(i18n.lang)]) }{" »"}
+                    </button>
+                }
             </section>
             </>
         };
@@ -617,5 +652,29 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 on_choose={on_choose} on_reveal={on_reveal} on_show={on_show}
                 on_try_again={on_try_again} on_try_it={on_try_it} />
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offered_lesson;
+
+    /// A scenario's own lesson is offered first; a scenario no lesson runs offers the first
+    /// lesson of its group (a Flink scenario, a Flink lesson).
+    #[test]
+    fn a_scenario_offers_its_own_lesson_else_one_of_its_group() {
+        let lessons = crate::lessons::all();
+        let offered = |s: &str| {
+            offered_lesson(&lessons, s).map(|i| crate::lessons::scenario_name(&lessons[i]))
+        };
+        assert_eq!(
+            offered("flink-2pc-crash-recovery").as_deref(),
+            Some("flink-2pc-crash-recovery")
+        );
+        let flink = offered("flink-iterative-loop-loss").expect("a Flink lesson");
+        assert!(flink.starts_with("flink-"), "{flink}");
+        let kafka = offered("acks1-leader-crash-loss").expect("a lesson");
+        assert!(!kafka.starts_with("flink-"), "{kafka}");
+        assert_eq!(offered("no-such-scenario"), None);
     }
 }

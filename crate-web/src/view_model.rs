@@ -386,6 +386,7 @@ fn producer_vm(
         _ if crashed => S::ProducerDown.get(lang).to_string(),
         // Fenced and closed: it will not ask for a producer id again.
         _ if p.is_fenced() => S::ProducerClosedFenced.f(lang, &[&p.producer_id, &p.epoch]),
+        _ if p.gave_up() => S::ProducerClosedGaveUp.get(lang).to_string(),
         // The application starts it later (the scenario's `start_ms`).
         (_, ClientState::Idle) if sim.now() < p.start_at => {
             S::StartsAt.f(lang, &[&crate::i18n::duration(p.start_at, lang)])

@@ -123,7 +123,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
             if let Some(why) = &props.refused {
                 <p class="field-error" aria-hidden="true">{ why }</p>
             }
-            <h3 class="schedule-title">
+            <h3 class="schedule-title" id="fault-schedule-title" tabindex="-1">
                 { t(S::FaultSchedule) }
                 if props.injected > 0 { <span class="injected">{ i18n.f(S::ByClick, &[&props.injected]) }</span> }
             </h3>
@@ -139,6 +139,15 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                 <ul id="added-faults" class="added-faults" aria-labelledby="added-faults-title">
                     { for props.added.iter().enumerate().map(|(n, f)| {
                         let cb = props.on_remove.clone();
+                        // The button goes with its fault: the focus goes to the next one's
+                        // (or the last one's), else to the schedule's title; not to a select,
+                        // where End or an arrow would change the process picked.
+                        let left = props.added.len() - 1;
+                        let next = if left > 0 {
+                            format!("remove-fault-{}", n.min(left - 1))
+                        } else {
+                            "fault-schedule-title".to_string()
+                        };
                         html! {
                             <li>
                                 <span>{ f }</span>
@@ -146,8 +155,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                                     aria-label={i18n.f(S::RemoveFault, &[f])} title={i18n.f(S::RemoveFault, &[f])}
                                     onclick={Callback::from(move |_| {
                                         cb.emit(n);
-                                        // The button goes with its fault: the focus stays in the panel.
-                                        crate::components::focus_soon("fault-target");
+                                        crate::components::focus_soon(next.clone());
                                     })}>{"×"}</button>
                             </li>
                         }

@@ -68,11 +68,8 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         <span class="channel-ends">{ format!("{} → {}", c.from, c.to) }</span>
                         <span class="channel-items">
                             { for c.items.iter().map(|i| html! {
-                                <span class={classes!("item", if i.barrier { "barrier" } else { "record" })}>{ &i.label }</span>
+                                <span class={classes!("item", i.kind)}>{ &i.label }</span>
                             }) }
-                            if c.more > 0 {
-                                <span class="item more">{ format!("+{}", c.more) }</span>
-                            }
                         </span>
                         <span class="channel-fill">{ format!("{}/{}", c.records, c.capacity) }
                             if c.blocked { <span class="blocked-tag">{ tr(S::Blocked) }</span> }

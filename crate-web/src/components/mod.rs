@@ -68,8 +68,9 @@ pub fn focus_by_id(id: &str) {
 
 /// Moves the focus once the page has drawn what an action shows (a reveal's feedback, a
 /// try-it's banner): the button pressed may be gone, and the focus with it.
-pub fn focus_soon(id: &'static str) {
-    gloo_timers::callback::Timeout::new(0, move || focus_by_id(id)).forget();
+pub fn focus_soon(id: impl Into<String>) {
+    let id = id.into();
+    gloo_timers::callback::Timeout::new(0, move || focus_by_id(&id)).forget();
 }
 
 /// After a press of the control `id`: if the run's end or start has disabled it (End, Reset,

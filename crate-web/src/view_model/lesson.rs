@@ -83,7 +83,7 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                     S::SimulationReads.get(lang).to_lowercase(),
                     r.grade.actual
                 ),
-                None => format!("{} {}", S::SimulationReads.get(lang), r.grade.actual),
+                None => format!("{} {}.", S::SimulationReads.get(lang), r.grade.actual),
             };
             FeedbackVm {
                 verdict,
