@@ -1469,3 +1469,38 @@ fn a_cancelled_sink_aborts_its_open_transaction_and_a_dead_one_cannot() {
     let (sim, _, _) = run_report("sink crash", &s);
     assert!(closed(&sim).is_empty());
 }
+
+/// A periodic trigger that comes while the one checkpoint allowed is still pending waits in
+/// the queue (Flink's `CheckpointRequestDecider`) and runs the moment that checkpoint ends,
+/// not at the next interval: checkpoint 2 expires 700 ms after its trigger at 1.5 s, and
+/// checkpoint 3 is triggered then, at 2.2 s, between two ticks of the 500 ms interval.
+#[test]
+fn a_trigger_queued_behind_a_pending_checkpoint_runs_when_it_ends() {
+    let base = load("flink-backpressure-aligned");
+    let mut file = base.file.clone();
+    file.flink.as_mut().expect("flink").checkpoint_timeout_ms = 700;
+    let s = Scenario::from_file(file).expect("valid");
+    let mut sim = s.simulation(None);
+    sim.run(eos_core::RunLimit::Completion);
+    let history = &sim.flink.as_ref().expect("a job").coordinator.history;
+    let interval = eos_core::time::ms(500);
+    let early = history
+        .windows(2)
+        .find(|w| w[0].finished_at == Some(w[1].triggered_at) && w[1].triggered_at % interval != 0);
+    let w = early.expect("a trigger run off the interval");
+    let (before, queued) = (&w[0], &w[1]);
+    assert_eq!(before.outcome, CheckpointOutcome::Expired);
+    assert!(
+        !queued.last,
+        "a periodic checkpoint, not the stop's savepoint"
+    );
+    // Never two pending at once.
+    assert!(
+        sim.flink
+            .as_ref()
+            .expect("a job")
+            .coordinator
+            .max_pending_seen
+            <= 1
+    );
+}

@@ -39,6 +39,11 @@ pub struct CheckpointCoordinator {
     /// Stop savepoints that expired: the run tries the stop `STOP_ATTEMPTS` times at most.
     #[serde(default)]
     pub failed_stops: u32,
+    /// A periodic trigger came while `max_concurrent` checkpoints were pending: it waits in
+    /// the queue and runs as soon as one of them ends (Flink's `CheckpointRequestDecider`),
+    /// not at the next interval.
+    #[serde(default)]
+    pub queued: bool,
 }
 
 /// How many times the run tries to stop the job with a savepoint (an operator retrying a
@@ -89,8 +94,12 @@ impl Job {
         let pause_until = cc
             .last_completed_at
             .map_or(0, |t| t.saturating_add(self.config.min_pause));
+        if too_many {
+            self.coordinator.queued = true;
+        }
         if too_many || ctx.now < pause_until {
-            // Try again once the pause is over or at the next interval.
+            // Try again once the pause is over or at the next interval (a queued request
+            // runs earlier, when a pending checkpoint ends: `run_queued`).
             let next = if ctx.now < pause_until {
                 pause_until - ctx.now
             } else {
@@ -103,6 +112,7 @@ impl Job {
             );
             return false;
         }
+        self.coordinator.queued = false;
         self.trigger(false, ctx);
         ctx.set_timer_for(
             NodeId::JobManager,
@@ -110,6 +120,24 @@ impl Job {
             Timer::Flink(FlinkTimer::Trigger { attempt }),
         );
         true
+    }
+
+    /// A pending checkpoint ended: a periodic request queued behind it runs now, if the
+    /// minimum pause allows (else the periodic trigger, moved to the pause's end, takes it).
+    fn run_queued(&mut self, ctx: &mut Ctx) {
+        let cc = &self.coordinator;
+        let pause_until = cc
+            .last_completed_at
+            .map_or(0, |t| t.saturating_add(self.config.min_pause));
+        if cc.queued
+            && self.phase == JobPhase::Running
+            && !cc.stop_requested
+            && (cc.pending.len() as u32) < self.config.max_concurrent.max(1)
+            && ctx.now >= pause_until
+        {
+            self.coordinator.queued = false;
+            self.trigger(false, ctx);
+        }
     }
 
     pub(super) fn trigger(&mut self, last: bool, ctx: &mut Ctx) {
@@ -264,6 +292,7 @@ impl Job {
             ctx.note(Note::Flink(FlinkNote::JobFinished { checkpoint: id }));
         } else {
             self.maybe_final(ctx);
+            self.run_queued(ctx);
         }
     }
 
@@ -306,6 +335,7 @@ impl Job {
             );
         } else {
             self.maybe_final(ctx);
+            self.run_queued(ctx);
         }
         true
     }

@@ -129,8 +129,9 @@ pub enum FlinkNote {
         /// The output records the transaction held.
         records: Vec<RecordId>,
     },
-    /// Kafka refused the commit (the transaction had timed out and been aborted); Flink
-    /// takes it as already committed, so the records are lost without an error.
+    /// Kafka refused the commit (the transaction had timed out and been aborted); Flink's
+    /// `KafkaCommitter` discards it as failed for a known reason (no failover), so the
+    /// records are lost without the job failing.
     SinkCommitRejected {
         task: NodeId,
         transactional_id: String,
@@ -369,7 +370,7 @@ impl FlinkNote {
                 count(records.len() as u64)
             ),
             FlinkNote::SinkCommitRejected { task, transactional_id, checkpoint, records, error } => format!(
-                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} takes it as already committed — the {} records of checkpoint {checkpoint} are lost. The job does not fail: only an error in the sink's log says so (\"…most likely signals data loss\").",
+                "Kafka refuses to commit {transactional_id} ({}): it was aborted at the transaction timeout. {} discards the commit as failed for a known reason (the committer's `signalFailedWithKnownReason`: no failover) — the {} records of checkpoint {checkpoint} are lost. The job does not fail: only an error in the sink's log says so (\"…most likely signals data loss\").",
                 error.name(),
                 n(task),
                 records.len()
