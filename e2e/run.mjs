@@ -350,6 +350,12 @@ test('a lost ack without idempotence shows a duplicate', async (page) => {
   assert((await zombies.count()) >= 2 && (await page.locator('.brokers li.cell.dup').count()) === 0, 'zombie copies, no DUPLICATE');
   assert((await zombies.first().getAttribute('title')).includes("only in the deposed leader's log"), 'its tooltip says why');
   assert((await page.locator('#outcome-bar').innerText()).includes('duplicates: 0'), 'the oracle counts none');
+  // An input at-most-once has moved past with no output is lost already: the oracle's bar
+  // says so mid-run, as the three lanes do, not "known at the end".
+  await page.goto(url + '?s=rpw-crash-at-most-once&step=120', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  const lostSoFar = await page.locator('#outcome-lost').innerText();
+  assert(/lost: 1 so far/.test(lostSoFar), `the bar mid-run: ${lostSoFar}`);
 });
 
 test('the stage shows countdown rings, a lost ack fading under a cross, and a recognised duplicate flashing', async (page) => {

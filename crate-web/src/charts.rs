@@ -141,7 +141,8 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             ))
             .map_err(e)?;
             if !dense {
-                c.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                let r = dot_radius(i, n);
+                c.draw_series(s.points.iter().map(|&p| Circle::new(p, r, colour.filled())))
                     .map_err(e)?;
             }
             // A ring, with the series' own dot inside (a marked point need not be on its
@@ -187,8 +188,14 @@ fn line_width(s: &Series, i: usize, n: usize) -> u32 {
     if s.points.len() > DOTS_UP_TO {
         3 + 3 * (n - 1 - i) as u32
     } else {
-        3
+        3 + 2 * (n - 1 - i) as u32
     }
+}
+
+/// A point's dot: the earlier series' a little larger, so that two series with equal values
+/// (an aligned and an unaligned run that never had to wait) both show, one around the other.
+fn dot_radius(i: usize, n: usize) -> u32 {
+    4 + 2 * (n - 1 - i) as u32
 }
 
 type Frame<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
@@ -275,6 +282,27 @@ mod tests {
         assert!(svg.contains("ringed: duplicates"));
         assert!(!svg.contains("#01020"), "no placeholder colour left");
         assert!(svg.contains("<polyline") || svg.contains("<path"));
+    }
+
+    /// Two series with equal values (aligned and unaligned runs that never waited): the
+    /// first is drawn wider, its dots larger, so it shows around the second.
+    #[test]
+    fn equal_series_both_show() {
+        let same = [(1.0, 5.0), (2.0, 7.0)];
+        let mut second = series("unaligned", &same);
+        second.colour = "--g-alo";
+        let svg = svg(&LineChart {
+            series: vec![series("aligned", &same), second],
+            mark_label: None,
+            ..chart()
+        })
+        .expect("draws");
+        let dots = |colour: &str, r: u32| {
+            svg.split("<circle")
+                .skip(1)
+                .any(|c| c.contains(&format!("r=\"{r}\"")) && c.contains(&format!("var({colour})")))
+        };
+        assert!(dots("--g-eos", 6) && dots("--g-alo", 4), "{svg}");
     }
 
     #[test]

@@ -186,6 +186,7 @@ strings! {
     OutcomeSoFar => "The oracle at this step", "Оракул на этом шаге";
     OutcomeVerdict => "The oracle's verdict", "Вердикт оракула";
     LostAtEnd => "lost: known at the end", "потеряно: видно в конце";
+    LostSoFar => "lost: {0} so far, the rest known at the end", "потеряно: пока {0}, остальное видно в конце";
     DuplicatesN => "duplicates: {0}", "дубликаты: {0}";
     LostN => "lost: {0}", "потеряно: {0}";
     AbortedReadsN => "aborted reads: {0}", "прочитано откаченных: {0}";

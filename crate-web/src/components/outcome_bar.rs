@@ -27,6 +27,11 @@ impl Part for OutcomePart {
         }
         let o = Outcome::of(sim);
         let done = self.done;
+        let skipped = if done {
+            0
+        } else {
+            eos_core::outcomes::skipped_now(sim).len()
+        };
         let count = |id: &'static str, s: S, n: u64| {
             html! { <span id={id} class={classes!("count", (n > 0).then_some("bad"))}>{ s.f(lang, &[&n]) }</span> }
         };
@@ -36,8 +41,12 @@ impl Part for OutcomePart {
                 { count("outcome-duplicates", S::DuplicatesN, o.duplicates) }
                 // Mid-run, an acknowledged record may just not be readable yet (not yet
                 // replicated, its output not yet written): a loss is known at the end.
+                // A processor's input it has moved past with no output is lost already (the
+                // three lanes count it too).
                 if done {
                     { count("outcome-lost", S::LostN, o.lost) }
+                } else if skipped > 0 {
+                    <span id="outcome-lost" class="count bad">{ S::LostSoFar.f(lang, &[&skipped]) }</span>
                 } else {
                     <span id="outcome-lost" class="count pending">{ S::LostAtEnd.get(lang) }</span>
                 }
