@@ -326,6 +326,15 @@ test('the theme button forces light or dark over the system\'s, and a reload kee
   assert((await theme())[0] === 'dark', 'then dark');
   await page.click('#theme');
   assert((await theme())[0] === 'dark' && /system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then the system\'s again');
+  // On a light system the first click shows dark: every click changes what is seen.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 5000 });
+  await page.click('#theme');
+  assert((await theme())[0] === 'dark', 'a light system: auto, then dark');
+  await page.click('#theme');
+  assert((await theme())[0] === 'light' && !/system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then light, chosen');
+  await page.click('#theme');
+  assert((await theme())[0] === 'light' && /system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then the system\'s');
 });
 
 test('a lost ack without idempotence shows a duplicate', async (page) => {

@@ -8,13 +8,33 @@ use yew::prelude::*;
 
 const KEY: &str = "eos-theme";
 
-/// The themes in the order a click goes through them.
+/// The themes a choice can name ("auto" follows the system).
 const THEMES: [&str; 3] = ["auto", "light", "dark"];
 
-/// What a click on `theme` chooses next.
-pub fn next(theme: &str) -> &'static str {
-    let i = THEMES.iter().position(|t| *t == theme).unwrap_or(0);
-    THEMES[(i + 1) % THEMES.len()]
+/// What a click on `theme` chooses next, on a system whose own theme is `system` ("light"
+/// or "dark"): from "auto" the other theme, so that the first click always changes what is
+/// seen (on a light system, auto → light changed nothing); then the system's own, chosen;
+/// then back to "auto".
+pub fn next(theme: &str, system: &str) -> &'static str {
+    let (own, other) = if system == "light" {
+        ("light", "dark")
+    } else {
+        ("dark", "light")
+    };
+    match theme {
+        t if t == other => own,
+        t if t == own => "auto",
+        _ => other,
+    }
+}
+
+/// The system's own theme (index.html's script sets it on `<html>`).
+fn system_theme() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-system-theme"))
+        .unwrap_or_else(|| "dark".to_string())
 }
 
 /// Hands the choice to index.html's script, which also follows the system's theme in "auto".
@@ -42,7 +62,7 @@ pub fn theme_button() -> Html {
     let onclick = {
         let theme = theme.clone();
         Callback::from(move |_: MouseEvent| {
-            let n = next(*theme);
+            let n = next(*theme, &system_theme());
             crate::storage::set(KEY, n);
             theme.set(n);
         })
@@ -61,11 +81,18 @@ pub fn theme_button() -> Html {
 
 #[cfg(test)]
 mod tests {
+    use super::next;
+
+    /// Each click changes what is seen, and the third comes back to the system's theme:
+    /// on a light system auto → dark → light → auto, on a dark one auto → light → dark → auto.
     #[test]
-    fn a_click_goes_auto_light_dark_and_round() {
-        assert_eq!(super::next("auto"), "light");
-        assert_eq!(super::next("light"), "dark");
-        assert_eq!(super::next("dark"), "auto");
-        assert_eq!(super::next("anything else"), "light");
+    fn every_click_changes_the_theme_seen_and_the_third_returns_to_auto() {
+        assert_eq!(next("auto", "light"), "dark");
+        assert_eq!(next("dark", "light"), "light");
+        assert_eq!(next("light", "light"), "auto");
+        assert_eq!(next("auto", "dark"), "light");
+        assert_eq!(next("light", "dark"), "dark");
+        assert_eq!(next("dark", "dark"), "auto");
+        assert_eq!(next("anything else", "dark"), "light");
     }
 }

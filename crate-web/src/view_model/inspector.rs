@@ -453,6 +453,15 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             rows.push(row(S::SentBy, lang, sim.names.node(by)));
         }
         rows.push(row(S::SendAttempts, lang, e.attempts.to_string()));
+        // A processor's replay after a crash or an abort hands the output over again: a new
+        // send, which the attempts above count too, not the producer's retry.
+        if e.hand_overs > 1 {
+            rows.push(row(
+                S::HandedOverTimes,
+                lang,
+                S::HandOversN.f(lang, &[&e.hand_overs]),
+            ));
+        }
         if let Some(t) = e.accepted_at {
             rows.push(row(S::HandedOverAt, lang, dur(t)));
         }
@@ -1352,6 +1361,13 @@ pub(crate) mod tests {
             "invoices-0 @7, invoices-0 @8"
         );
         assert_eq!(value(&dup, "value"), "v7′");
+        // Two sends, before and after the crash: a replay, which the inspector tells apart
+        // from a producer's retry.
+        assert!(
+            value(&dup, "handed over by the application").starts_with("2 times: each a new send"),
+            "{:?}",
+            dup.rows
+        );
         assert!(
             dup.notes
                 .iter()
