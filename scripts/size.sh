@@ -57,9 +57,9 @@ cd "$(dirname "$0")/.."
 # its budget 39 → 40 KB); 620 KB since KIP-890 at the partition leader (the leader adds a
 # transaction's partitions under protocol 2 and verifies them under 1; the held writes' badge
 # and inspector rows: 619.4 KB; the import worker, which runs the core, 459.2 → 462.6 KB, so
-# its budget 460 → 464 KB); 623 KB since the seventh session of 2026-12-02 (self-sends drawn as
-# arches, the compare table's unread inputs told from lost ones, and a Flink review's fixes).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-623000}
+# its budget 460 → 464 KB); 624 KB since the seventh session of 2026-12-02 (self-sends drawn as
+# arches, the compare table's unread inputs told from lost ones, two reviews' fixes: 623.2 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-624000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-464000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-40000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

@@ -638,7 +638,7 @@ mod tests {
             saw_unacked |= vm.tasks[2]
                 .detail
                 .as_deref()
-                .is_some_and(|d| d.contains(" written, 1 awaiting acks)"));
+                .is_some_and(|d| d.contains(" written, 1 not yet acknowledged)"));
         }
         assert!(saw_txn, "the sink never showed its open transaction");
         assert!(

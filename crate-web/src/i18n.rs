@@ -693,7 +693,7 @@ strings! {
     OutputHandedOver => "output handed to the producer", "результат передан продюсеру";
     NoVisibleOutput => "No copy of {0}, the output of {1}, is visible to a read_committed reader at the end of this lane's run. The record below is the input.",
         "Ни одна копия {0}, результата {1}, не видна читателю read_committed в конце прогона этой дорожки. Ниже — входная запись.";
-    TotalsLine => "{0} visible outputs · {1} dup · {2} lost ({3} processed)", "видимых результатов {0} · дублей {1} · потеряно {2} (обработано {3})";
+    TotalsLine => "{0} visible outputs · {1} dup · {2} lost ({3}\u{a0}processed)", "видимых результатов {0} · дублей {1} · потеряно {2} (обработано\u{a0}{3})";
     // Flink.
     FlinkJob => "Flink job", "Задание Flink";
     InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";
@@ -761,7 +761,7 @@ strings! {
     SinkOpen => "open: {0}", "открыта: {0}";
     SinkOpenPending => "open: {0} · pending: {1}", "открыта: {0} · ждут: {1}";
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
-    SinkWrittenUnacked => "{0} ({1} written, {2} awaiting acks)", "{0} (записано {1}, ждут подтверждения {2})";
+    SinkWrittenUnacked => "{0} ({1} written, {2} not yet acknowledged)", "{0} (записано {1}, не подтверждено {2})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
     Aligning => "aligning cp {0} ({1}/{2} inputs)", "выравнивание чекпоинта {0} (входов {1}/{2})";
     TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",

@@ -338,13 +338,14 @@ impl Producer {
                     .filter(|(rid, _)| rid == request_id);
                 match pending {
                     Some((_, request)) => {
-                        let broker = self.txn_destination(&request);
-                        self.close_connection(broker, ctx);
+                        // Given up first: a closed producer opens no new connection.
                         if let TxnRequest::End { commit } = request {
                             if self.end_blocked_too_long(commit, ctx) {
                                 return true;
                             }
                         }
+                        let broker = self.txn_destination(&request);
+                        self.close_connection(broker, ctx);
                         self.send_txn_request(request, ctx);
                         true
                     }

@@ -156,7 +156,10 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 <div class="fault-row">
                     { button("link-drop-next", i18n.f(S::DropNext, &[&crate::view_model::message_words::kind_named(&m.kind, i18n.lang)]), MessageFault::DropNext, true,
                         t(S::DropNextTip)) }
-                    { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
+                    // A broker's message to the coordinator it hosts crosses no link.
+                    if m.from != m.to {
+                        { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
+                    }
                 </div>
                 if any_added { <p class="fault-added" role="status">{ t(S::FaultScheduled) }</p> }
             </div>

@@ -203,6 +203,13 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                             selected={props.selected == Some(Selection::Message(a.msg_id))}
                             tab_stop={!a.copy && is_stop(format!("a{}", a.msg_id))} />
                     }) }</>
+                    // The current step's arches take a click over any arch drawn after them
+                    // from the same moment (the list keeps its order, so a focused arrow is
+                    // never moved and never loses the focus).
+                    { for d.arrows.iter().filter(|a| a.current && a.arch().is_some()).map(|a| {
+                        let (click, _) = activate(&props.on_select, Selection::Message(a.msg_id));
+                        html! { <path class="hit top-hit" d={shaft_path(a).0} onclick={click} aria-hidden="true" /> }
+                    }) }
                     { for d.marks.iter().map(|m| mark(m, &props.on_select, props.selected, &i18n, &is_stop)) }
                     <g class="arrow-labels">{ for d.arrows.iter()
                         .filter(|a| a.labelled || props.selected == Some(Selection::Message(a.msg_id)))
@@ -257,28 +264,7 @@ fn arrow(props: &ArrowProps) -> Html {
     let (click, key) = activate(&props.on_select, Selection::Message(a.msg_id));
     // The head drawn as its own small triangle, not an SVG marker: a marker is painted as a
     // separate picture per arrow, which cost a fifth of the frame on a busy diagram.
-    // A straight line between two lanes; an arch above the lane for a message a process
-    // sends itself, its head along the curve's end (from its second control point).
-    let (shaft, from) = match a.arch() {
-        Some([c1x, c1y, c2x, c2y]) => (
-            format!(
-                "M{} {}C{} {} {} {} {} {}",
-                f(a.x1),
-                f(a.y1),
-                f(c1x),
-                f(c1y),
-                f(c2x),
-                f(c2y),
-                f(a.x2),
-                f(a.y2)
-            ),
-            (c2x, c2y),
-        ),
-        None => (
-            format!("M{} {}L{} {}", f(a.x1), f(a.y1), f(a.x2), f(a.y2)),
-            (a.x1, a.y1),
-        ),
-    };
+    let (shaft, from) = shaft_path(a);
     let head = classes!(
         "head",
         a.current.then_some("current"),
@@ -358,6 +344,33 @@ fn mark(
             <title>{ &m.title }</title>
             { body }
         </g>
+    }
+}
+
+/// An arrow's shaft as an SVG path, and the point its head points from: a straight line
+/// between two lanes; an arch above the lane for a message a process sends itself, its head
+/// along the curve's end (from its second control point).
+fn shaft_path(a: &ArrowVm) -> (String, (f64, f64)) {
+    let f = |v: f64| (v.round() as i64).to_string();
+    match a.arch() {
+        Some([c1x, c1y, c2x, c2y]) => (
+            format!(
+                "M{} {}C{} {} {} {} {} {}",
+                f(a.x1),
+                f(a.y1),
+                f(c1x),
+                f(c1y),
+                f(c2x),
+                f(c2y),
+                f(a.x2),
+                f(a.y2)
+            ),
+            (c2x, c2y),
+        ),
+        None => (
+            format!("M{} {}L{} {}", f(a.x1), f(a.y1), f(a.x2), f(a.y2)),
+            (a.x1, a.y1),
+        ),
     }
 }
 

@@ -2,7 +2,7 @@
 //! another label, inside the drawing, and off the now line when it fits beside it. A label
 //! with no free place is left out (the arrow's tooltip and the inspector still name it).
 
-use super::diagram::{ArrowVm, ARCH_PEAK};
+use super::diagram::ArrowVm;
 
 /// About the width of one character of a label (14 px bold sans), in pixels: a little
 /// generous, so that two labels estimated apart are apart on screen.
@@ -60,7 +60,11 @@ fn spot(a: &ArrowVm, t: f64, flip: bool) -> (f64, f64) {
     let (x, y) = (a.x1 + (a.x2 - a.x1) * t, a.y1 + (a.y2 - a.y1) * t);
     let above = (a.y2 >= a.y1) != flip;
     // Above a message's arch to its own lane, not across it.
-    let rise = if a.y1 == a.y2 { ARCH_PEAK } else { 0.0 };
+    let rise = if a.y1 == a.y2 {
+        a.arch_lift() * 0.75
+    } else {
+        0.0
+    };
     (x, if above { y - 6.0 - rise } else { y + 17.0 })
 }
 

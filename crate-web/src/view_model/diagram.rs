@@ -103,10 +103,14 @@ pub struct ArrowVm {
     pub copy: bool,
 }
 
-/// How far above its lane a message a process sends itself has its arch's control points;
-/// the arch peaks three quarters as high (`ARCH_PEAK`).
+/// How far above its lane a message a process sends itself has its arch's control points,
+/// at least; the arch peaks three quarters as high (`ARCH_PEAK` for the lowest).
 pub const ARCH_LIFT: f64 = 22.0;
 pub const ARCH_PEAK: f64 = ARCH_LIFT * 0.75;
+/// How much higher a longer arch rises (a pixel for every 8 of its span, up to this), so
+/// that two arches from one moment, one delivered and one still on the wire, do not lie
+/// on one curve where only the later drawn could be clicked.
+const ARCH_GROWTH: f64 = 12.0;
 /// The least distance between an arch's control points: one sent and received at nearly one
 /// moment is a loop, not a spike.
 const ARCH_MIN_SPAN: f64 = 20.0;
@@ -126,8 +130,13 @@ impl ArrowVm {
             return None;
         }
         let spread = ((ARCH_MIN_SPAN - (self.x2 - self.x1)) / 2.0).max(0.0);
-        let y = self.y1 - ARCH_LIFT;
+        let y = self.y1 - self.arch_lift();
         Some([self.x1 - spread, y, self.x2 + spread, y])
+    }
+
+    /// How far above the lane its arch's control points are (see `arch`).
+    pub fn arch_lift(&self) -> f64 {
+        ARCH_LIFT + ((self.x2 - self.x1).abs() / 8.0).min(ARCH_GROWTH)
     }
 }
 
@@ -1068,11 +1077,13 @@ mod tests {
             .find(|a| a.current && a.y1 == a.y2)
             .expect("the current arrow is to its own lane");
         let [c1x, c1y, c2x, c2y] = own.arch().expect("an arch");
-        assert_eq!((c1y, c2y), (own.y1 - ARCH_LIFT, own.y1 - ARCH_LIFT));
+        let lift = own.arch_lift();
+        assert!((ARCH_LIFT..=ARCH_LIFT + ARCH_GROWTH).contains(&lift));
+        assert_eq!((c1y, c2y), (own.y1 - lift, own.y1 - lift));
         assert!(c1x <= own.x1 && own.x2 <= c2x && c2x - c1x >= ARCH_MIN_SPAN);
         assert!(own.labelled, "{own:?}");
         assert!(
-            own.label_y + 4.0 <= own.y1 - ARCH_PEAK,
+            own.label_y + 4.0 <= own.y1 - lift * 0.75,
             "the label clears the arch: {own:?}"
         );
         assert!(d
