@@ -550,7 +550,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         return props.share.clone();
     }
     if ui.mode == Mode::Playground {
-        let offered = offered.unwrap_or(index);
+        let offered = offered.filter(|i| *i < lessons.len()).unwrap_or(index);
         // Another lesson than the one open: it opens at its start.
         let on_offered = if offered == index {
             on_back.clone()
