@@ -27,6 +27,8 @@ impl Job {
         ctx.note(Note::Flink(FlinkNote::JobFailing { cause }));
         let aborted: Vec<u64> = self.coordinator.pending.keys().copied().collect();
         self.coordinator.pending.clear();
+        // The scheduler stops: a trigger queued behind them goes too.
+        self.coordinator.queued = false;
         for id in aborted {
             if let Some(s) = self
                 .coordinator

@@ -844,7 +844,6 @@ impl Producer {
                 .is_none_or(|t| t.phase == TxnPhase::Ready && t.next as usize >= t.work.len())
     }
 
-    /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).
     /// The application's `commitTransaction()` / `abortTransaction()` has waited
     /// `max.block.ms` for EndTxn's answer (a coordinator down for good): it throws, and the
     /// application closes the producer instead of asking for ever. Whatever the
@@ -874,6 +873,7 @@ impl Producer {
         true
     }
 
+    /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).
     fn fatal(&mut self, error: KafkaError, ctx: &mut Ctx) {
         let producer = self.node();
         let records = self
