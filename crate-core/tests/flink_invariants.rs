@@ -1504,3 +1504,71 @@ fn a_trigger_queued_behind_a_pending_checkpoint_runs_when_it_ends() {
             <= 1
     );
 }
+
+/// The restart strategy (Flink ≥ 1.19's default, exponential-delay, and fixed-delay): three
+/// crashes close together wait 500 ms, then × 1.5 and × 1.5 again, each within ± 10 %; fixed
+/// delay waits 500 ms every time. The narration gives the wait.
+#[test]
+fn exponential_delay_grows_between_close_failures_and_fixed_delay_does_not() {
+    let restarts = |strategy: &str| -> Vec<u64> {
+        let text = text_of("flink-2pc-crash-recovery")
+            .replace(
+                "restart_delay_ms = 500",
+                &format!("restart_delay_ms = 500\nrestart_strategy = \"{strategy}\""),
+            )
+            .replace(
+                "[[consumers]]",
+                "[[faults]]\nat_ms = 1300\naction = \"crash\"\ntarget = \"count-0\"\n\n\
+                 [[faults]]\nat_ms = 2400\naction = \"crash\"\ntarget = \"count-0\"\n\n\
+                 [[consumers]]",
+            );
+        let s = Scenario::parse(&text).unwrap_or_else(|e| panic!("{strategy}: {e}"));
+        let mut sim = s.simulation(None);
+        sim.run(eos_core::sim::RunLimit::Completion);
+        let mut failed = None;
+        let mut waits = Vec::new();
+        for rec in sim.trace() {
+            for n in &rec.notes {
+                match n {
+                    Note::Flink(FlinkNote::JobFailing { backoff, .. }) => {
+                        failed = Some((rec.time, *backoff));
+                    }
+                    Note::Flink(FlinkNote::JobRestored { after, .. }) => {
+                        let (at, _) = failed.take().expect("a failure before the restore");
+                        assert_eq!(rec.time - at, *after, "{strategy}");
+                        waits.push(*after / eos_core::time::ms(1));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        waits
+    };
+    let fixed = restarts("fixed-delay");
+    assert_eq!(fixed, [500, 500, 500]);
+    let grown = restarts("exponential-delay");
+    assert_eq!(grown.len(), 3, "{grown:?}");
+    for (wait, base) in grown.iter().zip([500u64, 750, 1125]) {
+        assert!(
+            wait * 10 >= base * 9 && wait * 10 <= base * 11,
+            "{grown:?}: {wait} is not {base} ± 10 %"
+        );
+    }
+    // A misspelt strategy, or an initial backoff above the maximum, is refused by name.
+    for (bad, field) in [
+        ("restart_strategy = \"fixed\"", "flink.restart_strategy"),
+        ("restart_max_backoff_ms = 100", "flink.restart_delay_ms"),
+    ] {
+        let text = text_of("flink-2pc-crash-recovery").replace(
+            "restart_delay_ms = 500",
+            &format!("restart_delay_ms = 500\n{bad}"),
+        );
+        match Scenario::parse(&text) {
+            Err(ScenarioError::Invalid(errors)) => assert!(
+                errors.iter().any(|e: &FieldError| e.field == field),
+                "{bad}: {errors:?}"
+            ),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}

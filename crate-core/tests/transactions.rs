@@ -1560,3 +1560,57 @@ fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
         "no EndTxn once the producer is closed"
     );
 }
+
+/// The transaction coordinator's broker crashes for good before `new-instance` starts: its
+/// `initTransactions()` throws once it has waited `max.block.ms` (60 s) for InitProducerId's
+/// answer, and the application closes the producer. The run ends instead of asking every
+/// 30 s until its step limit.
+#[test]
+fn an_init_producer_id_unanswered_for_max_block_ms_closes_the_producer() {
+    let base = builtin::get("zombie-fencing").expect("built-in");
+    let mut file = base.file.clone();
+    file.faults.push(eos_core::scenario::schema::FaultSpec {
+        at_ms: 500,
+        action: "crash".into(),
+        target: Some("broker-0".into()),
+        count: 1,
+        ..Default::default()
+    });
+    let s = Scenario::from_file(file).expect("valid");
+    let mut sim = s.simulation(None);
+    sim.run(eos_core::RunLimit::Completion);
+    assert!(sim.is_finished(), "ended after {} steps", sim.steps());
+    let trace = sim.trace();
+    let new = sim
+        .producers
+        .iter()
+        .find(|p| sim.names.node(p.node()) == "new-instance")
+        .expect("new-instance");
+    let gave_up = trace
+        .iter()
+        .position(|r| {
+            r.notes.iter().any(|n| {
+                matches!(n, Note::TxnInitGaveUp { producer, waited }
+                    if *producer == new.node() && *waited >= ms(60_000))
+            })
+        })
+        .expect("initTransactions() gave up");
+    let asked = |steps: &[StepRecord]| {
+        steps
+            .iter()
+            .filter(|r| {
+                r.notes.iter().any(
+                    |n| matches!(n, Note::ProducerIdRequested { producer, .. } if *producer == new.node()),
+                )
+            })
+            .count()
+    };
+    assert!(new.gave_up() && new.gave_up_init() && !new.is_fenced());
+    // Asked, timed out after 30 s and asked again, then given up at 60 s.
+    assert!(asked(&trace[..gave_up]) >= 2);
+    assert_eq!(
+        asked(&trace[gave_up + 1..]),
+        0,
+        "no InitProducerId once closed"
+    );
+}

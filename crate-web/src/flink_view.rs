@@ -1,5 +1,6 @@
 //! The Flink stage's view model: pure functions over the core's job (tested natively).
 
+use eos_core::flink::config::RestartStrategy;
 use eos_core::flink::graph::{OperatorKind, SinkKind};
 use eos_core::flink::job::JobPhase;
 use eos_core::flink::record::Item;
@@ -77,7 +78,10 @@ pub struct TaskVm {
     pub kind: &'static str,
     /// "running", "crashed", "restarting", "finished"
     pub status: &'static str,
+    /// Records processed since the last restore (Flink's task metrics start again).
     pub processed: u64,
+    /// Records processed in all attempts.
+    pub processed_all: u64,
     pub state: String,
     pub detail: Option<String>,
     /// The last checkpoint this task snapshotted.
@@ -92,6 +96,8 @@ pub struct ChannelItemVm {
     /// `record`, `barrier`, or `more` (records not drawn, counted in `label`: "+9").
     pub kind: &'static str,
     pub label: String,
+    /// What a `more` count stands for, said on hover.
+    pub title: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -122,7 +128,17 @@ pub struct FlinkVm {
     pub tasks: Vec<TaskVm>,
     pub channels: Vec<ChannelVm>,
     pub checkpoints: Vec<CheckpointVm>,
+    /// The restores among the checkpoints shown, in time order.
+    pub restores: Vec<RestoreVm>,
     pub summary: String,
+}
+
+/// A restore on the checkpoint timeline: drawn before checkpoint chip `before` (the number
+/// of chips triggered before it; the chips' count: after the last).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RestoreVm {
+    pub before: usize,
+    pub label: String,
 }
 
 /// The job's phase (`FlinkVm::phase`) in the page's language.
@@ -307,6 +323,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 },
                 status,
                 processed: t.processed,
+                processed_all: t.processed_all,
                 state,
                 detail,
                 snapshot: t.last_snapshot,
@@ -333,6 +350,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     items.push(ChannelItemVm {
                         kind: "more",
                         label: format!("+{hidden}"),
+                        title: Some(S::RecordsNotDrawn.f(lang, &[hidden])),
                     });
                     *hidden = 0;
                 }
@@ -342,10 +360,12 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     Item::Record(r) => (i < ITEMS_SHOWN).then(|| ChannelItemVm {
                         kind: "record",
                         label: sim.names.record(r.id),
+                        title: None,
                     }),
                     Item::Barrier { id, .. } => Some(ChannelItemVm {
                         kind: "barrier",
                         label: format!("B{id}"),
+                        title: None,
                     }),
                 };
                 match shown {
@@ -370,9 +390,9 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         .collect();
     let total = job.tasks.len();
     let h = &job.coordinator.history;
-    let checkpoints = h
+    let shown = &h[h.len().saturating_sub(CHECKPOINTS_SHOWN)..];
+    let checkpoints = shown
         .iter()
-        .skip(h.len().saturating_sub(CHECKPOINTS_SHOWN))
         .map(|s| CheckpointVm {
             id: s.id,
             outcome: match s.outcome {
@@ -408,6 +428,21 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         .iter()
         .filter(|s| s.outcome == CheckpointOutcome::Completed)
         .count();
+    // The restores since the first chip shown (a restore at the moment a checkpoint was
+    // triggered came first: a trigger waits for the restored job).
+    let since = shown.first().map_or(0, |s| s.triggered_at);
+    let restores = job
+        .restores
+        .iter()
+        .filter(|r| r.at >= since)
+        .map(|r| RestoreVm {
+            before: shown.iter().filter(|s| s.triggered_at < r.at).count(),
+            label: match r.checkpoint {
+                Some(id) => S::RestoredFromCp.f(lang, &[&id, &ms(r.at)]),
+                None => S::RestartedFromScratch.f(lang, &[&ms(r.at)]),
+            },
+        })
+        .collect();
     Some(FlinkVm {
         summary: S::FlinkSummary.f(
             lang,
@@ -419,6 +454,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         tasks,
         channels,
         checkpoints,
+        restores,
     })
 }
 
@@ -437,7 +473,14 @@ pub fn inspect(
             if let Some(t) = vm.tasks.get(usize::from(i)) {
                 rows.push(row(S::Operator, kind_word(t.kind, lang).to_string()));
                 rows.push(row(S::Status, status_word(t.status, lang).to_string()));
-                rows.push(row(S::Processed, t.processed.to_string()));
+                rows.push(row(
+                    S::Processed,
+                    if t.processed_all == t.processed {
+                        t.processed.to_string()
+                    } else {
+                        S::ProcessedSinceRestore.f(lang, &[&t.processed, &t.processed_all])
+                    },
+                ));
                 rows.push(row(
                     S::LastSnapshot,
                     match &t.saved {
@@ -474,6 +517,21 @@ pub fn inspect(
             rows.push(row(S::Checkpointing, vm.mode.clone()));
             rows.push(row(S::Job, phase_word(vm.phase, lang).to_string()));
             rows.push(row(S::Summary, vm.summary.clone()));
+            if let Some(job) = sim.flink.as_ref() {
+                let c = &job.config;
+                let d = |t| duration(t, lang);
+                rows.push(row(
+                    S::RestartStrategyRow,
+                    match c.restart_strategy {
+                        RestartStrategy::FixedDelay => {
+                            S::FixedDelayN.f(lang, &[&d(c.restart_delay)])
+                        }
+                        RestartStrategy::ExponentialDelay => {
+                            S::ExponentialDelayN.f(lang, &[&d(c.restart_delay), &d(c.max_backoff)])
+                        }
+                    },
+                ));
+            }
             for c in &vm.checkpoints {
                 rows.push((
                     S::Checkpoint.f(lang, &[&c.id]),
@@ -580,6 +638,55 @@ mod tests {
             labels.len() == 1
                 && labels[0].starts_with("AT_LEAST_ONCE (barrier spread, nothing blocked)"),
             "{labels:?}"
+        );
+    }
+
+    /// After a failover a task counts what it processed since the restore (and in all), and
+    /// the timeline marks the restore where it happened: after the checkpoint it restored,
+    /// before the ones triggered later.
+    #[test]
+    fn a_restore_resets_the_processed_count_and_is_marked_on_the_timeline() {
+        let mut s = sim("flink-2pc-crash-recovery");
+        let mut restored = None;
+        while s.step() == eos_core::sim::StepOutcome::Stepped {
+            let Some(vm) = flink(&s, Lang::En) else {
+                continue;
+            };
+            if !vm.restores.is_empty() && vm.phase == "running" {
+                restored = Some(vm);
+                break;
+            }
+        }
+        let vm = restored.expect("the job restored");
+        let job = s.flink.as_ref().expect("a job");
+        let restore = job.restores[0];
+        let id = restore.checkpoint.expect("from a checkpoint");
+        assert_eq!(vm.restores.len(), 1);
+        let marker = &vm.restores[0];
+        assert!(
+            marker.label.starts_with(&format!("↺ restored CP {id} at ")),
+            "{marker:?}"
+        );
+        let before: Vec<u64> = vm.checkpoints[..marker.before]
+            .iter()
+            .map(|c| c.id)
+            .collect();
+        assert!(before.contains(&id), "{before:?} {marker:?}");
+        // Every task starts counting again; at least one had done work since lost.
+        assert!(vm.tasks.iter().all(|t| t.processed <= t.processed_all));
+        assert!(
+            vm.tasks.iter().any(|t| t.processed < t.processed_all),
+            "{:?}",
+            vm.tasks
+        );
+        let count = inspect(&s, NodeId::Task(1), Lang::En);
+        assert!(
+            count
+                .rows
+                .iter()
+                .any(|(k, v)| k == "processed" && v.contains(" since the restore, ")),
+            "{:?}",
+            count.rows
         );
     }
 

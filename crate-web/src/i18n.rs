@@ -226,6 +226,7 @@ strings! {
     ForkForkChangeOneThing => "Fork: change one thing, see both futures", "Развилка: измените одно и сравните два варианта будущего";
     ForkChange => "Change", "Изменить";
     ForkForkAtStep => "Fork at step", "Развилка на шаге";
+    ForkStale => "Forked at step {0}; the page is at step {1} now. “Fork at step {2}” forks here.", "Развилка сделана на шаге {0}, а страница теперь на шаге {1}. «Развилка на шаге {2}» сделает её здесь.";
     ForkTheChangedScenarioRuns => "The changed scenario runs from the start with the same seed and faults; the runs are the same until the change first matters.", "Изменённый сценарий идёт с начала с тем же сидом и сбоями; прогоны совпадают, пока изменение не скажется.";
     ForkThisChangeMakesNo => "This change makes no difference to this run.", "В этом прогоне изменение ничего не меняет.";
     ForkTheRunsPartAt => "The runs part at step", "Прогоны расходятся на шаге";
@@ -485,6 +486,7 @@ strings! {
     NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
     WaitingForPid => "waiting for a producer id", "ждёт producer id";
     ProducerClosedGaveUp => "closed: EndTxn went unanswered for max.block.ms (60 s)", "закрыт: EndTxn без ответа дольше max.block.ms (60 с)";
+    ProducerClosedInitGaveUp => "closed: InitProducerId went unanswered for max.block.ms (60 s)", "закрыт: InitProducerId без ответа дольше max.block.ms (60 с)";
     ProducerClosedFenced => "closed: fenced (pid {0} · epoch {1} is over)", "закрыт: отсечён (pid {0} · эпоха {1} в прошлом)";
     ProducerDown => "crashed: its producer id, epoch and batches were only in memory",
         "упал: его producer id, эпоха и батчи были только в памяти";
@@ -698,6 +700,14 @@ strings! {
     FlinkJob => "Flink job", "Задание Flink";
     InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";
     TaskProcessed => "{0} · {1} processed", "{0} · обработано {1}";
+    TaskProcessedSinceRestore => "{0} · {1} processed since the restore ({2} in all)", "{0} · обработано {1} после восстановления (всего {2})";
+    ProcessedSinceRestore => "{0} since the restore, {1} in all", "{0} после восстановления, всего {1}";
+    RecordsNotDrawn => "{0} more records in this channel, not drawn", "ещё записей в этом канале, не показанных: {0}";
+    RestartStrategyRow => "restart strategy", "стратегия перезапуска";
+    FixedDelayN => "fixed-delay, {0}", "fixed-delay, {0}";
+    ExponentialDelayN => "exponential-delay: {0}, × 1.5 per failure within an hour, up to {1}; ± 10 %", "exponential-delay: {0}, × 1,5 за каждый сбой в течение часа, до {1}; ± 10 %";
+    RestoredFromCp => "↺ restored CP {0} at {1}", "↺ восстановлен CP {0} в {1}";
+    RestartedFromScratch => "↺ restarted from scratch at {0}", "↺ перезапуск с нуля в {0}";
     SnapshotTip => "the last checkpoint this task snapshotted (a source's: the positions it saved, where a restore resumes)", "последний чекпоинт, в который задача сделала снимок (у источника — сохранённые позиции, с которых продолжит восстановление)";
     SnapshotN => "snapshot {0}", "снимок {0}";
     Veiled => "— hidden while the lesson's question waits for your answer: it would give the answer away.", "— скрыто, пока вопрос урока ждёт ответа: здесь виден ответ.";

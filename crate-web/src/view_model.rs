@@ -386,6 +386,7 @@ fn producer_vm(
         _ if crashed => S::ProducerDown.get(lang).to_string(),
         // Fenced and closed: it will not ask for a producer id again.
         _ if p.is_fenced() => S::ProducerClosedFenced.f(lang, &[&p.producer_id, &p.epoch]),
+        _ if p.gave_up_init() => S::ProducerClosedInitGaveUp.get(lang).to_string(),
         _ if p.gave_up() => S::ProducerClosedGaveUp.get(lang).to_string(),
         // The application starts it later (the scenario's `start_ms`).
         (_, ClientState::Idle) if sim.now() < p.start_at => {

@@ -19,6 +19,38 @@ impl CheckpointMode {
     }
 }
 
+/// `restart-strategy.type`. With checkpointing on and none set, Flink 1.19 and later use
+/// exponential-delay (before: fixed-delay, 1 s, no limit on attempts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RestartStrategy {
+    /// Every restart waits `restart_delay`.
+    FixedDelay,
+    /// The first restart waits `restart_delay` (`initial-backoff`); each failure within
+    /// [`BACKOFF_RESET`] of the one before multiplies the backoff by 1.5, up to `max_backoff`;
+    /// every delay is spread by ± 10 % (`jitter-factor`) (Flink's
+    /// `ExponentialDelayRestartBackoffTimeStrategy`, 1.19 defaults).
+    #[default]
+    ExponentialDelay,
+}
+
+impl RestartStrategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            RestartStrategy::FixedDelay => "fixed-delay",
+            RestartStrategy::ExponentialDelay => "exponential-delay",
+        }
+    }
+}
+
+/// `restart-strategy.exponential-delay.reset-backoff-threshold`: a failure this long (plus
+/// the current backoff) after the one before starts again at the initial backoff.
+pub const BACKOFF_RESET: SimTime = ms(3_600_000);
+/// `restart-strategy.exponential-delay.jitter-factor`, as a percentage.
+pub const BACKOFF_JITTER_PERCENT: u8 = 10;
+/// `restart-strategy.exponential-delay.max-backoff` by default.
+pub const DEFAULT_MAX_BACKOFF_MS: u64 = 60_000;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FlinkConfig {
     pub mode: CheckpointMode,
@@ -33,8 +65,13 @@ pub struct FlinkConfig {
     pub min_pause: SimTime,
     /// Consecutive failed checkpoints tolerated before the job fails over (default 0).
     pub tolerable_failures: u32,
-    /// Fixed-delay restart strategy.
+    #[serde(default)]
+    pub restart_strategy: RestartStrategy,
+    /// The fixed delay, or exponential-delay's initial backoff.
     pub restart_delay: SimTime,
+    /// Exponential-delay's longest backoff.
+    #[serde(default)]
+    pub max_backoff: SimTime,
     /// Records a channel holds (credit-based flow control); barriers take no credit.
     pub channel_capacity: u32,
     pub channel_latency: SimTime,

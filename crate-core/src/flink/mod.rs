@@ -16,6 +16,7 @@ pub mod outcome;
 pub mod record;
 pub mod recovery;
 pub mod report;
+pub mod restart;
 pub mod rpc;
 pub mod snapshot;
 pub mod source;

@@ -24,7 +24,13 @@ impl Job {
         self.phase = JobPhase::Restarting;
         self.attempt += 1;
         self.failovers += 1;
-        ctx.note(Note::Flink(FlinkNote::JobFailing { cause }));
+        let delay = self.backoff.on_failure(&self.config, ctx.now);
+        self.failed_at = Some(ctx.now);
+        ctx.note(Note::Flink(FlinkNote::JobFailing {
+            cause,
+            strategy: self.config.restart_strategy,
+            backoff: delay.base,
+        }));
         let aborted: Vec<u64> = self.coordinator.pending.keys().copied().collect();
         self.coordinator.pending.clear();
         // The scheduler stops: a trigger queued behind them goes too.
@@ -56,9 +62,11 @@ impl Job {
                 );
             }
         }
-        ctx.set_timer_for(
+        ctx.set_timer_for_jittered(
             NodeId::JobManager,
-            self.config.restart_delay,
+            delay.base,
+            delay.jitter_percent,
+            delay.at_most,
             Timer::Flink(FlinkTimer::Restart { attempt }),
         );
     }
@@ -79,6 +87,7 @@ impl Job {
                 .unwrap_or(&empty);
             let task = &mut self.tasks[t];
             task.counts = snap.counts.clone();
+            task.processed = 0;
             task.scheduled = false;
             task.backpressured = false;
             task.align = None;
@@ -123,6 +132,7 @@ impl Job {
         ctx.note(Note::Flink(FlinkNote::JobRestored {
             checkpoint,
             replayed,
+            after: self.failed_at.map_or(0, |at| ctx.now.saturating_sub(at)),
         }));
         // An iterative job's forced checkpoint holds no record that was on a loop edge when
         // it was taken, and the sources, rewound to it, do not read those again: they are

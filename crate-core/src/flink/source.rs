@@ -233,7 +233,7 @@ impl Job {
             tp: f.tp,
             offset: f.offset,
         }));
-        self.tasks[t].processed += 1;
+        self.tasks[t].count_processed();
         self.emit(t, r, processing, ctx);
         self.wake(t, processing, ctx);
         if refetch {

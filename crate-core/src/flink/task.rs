@@ -59,9 +59,21 @@ pub struct TaskRt {
     /// pre-commit before it takes another record (Flink's `prepareSnapshotPreBarrier`).
     #[serde(default)]
     pub sealing: Option<u64>,
+    /// Records this attempt has processed (Flink's task metrics start again at a restart).
     pub processed: u64,
+    /// Records processed in all attempts: what a failover made the job do again shows as the
+    /// difference.
+    #[serde(default)]
+    pub processed_all: u64,
     /// A source after the final barrier.
     pub finished: bool,
+}
+
+impl TaskRt {
+    pub(super) fn count_processed(&mut self) {
+        self.processed += 1;
+        self.processed_all += 1;
+    }
 }
 
 impl Job {
@@ -259,7 +271,7 @@ impl Job {
         let op = self.topology.tasks[t].operator;
         let processing = self.operators[op].processing;
         let kind = self.operators[op].kind.clone();
-        self.tasks[t].processed += 1;
+        self.tasks[t].count_processed();
         let node = Self::node(t);
         match kind {
             OperatorKind::Source { .. } => {}

@@ -238,9 +238,17 @@ impl Producer {
             .is_some_and(|t| t.phase == TxnPhase::Fatal && !t.gave_up)
     }
 
-    /// Closed by its application once EndTxn went unanswered for `max.block.ms`.
+    /// Closed by its application once EndTxn or InitProducerId went unanswered for
+    /// `max.block.ms`.
     pub fn gave_up(&self) -> bool {
         self.txn.as_ref().is_some_and(|t| t.gave_up)
+    }
+
+    /// Closed because `initTransactions()` gave up (see `gave_up`).
+    pub fn gave_up_init(&self) -> bool {
+        self.txn
+            .as_ref()
+            .is_some_and(|t| t.gave_up && t.gave_up_init)
     }
 
     pub fn is_idempotent(&self) -> bool {
@@ -300,11 +308,16 @@ impl Producer {
                     request_id: waiting,
                     broker,
                 } if waiting == *request_id => {
+                    // Given up first: a closed producer opens no new connection.
+                    if self.init_blocked_too_long(ctx) {
+                        return true;
+                    }
                     self.close_connection(broker, ctx);
                     // Every record has been delivered or has failed, and no more will come:
                     // the application closes the producer rather than retry for ever (the
-                    // run would never end while a broker stays down).
-                    if self.is_done() {
+                    // run would never end while a broker stays down). A transactional one
+                    // is in `initTransactions()`, which waits up to max.block.ms (above).
+                    if self.txn.is_none() && self.is_done() {
                         self.state = ClientState::Idle;
                         ctx.note(Note::ProducerClosed {
                             producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
@@ -323,6 +336,9 @@ impl Producer {
             ProducerTimer::InitRetry => match (&self.txn, self.state) {
                 (Some(t), ClientState::Idle) if t.phase == TxnPhase::Initializing => {
                     let coordinator = t.coordinator;
+                    if self.init_blocked_too_long(ctx) {
+                        return true;
+                    }
                     self.request_producer_id(coordinator, ctx);
                     true
                 }
@@ -379,6 +395,7 @@ impl Producer {
     fn start(&mut self, ctx: &mut Ctx) {
         if let Some(t) = &mut self.txn {
             t.phase = TxnPhase::Initializing;
+            t.init_since = Some(ctx.now);
             let coordinator = t.coordinator;
             let due: Vec<(u32, SimTime)> = t
                 .work
@@ -851,26 +868,51 @@ impl Producer {
     /// nothing more.
     fn end_blocked_too_long(&mut self, commit: bool, ctx: &mut Ctx) -> bool {
         let producer = self.node();
-        let Some(t) = self.txn.as_mut() else {
+        let since = self.txn.as_ref().and_then(|t| t.ending_since);
+        let Some(waited) = self.give_up_after_max_block(since, ctx) else {
             return false;
         };
-        let waited = t
-            .ending_since
-            .map_or(0, |since| ctx.now.saturating_sub(since));
-        if waited < ms(super::txn_client::MAX_BLOCK_MS) {
-            return false;
-        }
-        t.phase = TxnPhase::Fatal;
-        t.gave_up = true;
-        t.outstanding = None;
-        t.retry_scheduled = false;
-        self.state = ClientState::Idle;
         ctx.note(Note::TxnEndGaveUp {
             producer,
             commit,
             waited,
         });
         true
+    }
+
+    /// `initTransactions()` has waited `max.block.ms` for a producer id (its coordinator down
+    /// for good): it throws, and the application closes the producer.
+    fn init_blocked_too_long(&mut self, ctx: &mut Ctx) -> bool {
+        let producer = self.node();
+        let since = self.txn.as_ref().and_then(|t| t.init_since);
+        let Some(waited) = self.give_up_after_max_block(since, ctx) else {
+            return false;
+        };
+        if let Some(t) = self.txn.as_mut() {
+            t.gave_up_init = true;
+        }
+        ctx.note(Note::TxnInitGaveUp { producer, waited });
+        true
+    }
+
+    /// A blocking call made at `since` that has waited `max.block.ms`: the producer closes
+    /// (how long it waited), or `None` while it may still wait.
+    fn give_up_after_max_block(
+        &mut self,
+        since: Option<SimTime>,
+        ctx: &mut Ctx,
+    ) -> Option<SimTime> {
+        let waited = ctx.now.saturating_sub(since?);
+        let t = self.txn.as_mut()?;
+        if waited < ms(super::txn_client::MAX_BLOCK_MS) {
+            return None;
+        }
+        t.phase = TxnPhase::Fatal;
+        t.gave_up = true;
+        t.outstanding = None;
+        t.retry_scheduled = false;
+        self.state = ClientState::Idle;
+        Some(waited)
     }
 
     /// Fenced or broken beyond repair: close the producer (Kafka's fatal errors).

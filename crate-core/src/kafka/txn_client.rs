@@ -100,13 +100,20 @@ pub struct TxnClient {
     /// EndTxn of the transaction): it waits at most `MAX_BLOCK_MS` for the answer.
     #[serde(default)]
     pub ending_since: Option<SimTime>,
-    /// Closed because EndTxn went unanswered for `MAX_BLOCK_MS`, not because it was fenced.
+    /// Closed because EndTxn or InitProducerId went unanswered for `MAX_BLOCK_MS`, not
+    /// because it was fenced.
     #[serde(default)]
     pub gave_up: bool,
+    /// When the application called `initTransactions()`: it too waits at most `MAX_BLOCK_MS`.
+    #[serde(default)]
+    pub init_since: Option<SimTime>,
+    /// It was `initTransactions()` that gave up (with `gave_up`).
+    #[serde(default)]
+    pub gave_up_init: bool,
 }
 
-/// The Java producer's `max.block.ms` default: how long `commitTransaction()` and
-/// `abortTransaction()` wait before they throw a TimeoutException.
+/// The Java producer's `max.block.ms` default: how long `initTransactions()`,
+/// `commitTransaction()` and `abortTransaction()` wait before they throw a TimeoutException.
 pub const MAX_BLOCK_MS: u64 = 60_000;
 
 impl TxnClient {
@@ -138,6 +145,8 @@ impl TxnClient {
             last_committed: None,
             ending_since: None,
             gave_up: false,
+            init_since: None,
+            gave_up_init: false,
         }
     }
 

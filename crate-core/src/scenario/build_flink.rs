@@ -4,6 +4,7 @@
 
 use super::flink_spec::{FlinkSpec, OperatorSpec};
 use super::limits::{MAX_TIMEOUT_MS, MAX_TIME_MS};
+use crate::flink::config::RestartStrategy;
 use crate::flink::graph::{OperatorDef, OperatorKind, SinkKind};
 use crate::flink::{CheckpointMode, FlinkConfig, Job};
 use crate::ids::Tp;
@@ -111,12 +112,35 @@ pub(super) fn build(
         0,
         1_000,
     );
+    let restart_strategy = match spec.restart_strategy.as_str() {
+        "exponential-delay" => RestartStrategy::ExponentialDelay,
+        "fixed-delay" => RestartStrategy::FixedDelay,
+        other => {
+            e(
+                "flink.restart_strategy".into(),
+                format!("\"{other}\" is not a restart strategy (allowed: \"exponential-delay\", \"fixed-delay\")"),
+            );
+            RestartStrategy::ExponentialDelay
+        }
+    };
+    range(
+        &mut e,
+        "restart_max_backoff_ms",
+        spec.restart_max_backoff_ms,
+        1,
+        MAX_TIMEOUT_MS,
+    );
+    // Flink: the initial backoff is at least 1 ms and at most the maximum.
+    let (lowest, highest) = match restart_strategy {
+        RestartStrategy::FixedDelay => (0, MAX_TIMEOUT_MS),
+        RestartStrategy::ExponentialDelay => (1, spec.restart_max_backoff_ms.min(MAX_TIMEOUT_MS)),
+    };
     range(
         &mut e,
         "restart_delay_ms",
         spec.restart_delay_ms,
-        0,
-        MAX_TIMEOUT_MS,
+        lowest,
+        highest,
     );
     range(
         &mut e,
@@ -235,7 +259,9 @@ pub(super) fn build(
         max_concurrent: spec.max_concurrent_checkpoints,
         min_pause: ms(spec.min_pause_ms),
         tolerable_failures: spec.tolerable_failed_checkpoints,
+        restart_strategy,
         restart_delay: ms(spec.restart_delay_ms),
+        max_backoff: ms(spec.restart_max_backoff_ms),
         channel_capacity: spec.channel_capacity,
         channel_latency: spec.channel_latency_us,
         upload_time: ms(spec.upload_ms),

@@ -17,6 +17,12 @@ fn one_u32() -> u32 {
 fn default_restart() -> u64 {
     1_000
 }
+fn default_restart_strategy() -> String {
+    "exponential-delay".into()
+}
+fn default_max_backoff() -> u64 {
+    crate::flink::config::DEFAULT_MAX_BACKOFF_MS
+}
 fn default_capacity() -> u32 {
     16
 }
@@ -66,8 +72,15 @@ pub struct FlinkSpec {
     pub min_pause_ms: u64,
     #[serde(default)]
     pub tolerable_failed_checkpoints: u32,
+    /// `exponential-delay` (Flink's default since 1.19) or `fixed-delay`.
+    #[serde(default = "default_restart_strategy")]
+    pub restart_strategy: String,
+    /// The fixed delay, or exponential-delay's initial backoff.
     #[serde(default = "default_restart")]
     pub restart_delay_ms: u64,
+    /// Exponential-delay's longest backoff.
+    #[serde(default = "default_max_backoff")]
+    pub restart_max_backoff_ms: u64,
     #[serde(default = "default_capacity")]
     pub channel_capacity: u32,
     #[serde(default = "default_channel_latency")]

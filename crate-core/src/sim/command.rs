@@ -93,11 +93,24 @@ impl<'a> Ctx<'a> {
 
     /// Wakes another process of the same job (a Flink task handing records downstream).
     pub fn set_timer_for(&mut self, node: NodeId, after: SimTime, timer: Timer) {
+        self.set_timer_for_jittered(node, after, 0, SimTime::MAX, timer);
+    }
+
+    /// Another process's timer, spread by ± `jitter_percent` and capped at `at_most` (the
+    /// JobManager's restart backoff).
+    pub fn set_timer_for_jittered(
+        &mut self,
+        node: NodeId,
+        after: SimTime,
+        jitter_percent: u8,
+        at_most: SimTime,
+        timer: Timer,
+    ) {
         self.out.push(Command::SetTimer {
             node,
             after,
-            jitter_percent: 0,
-            at_most: SimTime::MAX,
+            jitter_percent,
+            at_most,
             timer,
         });
     }

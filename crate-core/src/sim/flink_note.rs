@@ -150,10 +150,18 @@ pub enum FlinkNote {
     },
     JobFailing {
         cause: String,
+        /// The restart strategy, and its delay before the jitter.
+        #[serde(default)]
+        strategy: crate::flink::config::RestartStrategy,
+        #[serde(default)]
+        backoff: SimTime,
     },
     JobRestored {
         checkpoint: Option<u64>,
         replayed: u32,
+        /// How long after the failure.
+        #[serde(default)]
+        after: SimTime,
     },
     /// At a restore: records that were on a loop edge when the restored checkpoint was taken.
     /// `on_loop` of them, of which `records` had not left the job (to its sink) before the
@@ -387,16 +395,25 @@ impl FlinkNote {
                 "{} is cancelled: closing its KafkaWriter, it aborts the transaction it has open, {transactional_id} (EndTxn(abort), best effort). A writer whose process died cannot; the restored writer aborts it then.",
                 n(task)
             ),
-            FlinkNote::JobFailing { cause } => format!(
-                "The job fails over ({cause}): every task is cancelled; in-flight records and uncommitted work are gone."
+            FlinkNote::JobFailing { cause, strategy, backoff } => format!(
+                "The job fails over ({cause}): every task is cancelled; in-flight records and uncommitted work are gone. {}",
+                match strategy {
+                    crate::flink::config::RestartStrategy::FixedDelay => format!("It restarts in {} (fixed-delay).", format_duration(*backoff)),
+                    crate::flink::config::RestartStrategy::ExponentialDelay => format!(
+                        "It restarts in about {} (exponential-delay: ± 10 %, and × 1.5 for each failure that follows within an hour).",
+                        format_duration(*backoff)
+                    ),
+                }
             ),
-            FlinkNote::JobRestored { checkpoint: Some(id), replayed } => format!(
-                "The job restarts from checkpoint {id}: state restored, sources rewound{}.",
+            FlinkNote::JobRestored { checkpoint: Some(id), replayed, after } => format!(
+                "The job restarts from checkpoint {id}, {} after the failure: state restored, sources rewound{}.",
+                format_duration(*after),
                 if *replayed > 0 { format!(", {replayed} in-flight records replayed from the checkpoint first") } else { String::new() }
             ),
-            FlinkNote::JobRestored { checkpoint: None, .. } => {
-                "The job restarts from scratch: no checkpoint had completed.".into()
-            }
+            FlinkNote::JobRestored { checkpoint: None, after, .. } => format!(
+                "The job restarts from scratch, {} after the failure: no checkpoint had completed.",
+                format_duration(*after)
+            ),
             FlinkNote::LoopRecordsLost { records, checkpoint, on_loop } => {
                 let were = |n: u32| if n == 1 { "1 record was".to_string() } else { format!("{n} records were") };
                 let head = format!(

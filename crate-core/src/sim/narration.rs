@@ -654,6 +654,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             if *commit { "commit" } else { "abort" },
             format_duration(*waited)
         ),
+        Note::TxnInitGaveUp { producer, waited } => format!(
+            "{}'s initTransactions() has waited {} (max.block.ms) for the transaction coordinator to answer InitProducerId: it throws a TimeoutException, and the application closes the producer.",
+            n(producer),
+            format_duration(*waited)
+        ),
         Note::TxnPartitionCheckFailed {
             broker,
             tp: t,

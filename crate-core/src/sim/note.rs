@@ -500,6 +500,11 @@ pub enum Note {
         commit: bool,
         waited: SimTime,
     },
+    /// `initTransactions()` waited `max.block.ms` for InitProducerId's answer and threw.
+    TxnInitGaveUp {
+        producer: NodeId,
+        waited: SimTime,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -744,6 +749,7 @@ impl Note {
             Note::TxnPartitionCheckFailed { .. } => "txn_partition_check_failed",
             Note::CopyArrived { .. } => "copy_arrived",
             Note::TxnEndGaveUp { .. } => "txn_end_gave_up",
+            Note::TxnInitGaveUp { .. } => "txn_init_gave_up",
         }
     }
 }

@@ -1,5 +1,5 @@
 use super::activate;
-use crate::flink_view::{kind_word, outcome_word, phase_word, status_word, FlinkVm};
+use crate::flink_view::{kind_word, outcome_word, phase_word, status_word, FlinkVm, RestoreVm};
 use crate::i18n::{I18n, S};
 use crate::state::Selection;
 use eos_core::ids::NodeId;
@@ -46,7 +46,11 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         title={i18n.f(S::InspectThing, &[&t.name])}
                         aria-label={format!("{} ({}), {}", t.name, kind_word(t.kind, lang), status_word(t.status, lang))}>
                         <h3>{ &t.name }<span class="task-kind">{ kind_word(t.kind, lang) }</span></h3>
-                        <p class="task-status">{ i18n.f(S::TaskProcessed, &[&status_word(t.status, lang), &t.processed]) }</p>
+                        <p class="task-status">{ if t.processed_all == t.processed {
+                            i18n.f(S::TaskProcessed, &[&status_word(t.status, lang), &t.processed])
+                        } else {
+                            i18n.f(S::TaskProcessedSinceRestore, &[&status_word(t.status, lang), &t.processed, &t.processed_all])
+                        } }</p>
                         if t.snapshot > 0 {
                             <p class="snapshot-badge" title={i18n.t(S::SnapshotTip)}>{ i18n.f(S::SnapshotN, &[&t.snapshot]) }</p>
                             if let Some(at) = &t.saved {
@@ -68,7 +72,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         <span class="channel-ends">{ format!("{} → {}", c.from, c.to) }</span>
                         <span class="channel-items">
                             { for c.items.iter().map(|i| html! {
-                                <span class={classes!("item", i.kind)}>{ &i.label }</span>
+                                <span class={classes!("item", i.kind)} title={i.title.clone()}>{ &i.label }</span>
                             }) }
                         </span>
                         <span class="channel-fill">{ format!("{}/{}", c.records, c.capacity) }
@@ -79,11 +83,12 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 }) }
             </div>
             <ol class="checkpoint-timeline" aria-label={tr(S::Checkpoints)}>
-                { for j.checkpoints.iter().map(|c| {
+                { for j.checkpoints.iter().enumerate().map(|(i, c)| {
                     let sel = Selection::Checkpoint(c.id);
                     let lit = props.selected == Some(sel);
                     let onclick = props.on_select.reform(move |_: MouseEvent| sel);
-                    html! {
+                    html! { <>
+                        { restores(&j.restores, i) }
                         <li class={classes!("checkpoint", c.outcome, lit.then_some("selected"))}>
                             <button class="cp-open" {onclick} aria-pressed={lit.to_string()}
                                 title={i18n.f(S::InspectCheckpoint, &[&c.id])}>
@@ -93,9 +98,18 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                                 <span>{ &c.timing }</span>
                             </button>
                         </li>
-                    }
+                    </> }
                 }) }
+                { restores(&j.restores, j.checkpoints.len()) }
             </ol>
         </section>
     }
+}
+
+/// The restores drawn before checkpoint chip `before`.
+fn restores(all: &[RestoreVm], before: usize) -> Html {
+    all.iter()
+        .filter(|r| r.before == before)
+        .map(|r| html! { <li class="restore">{ &r.label }</li> })
+        .collect()
 }

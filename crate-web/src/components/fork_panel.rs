@@ -83,7 +83,13 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
             { match result.as_ref().map(|(made_with, r)| (*made_with, r.as_ref())) {
                 None => html! { <p class="quiet">{ S::ForkTheChangedScenarioRuns.get(lang) }</p> },
                 Some((_, Err(e))) => html! { <div class="error" role="alert">{ e.clone() }</div> },
-                Some((made_with, Ok(f))) => view_fork(f, &change_in(lang, &props.scenario, &options[made_with.min(options.len() - 1)]), &f.names, lang),
+                Some((made_with, Ok(f))) => html! { <>
+                    // The page has moved on since: say which step this fork is of.
+                    if f.at != props.step {
+                        <p class="fork-stale">{ S::ForkStale.f(lang, &[&f.at, &props.step, &props.step]) }</p>
+                    }
+                    { view_fork(f, &change_in(lang, &props.scenario, &options[made_with.min(options.len() - 1)]), &f.names, lang) }
+                </> },
             } }
         </section>
     }
