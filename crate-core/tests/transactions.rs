@@ -1508,16 +1508,13 @@ fn regression_add_partitions_is_not_sent_again_once_the_partition_is_added() {
     assert_eq!(client_adds("txn-v2-delayed-endtxn"), Vec::<SimTime>::new());
 }
 
-/// The transaction coordinator's broker crashes for good while `old-instance` waits for its
-/// EndTxn(abort) answer: `abortTransaction()` throws once it has waited `max.block.ms` (60 s),
-/// and the application closes the producer. The run ends instead of sending EndTxn every
-/// 30 s until its step limit.
-#[test]
-fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
+/// zombie-fencing with broker 0, the transaction coordinator's, crashed for good at `at_ms`,
+/// run to its end (which it must reach).
+fn zombie_fencing_with_the_coordinator_down_from(at_ms: u64) -> eos_core::Simulation {
     let base = builtin::get("zombie-fencing").expect("built-in");
     let mut file = base.file.clone();
     file.faults.push(eos_core::scenario::schema::FaultSpec {
-        at_ms: 3107,
+        at_ms,
         action: "crash".into(),
         target: Some("broker-0".into()),
         count: 1,
@@ -1527,6 +1524,16 @@ fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
     let mut sim = s.simulation(None);
     sim.run(eos_core::RunLimit::Completion);
     assert!(sim.is_finished(), "ended after {} steps", sim.steps());
+    sim
+}
+
+/// The transaction coordinator's broker crashes for good while `old-instance` waits for its
+/// EndTxn(abort) answer: `abortTransaction()` throws once it has waited `max.block.ms` (60 s),
+/// and the application closes the producer. The run ends instead of sending EndTxn every
+/// 30 s until its step limit.
+#[test]
+fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
+    let sim = zombie_fencing_with_the_coordinator_down_from(3107);
     let trace = sim.trace();
     let gave_up = trace
         .iter()
@@ -1567,19 +1574,7 @@ fn an_end_txn_unanswered_for_max_block_ms_closes_the_producer() {
 /// 30 s until its step limit.
 #[test]
 fn an_init_producer_id_unanswered_for_max_block_ms_closes_the_producer() {
-    let base = builtin::get("zombie-fencing").expect("built-in");
-    let mut file = base.file.clone();
-    file.faults.push(eos_core::scenario::schema::FaultSpec {
-        at_ms: 500,
-        action: "crash".into(),
-        target: Some("broker-0".into()),
-        count: 1,
-        ..Default::default()
-    });
-    let s = Scenario::from_file(file).expect("valid");
-    let mut sim = s.simulation(None);
-    sim.run(eos_core::RunLimit::Completion);
-    assert!(sim.is_finished(), "ended after {} steps", sim.steps());
+    let sim = zombie_fencing_with_the_coordinator_down_from(500);
     let trace = sim.trace();
     let new = sim
         .producers

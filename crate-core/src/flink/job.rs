@@ -50,12 +50,9 @@ pub struct Job {
     pub attempt: u32,
     pub failovers: u32,
     pub restores: Vec<Restore>,
-    /// The restart strategy's backoff between failures.
+    /// The restart strategy's backoff between failures (and when the job failed over last).
     #[serde(default)]
     pub backoff: super::restart::Backoff,
-    /// When the job failed over last.
-    #[serde(default)]
-    pub failed_at: Option<SimTime>,
     /// Input records read by a source, with repeats (replays).
     #[serde(with = "crate::serde_pairs")]
     pub read: BTreeMap<RecordId, u32>,
@@ -129,7 +126,6 @@ impl Job {
             failovers: 0,
             restores: Vec::new(),
             backoff: Default::default(),
-            failed_at: None,
             read: BTreeMap::new(),
             counted: BTreeMap::new(),
             leaders,

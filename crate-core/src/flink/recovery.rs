@@ -25,7 +25,6 @@ impl Job {
         self.attempt += 1;
         self.failovers += 1;
         let delay = self.backoff.on_failure(&self.config, ctx.now);
-        self.failed_at = Some(ctx.now);
         ctx.note(Note::Flink(FlinkNote::JobFailing {
             cause,
             strategy: self.config.restart_strategy,
@@ -132,7 +131,10 @@ impl Job {
         ctx.note(Note::Flink(FlinkNote::JobRestored {
             checkpoint,
             replayed,
-            after: self.failed_at.map_or(0, |at| ctx.now.saturating_sub(at)),
+            after: self
+                .backoff
+                .last_failure
+                .map_or(0, |at| ctx.now.saturating_sub(at)),
         }));
         // An iterative job's forced checkpoint holds no record that was on a loop edge when
         // it was taken, and the sources, rewound to it, do not read those again: they are

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub struct Backoff {
     /// The current backoff, before its jitter (0 before the first failure).
     pub current: SimTime,
+    /// When the job failed over last (under either strategy).
     pub last_failure: Option<SimTime>,
 }
 
@@ -27,6 +28,7 @@ impl Backoff {
     /// the initial backoff when the job ran for the reset threshold plus the current backoff
     /// since the last failure; otherwise it multiplies the backoff by 1.5, up to the maximum.
     pub fn on_failure(&mut self, config: &FlinkConfig, now: SimTime) -> RestartDelay {
+        let previous = self.last_failure.replace(now);
         match config.restart_strategy {
             RestartStrategy::FixedDelay => RestartDelay {
                 base: config.restart_delay,
@@ -36,7 +38,7 @@ impl Backoff {
             RestartStrategy::ExponentialDelay => {
                 let initial = config.restart_delay;
                 let max = config.max_backoff.max(initial);
-                let long_since = self.last_failure.is_none_or(|at| {
+                let long_since = previous.is_none_or(|at| {
                     now.saturating_sub(at) >= BACKOFF_RESET.saturating_add(self.current)
                 });
                 self.current = if long_since || self.current == 0 {
@@ -47,7 +49,6 @@ impl Backoff {
                 } else {
                     max
                 };
-                self.last_failure = Some(now);
                 RestartDelay {
                     base: self.current,
                     jitter_percent: BACKOFF_JITTER_PERCENT,
