@@ -8,6 +8,7 @@ pub mod charts;
 pub mod codec;
 pub mod components;
 pub mod export;
+pub mod flink_channel;
 pub mod flink_checkpoint;
 pub mod flink_view;
 pub mod i18n;

@@ -67,8 +67,14 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 }}) }
             </div>
             <div class="flink-channels">
-                { for j.channels.iter().map(|c| html! {
-                    <div class={classes!("channel", c.blocked.then_some("blocked"), c.loop_edge.then_some("loop"))}>
+                { for j.channels.iter().enumerate().map(|(i, c)| {
+                    let sel = Selection::Channel(i as u16);
+                    let (click, key) = activate(&props.on_select, sel);
+                    let fill = i18n.f(S::ChannelFill, &[&c.records, &c.capacity]);
+                    html! {
+                    <div class={classes!("channel", c.blocked.then_some("blocked"), c.loop_edge.then_some("loop"), (props.selected == Some(sel)).then_some("selected"))}
+                        role="button" tabindex="0" onclick={click} onkeydown={key}
+                        aria-label={i18n.f(S::InspectChannel, &[&c.from, &c.to, &format!("{fill}{}", if c.blocked { tr(S::CommaBlocked) } else { "" })])}>
                         <span class="channel-ends">{ format!("{} → {}", c.from, c.to) }</span>
                         <span class="channel-items">
                             { for c.items.iter().map(|i| html! {
@@ -80,7 +86,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                             if c.loop_edge { <span class="loop-tag">{ tr(S::LoopEdge) }</span> }
                         </span>
                     </div>
-                }) }
+                }}) }
             </div>
             <ol class="checkpoint-timeline" aria-label={tr(S::Checkpoints)}>
                 { for j.checkpoints.iter().enumerate().map(|(i, c)| {

@@ -46,6 +46,8 @@ pub enum Selection {
     },
     /// A Flink job's checkpoint, by id.
     Checkpoint(u64),
+    /// A Flink job's channel, by its index in the job graph.
+    Channel(u16),
 }
 
 /// A message the inspector can put a fault on.
@@ -189,6 +191,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
         }
         Selection::LaneInput { guarantee, input } => lane_input(sim, guarantee, input, lang),
         Selection::Checkpoint(id) => crate::flink_checkpoint::inspect(sim, id, lang),
+        Selection::Channel(i) => crate::flink_channel::inspect(sim, i, lang),
         Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
         Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
         Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
