@@ -151,11 +151,14 @@ fn check_coordinator(what: &str, job: &Job) -> Result<(), String> {
             cc.max_pending_seen
         ));
     }
-    if cc.pending.len() as u32 > max {
-        return Err(format!(
-            "{what}: {} pending now (max {max})",
-            cc.pending.len()
-        ));
+    // The stop's savepoint is not held back by the limit (a forced request): only the
+    // periodic checkpoints count.
+    let periodic = cc.pending.values().filter(|p| !p.last).count();
+    if periodic as u32 > max {
+        return Err(format!("{what}: {periodic} pending now (max {max})"));
+    }
+    if cc.pending.values().filter(|p| p.last).count() > 1 {
+        return Err(format!("{what}: two stop savepoints pending at once"));
     }
     // Completion order is the order of `completed`: ids strictly increase.
     for w in cc.completed.windows(2) {
@@ -576,6 +579,47 @@ fn concurrent_checkpoints_stay_within_the_maximum_when_it_is_raised() {
             );
         }
     }
+}
+
+#[test]
+fn the_stops_savepoint_does_not_wait_for_a_pending_checkpoint() {
+    // Under backpressure checkpoint 3 is still pending when the run stops: the savepoint is
+    // a forced request (Flink's CheckpointRequestDecider), triggered at once past the limit
+    // of one concurrent checkpoint, not when checkpoint 3 ends. Its barrier follows 3's
+    // through the same full buffers, so it expires too; the stop tried again completes.
+    let s = load("flink-backpressure-aligned");
+    let (sim, _) = run_checked("backpressure-aligned", &s, None);
+    let j = job(&sim);
+    let stop = j.config.stop_at;
+    let h = &j.coordinator.history;
+    let savepoint = h.iter().find(|c| c.last).expect("a savepoint");
+    assert_eq!(savepoint.triggered_at, stop, "{h:#?}");
+    let overlapped: Vec<u64> = h
+        .iter()
+        .filter(|c| !c.last && c.triggered_at < stop && c.finished_at.is_none_or(|f| f > stop))
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(overlapped, vec![savepoint.id - 1], "{h:#?}");
+    let said: Vec<&Vec<u64>> = flink_notes(&sim)
+        .filter_map(|n| match n {
+            FlinkNote::CheckpointTriggered {
+                last: true,
+                pending,
+                ..
+            } => Some(pending),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.first(), Some(&&overlapped), "the narration names it");
+    assert_eq!(
+        (periodic_expired(&sim), stop_outcomes(&sim)),
+        (
+            3,
+            vec![CheckpointOutcome::Expired, CheckpointOutcome::Completed]
+        )
+    );
+    // The savepoint is not a concurrent checkpoint: the limit still holds for the others.
+    assert!(j.coordinator.max_pending_seen <= j.config.max_concurrent);
 }
 
 // ---------------------------------------------------------------------------------------

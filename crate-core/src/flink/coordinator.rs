@@ -34,7 +34,8 @@ pub struct CheckpointCoordinator {
     pub consecutive_failures: u32,
     pub last_completed_at: Option<SimTime>,
     pub stop_requested: bool,
-    /// The most checkpoints ever pending at once.
+    /// The most periodic checkpoints ever pending at once (a savepoint is not counted: it
+    /// does not wait for the limit).
     pub max_pending_seen: u32,
     /// Stop savepoints that expired: the run tries the stop `STOP_ATTEMPTS` times at most.
     #[serde(default)]
@@ -154,7 +155,12 @@ impl Job {
                 last,
             },
         );
-        let pending = self.coordinator.pending.len() as u32;
+        let pending = self
+            .coordinator
+            .pending
+            .values()
+            .filter(|p| !p.last)
+            .count() as u32;
         self.coordinator.max_pending_seen = self.coordinator.max_pending_seen.max(pending);
         self.coordinator.history.push(CheckpointStat {
             id,
@@ -172,10 +178,21 @@ impl Job {
         });
         let unaligned_job = self.config.unaligned_allowed()
             && (self.config.unaligned || self.config.aligned_timeout.is_some());
+        let pending = if last {
+            self.coordinator
+                .pending
+                .keys()
+                .copied()
+                .filter(|p| *p != id)
+                .collect()
+        } else {
+            Vec::new()
+        };
         ctx.note(Note::Flink(FlinkNote::CheckpointTriggered {
             id,
             last,
             unaligned_job,
+            pending,
         }));
         for t in 0..self.tasks.len() {
             if self.tasks[t].source.is_some() {
@@ -350,11 +367,14 @@ impl Job {
         true
     }
 
-    /// Once stopping and nothing else is pending, trigger the final checkpoint.
+    /// Once stopping, trigger the stop's savepoint unless one is pending. A savepoint is a
+    /// forced request: Flink's `CheckpointRequestDecider` lets it past the concurrent
+    /// checkpoints' limit and the minimum pause, so it does not wait for the checkpoints
+    /// still pending (their barriers are ahead of its own; its completion subsumes them).
     pub(super) fn maybe_final(&mut self, ctx: &mut Ctx) {
         if self.coordinator.stop_requested
             && self.phase == JobPhase::Running
-            && self.coordinator.pending.is_empty()
+            && !self.coordinator.has_final_pending()
             && self.coordinator.failed_stops < STOP_ATTEMPTS
         {
             self.trigger(true, ctx);

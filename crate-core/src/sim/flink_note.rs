@@ -24,6 +24,9 @@ pub enum FlinkNote {
         last: bool,
         /// The job's other checkpoints may be unaligned (unaligned, or an aligned timeout).
         unaligned_job: bool,
+        /// A savepoint's: the checkpoints still pending, which it does not wait for.
+        #[serde(default)]
+        pending: Vec<u64>,
     },
     BarrierEmitted {
         task: NodeId,
@@ -264,12 +267,22 @@ impl FlinkNote {
             FlinkNote::CheckpointTriggered { id, last: false, .. } => format!(
                 "The JobManager triggers checkpoint {id}: each source records its position and emits barrier {id}."
             ),
-            FlinkNote::CheckpointTriggered { id, last: true, unaligned_job } => format!(
-                "The JobManager stops the job with a savepoint, {id} (stop-with-savepoint: the sources finish after barrier {id}).{}",
+            FlinkNote::CheckpointTriggered {
+                id,
+                last: true,
+                unaligned_job,
+                pending,
+            } => format!(
+                "The JobManager stops the job with a savepoint, {id} (stop-with-savepoint: the sources finish after barrier {id}).{}{}",
                 if *unaligned_job {
                     " A savepoint is always aligned, unlike this job's checkpoints: its barriers wait behind the buffered records."
                 } else {
                     ""
+                },
+                match pending.as_slice() {
+                    [] => String::new(),
+                    [one] => format!(" It does not wait for checkpoint {one}, still pending: a savepoint is not held back by the limit on concurrent checkpoints (its barriers follow that checkpoint's)."),
+                    many => format!(" It does not wait for checkpoints {}, still pending: a savepoint is not held back by the limit on concurrent checkpoints (its barriers follow theirs).", many.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
                 }
             ),
             FlinkNote::BarrierEmitted { task, id, positions } => {
