@@ -1021,14 +1021,19 @@ test('the page opens on the first lesson, spotlighting what the narration names'
   assert((await lessonStep(page)) === 'Step 2 of 6', 'PageDown moves to the next step');
   assert((await stepNumber(page)) > step, 'and the run follows');
   assert((await page.locator('section.partition.spotlight').count()) >= 1, 'broker-0 spotlights its partitions');
-  // "Show where" brings what the step lights into view, below the sticky bar.
+  // "Show where" brings what the step lights into view, just below the sticky bar (not
+  // under it, and not a screen's fifth further down).
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.click('#show-spotlight');
   await page.waitForFunction(() => {
     const r = document.querySelector('.spotlight')?.getBoundingClientRect();
-    return r && r.top >= 0 && r.top < innerHeight;
-  }, null, { timeout: 5000 });
+    const bar = document.querySelector('.controls')?.getBoundingClientRect();
+    return r && bar && r.top >= bar.bottom - 1 && r.top <= bar.bottom + 48;
+  }, null, { timeout: 5000 }).catch(async () => {
+    const at = await page.evaluate(() => [document.querySelector('.spotlight')?.getBoundingClientRect().top, document.querySelector('.controls')?.getBoundingClientRect().bottom]);
+    throw new Error(`"Show where": the spotlight's top and the bar's bottom: ${at}`);
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.keyboard.press('PageUp');
   assert((await lessonStep(page)) === 'Step 1 of 6' && (await stepNumber(page)) === step, 'PageUp comes back');
@@ -1555,6 +1560,14 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   assert(keyRow.some((r) => /key alice\s+state 46\s+state 40/.test(r)), `the state row: ${keyRow}`);
   await page.locator('.fork').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '41b-fork-flink.png'), fullPage: false });
+  // The fork travels in the page's link: opened again, the same fork is on screen, with its
+  // change chosen.
+  await page.waitForFunction(() => /[?&]fork=checkpointing@0(&|$)/.test(location.search), null, { timeout: 5000 });
+  await page.goto(page.url());
+  await page.waitForSelector('.fork-side.changed .fork-flink', { timeout: 30000 });
+  assert((await page.locator('.fork-side.changed .fork-flink').innerText()) === flinkChanged, 'the link opens the same fork');
+  const chosen = await page.locator('#fork-change').evaluate((s) => s.options[s.selectedIndex].text);
+  assert(chosen === 'checkpointing: AT_LEAST_ONCE → EXACTLY_ONCE', `its change chosen: ${chosen}`);
 });
 
 test('a checkpoint opens in the inspector: its acknowledgements and what each snapshot holds, as eos-sim says', async (page) => {

@@ -146,6 +146,10 @@ pub fn app() -> Html {
     let on_close = use_callback(dispatcher.clone(), |_: (), d| {
         d.dispatch(Action::Select(None))
     });
+    let on_fork = use_callback(
+        dispatcher.clone(),
+        |f: Option<crate::permalink::ForkAt>, d| d.dispatch(Action::SetFork(f)),
+    );
     let on_seek = use_callback(dispatcher.clone(), |step: u64, d| {
         d.dispatch(Action::Seek(step))
     });
@@ -407,7 +411,8 @@ pub fn app() -> Html {
             if state.scenario.file.flink.is_some() {
                 <crate::components::checkpoint_chart::CheckpointChart scenario={crate::components::SharedScenario(state.scenario.clone())} />
             }
-            <crate::components::fork_panel::ForkPanel scenario={crate::components::SharedScenario(state.scenario.clone())} seed={seed} step={step} />
+            <crate::components::fork_panel::ForkPanel scenario={crate::components::SharedScenario(state.scenario.clone())} seed={seed} step={step}
+                fork={state.fork.clone()} {on_fork} />
             <footer class="footer">
                 { i18n.t(crate::i18n::S::Footer) }
                 <br />{ i18n.t(crate::i18n::S::NarrationNote) }
@@ -429,15 +434,25 @@ impl PartialEq for Lanes {
 }
 
 /// A skip link: moves the focus (and the view) to the element with id `to`.
+/// How long after a skip link's jump it is made again (a few frames).
+const SKIP_SETTLE_MS: u32 = 100;
+
 fn skip(id: &'static str, to: &'static str, label: &'static str) -> Html {
-    let onclick = Callback::from(move |_: MouseEvent| {
-        crate::components::focus_by_id(to);
+    let scroll = move || {
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(to))
         {
             el.scroll_into_view();
         }
+    };
+    let onclick = Callback::from(move |_: MouseEvent| {
+        crate::components::focus_by_id(to);
+        scroll();
+        // The space-time diagram is laid out only once it comes near the screen
+        // (`content-visibility`); if that changes its height, what is below it moves: the
+        // jump is made again once it has been drawn.
+        gloo_timers::callback::Timeout::new(SKIP_SETTLE_MS, scroll).forget();
     });
     html! { <button {id} class="skip" {onclick}>{ label }</button> }
 }

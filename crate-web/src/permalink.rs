@@ -7,7 +7,8 @@
 //! `?s=NAME` names a built-in scenario; `?x=PAYLOAD` carries an imported one (its JSON,
 //! deflated and base64url-encoded by the import worker). Then `seed=N`, `g=GUARANTEE` (the
 //! processor's guarantee, when the header changed it), one `f=FAULT` per
-//! fault added by click (in order), `step=N`, `msg=N` (the message open in the inspector)
+//! fault added by click (in order), `step=N`, `msg=N` (the message open in the inspector),
+//! `fork=CHANGE@N` (the fork on screen: a flipped setting or a guarantee, taken at step N)
 //! and `embed` (the stage alone, for an iframe).
 //!
 //! In lesson mode the link names the lesson instead: `?lesson=ID&ls=N` (narration step N,
@@ -21,6 +22,7 @@
 
 use crate::state::{Playground, Selection};
 use eos_core::kafka::processor::Guarantee;
+use eos_core::lesson::try_it::{Flip, TryAction};
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::{Scenario, ScenarioError};
 use std::fmt;
@@ -39,6 +41,49 @@ pub const MAX_LESSON_ID: usize = 64;
 /// The longest imported lesson's payload accepted, in characters (lessons carry prose, in
 /// two languages: a long one is about 10 KB once deflated). Within `MAX_QUERY_BYTES`.
 pub const MAX_LESSON_PAYLOAD_CHARS: usize = 20 * 1024;
+
+/// The fork on screen: the change it was made with and the step it was taken at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForkAt {
+    pub change: TryAction,
+    pub step: u64,
+}
+
+impl ForkAt {
+    /// `unaligned@57`, `exactly-once@12`: a flip's or a guarantee's name (a fault is not a
+    /// fork's change), then the step.
+    pub fn format(&self) -> Option<String> {
+        let name = match &self.change {
+            TryAction::Flip(f) => f.name(),
+            TryAction::Guarantee(g) => g.name(),
+            TryAction::Inject(_) => return None,
+        };
+        Some(format!("{name}@{}", self.step))
+    }
+
+    pub fn parse(text: &str) -> Result<ForkAt, String> {
+        let (name, step) = text
+            .split_once('@')
+            .ok_or("it is not a change and a step, as in fork=unaligned@57")?;
+        let change = Flip::parse(name)
+            .map(TryAction::Flip)
+            .or_else(|| Guarantee::parse(name).map(TryAction::Guarantee))
+            .ok_or_else(|| {
+                let flips: Vec<&str> = Flip::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "{} is not a setting to flip ({}) or a guarantee",
+                    shorten(name),
+                    flips.join(", ")
+                )
+            })?;
+        let step = step
+            .parse::<u64>()
+            .ok()
+            .filter(|s| *s <= MAX_STEP)
+            .ok_or_else(|| format!("{} is not a step number", shorten(step)))?;
+        Ok(ForkAt { change, step })
+    }
+}
 
 /// Where a reader is in a lesson: what a lesson link carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +114,7 @@ pub struct Link {
     pub faults: Vec<FaultSpec>,
     pub step: u64,
     pub message: Option<u64>,
+    pub fork: Option<ForkAt>,
     pub embed: bool,
     /// Whether the link names a scenario (`s` or `x`), rather than leaving the default.
     pub named: bool,
@@ -87,6 +133,7 @@ impl Link {
             faults: Vec::new(),
             step: 0,
             message: None,
+            fork: None,
             embed: false,
             named: false,
             lesson: None,
@@ -107,6 +154,7 @@ impl Link {
                 Some(Selection::Message(id)) => Some(id),
                 _ => None,
             },
+            fork: state.fork.clone(),
             embed,
             named: true,
             lesson: None,
@@ -203,6 +251,9 @@ pub fn format_query(link: &Link) -> String {
     if let Some(id) = link.message {
         parts.push(format!("msg={id}"));
     }
+    if let Some(fork) = link.fork.as_ref().and_then(ForkAt::format) {
+        parts.push(format!("fork={fork}"));
+    }
     if link.embed {
         parts.push("embed".to_string());
     }
@@ -227,8 +278,8 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
     let mut seen: Vec<&str> = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
-        const ONCE: [&str; 9] = [
-            "seed", "g", "step", "msg", "lesson", "lx", "ls", "try", "embed",
+        const ONCE: [&str; 10] = [
+            "seed", "g", "step", "msg", "fork", "lesson", "lx", "ls", "try", "embed",
         ];
         if ONCE.contains(&key) {
             if seen.contains(&key) {
@@ -292,6 +343,12 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
                     "msg={} is not a message number: nothing is selected.",
                     shorten(raw)
                 )),
+            },
+            "fork" => match ForkAt::parse(raw) {
+                Ok(fork) => link.fork = Some(fork),
+                Err(why) => link
+                    .notices
+                    .push(format!("The link's fork is left out: {why}.")),
             },
             "lesson" => {
                 let id = decode(raw).ok_or_else(|| LinkError::BadEncoding { key: key.into() })?;
@@ -365,6 +422,9 @@ pub fn parse_query(query: &str) -> Result<Link, LinkError> {
         }
         if link.message.take().is_some() {
             dropped.push("msg=");
+        }
+        if link.fork.take().is_some() {
+            dropped.push("fork=");
         }
         if !link.faults.is_empty() {
             link.faults.clear();
@@ -588,6 +648,10 @@ mod tests {
             ],
             step: 42,
             message: Some(9),
+            fork: Some(ForkAt {
+                change: TryAction::Flip(Flip::Isolation),
+                step: 17,
+            }),
             embed: true,
             named: true,
             lesson: None,
@@ -596,6 +660,42 @@ mod tests {
         let query = format_query(&link);
         assert_eq!(parse_query(&query), Ok(link));
         assert!(query.starts_with("?s=seed-frozen-broker&seed=7&g=at-least-once&f=at:12,a:freeze"));
+        assert!(
+            query.ends_with("&step=42&msg=9&fork=isolation@17&embed"),
+            "{query}"
+        );
+        // Every change a fork can be made with has a name in links.
+        for change in Flip::ALL
+            .into_iter()
+            .map(TryAction::Flip)
+            .chain(Guarantee::ALL.into_iter().map(TryAction::Guarantee))
+        {
+            let fork = ForkAt { change, step: 3 };
+            let text = fork.format().expect("named");
+            assert_eq!(ForkAt::parse(&text), Ok(fork), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_fork_that_is_not_one_is_left_out_with_the_reason() {
+        let said = |q: &str| {
+            let link = parse_query(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(link.fork, None, "{q}");
+            link.notices.join(" ")
+        };
+        assert!(said("?s=a&fork=sometimes@3")
+            .contains("sometimes is not a setting to flip (idempotence, isolation"));
+        assert!(said("?s=a&fork=unaligned").contains("not a change and a step"));
+        assert!(said("?s=a&fork=unaligned@-1").contains("-1 is not a step number"));
+        assert!(said(&format!("?s=a&fork=acks@{}", MAX_STEP + 1)).contains("is not a step number"));
+        assert!(said("?lesson=a&fork=acks@3").contains("its fork= is left out"));
+        assert_eq!(
+            parse_query("?s=a&fork=exactly-once@0").expect("valid").fork,
+            Some(ForkAt {
+                change: TryAction::Guarantee(Guarantee::ExactlyOnce),
+                step: 0
+            })
+        );
     }
 
     #[test]

@@ -200,6 +200,7 @@ pub fn opened_from_link(link: &Link, base: Result<Scenario, String>) -> Opened {
         faults: link.faults.clone(),
         step: link.step,
         selection: link.message.map(Selection::Message),
+        fork: link.fork.clone(),
         notices: link.notices.clone(),
     }
 }
@@ -359,13 +360,7 @@ mod tests {
             s = s.reduce(Action::Step);
         }
         let query = crate::permalink::format_query(&Link::of(&s, false));
-        let link = crate::permalink::parse_query(&query).expect("our own link parses");
-        let Source::Builtin(name) = &link.source else {
-            panic!("a built-in")
-        };
-        let opened = opened_from_link(&link, builtin_base(name));
-        let fresh = Rc::new(Playground::new(eos_core::builtin::DEFAULT));
-        let restored = fresh.reduce(Action::Open(Box::new(opened)));
+        let restored = open_query(&query);
         assert_eq!(restored.error, None);
         assert_eq!(restored.sim.borrow().steps(), 9);
         assert_eq!(
@@ -377,6 +372,66 @@ mod tests {
             crate::permalink::format_query(&Link::of(&restored, false)),
             query
         );
+    }
+
+    /// A link opened on a fresh page, as the address bar would.
+    fn open_query(query: &str) -> Rc<Playground> {
+        let link = crate::permalink::parse_query(query).expect("parses");
+        let Source::Builtin(name) = &link.source else {
+            panic!("a built-in")
+        };
+        let opened = opened_from_link(&link, builtin_base(name));
+        Rc::new(Playground::new(eos_core::builtin::DEFAULT)).reduce(Action::Open(Box::new(opened)))
+    }
+
+    #[test]
+    fn a_permalink_carries_the_fork_on_screen() {
+        use crate::permalink::ForkAt;
+        use eos_core::kafka::processor::Guarantee;
+        use eos_core::lesson::try_it::TryAction;
+        let mut s = Rc::new(Playground::new("rpw-crash-at-least-once"));
+        for _ in 0..6 {
+            s = s.reduce(Action::Step);
+        }
+        let fork = ForkAt {
+            change: TryAction::Guarantee(Guarantee::ExactlyOnce),
+            step: 6,
+        };
+        s = s.reduce(Action::SetFork(Some(fork.clone())));
+        for _ in 0..3 {
+            s = s.reduce(Action::Step);
+        }
+        assert_eq!(s.fork, Some(fork.clone()), "stepping keeps the fork");
+        let query = crate::permalink::format_query(&Link::of(&s, false));
+        assert!(query.contains("&step=9&fork=exactly-once@6"), "{query}");
+        let restored = open_query(&query);
+        assert_eq!(
+            (restored.fork.clone(), restored.error.clone()),
+            (Some(fork), None)
+        );
+        assert_eq!(
+            crate::permalink::format_query(&Link::of(&restored, false)),
+            query
+        );
+        // A new run lets the fork go; so does the panel.
+        assert_eq!(restored.clone().reduce(Action::SetSeed(99)).fork, None);
+        assert_eq!(restored.reduce(Action::SetFork(None)).fork, None);
+        // A fork the scenario has no setting for, or past its run's end, is left out, said.
+        for (query, why) in [
+            (
+                "?s=seed-frozen-broker&step=3&fork=unaligned@2",
+                "fork (unaligned) does not apply",
+            ),
+            (
+                "?s=rpw-crash-at-least-once&fork=exactly-once@999999",
+                "past the run's last step",
+            ),
+        ] {
+            let opened = open_query(query);
+            let said = opened.error.as_ref().map(|n| n.text(crate::i18n::Lang::En));
+            assert_eq!(opened.fork, None, "{query}");
+            assert!(said.is_some_and(|t| t.contains(why)), "{query}");
+        }
     }
 
     #[test]

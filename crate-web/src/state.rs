@@ -60,6 +60,8 @@ pub enum Action {
     /// The same scenario, seed and added faults with the processors under another
     /// guarantee, from step 0.
     SetGuarantee(eos_core::kafka::processor::Guarantee),
+    /// The fork panel forked the run (what a permalink carries), or let its fork go.
+    SetFork(Option<crate::permalink::ForkAt>),
 }
 
 /// A scenario to open with faults added by click and a step to go to. An `error` opens the
@@ -73,6 +75,8 @@ pub struct Opened {
     pub faults: Vec<FaultSpec>,
     pub step: u64,
     pub selection: Option<Selection>,
+    /// The fork the link shows.
+    pub fork: Option<crate::permalink::ForkAt>,
     /// What reading the link left out or changed, said when it opens.
     pub notices: Vec<String>,
 }
@@ -88,6 +92,7 @@ impl Opened {
             faults: Vec::new(),
             step: 0,
             selection: None,
+            fork: None,
             notices: Vec::new(),
         }
     }
@@ -202,6 +207,9 @@ pub struct Playground {
     pub added: Rc<Vec<FaultSpec>>,
     /// The processors' guarantee picked in the header, when it differs from the file's.
     pub guarantee: Option<eos_core::kafka::processor::Guarantee>,
+    /// The fork on screen, in the fork panel: what a permalink carries. A new run (another
+    /// scenario, seed, fault or guarantee) starts without one.
+    pub fork: Option<crate::permalink::ForkAt>,
 }
 
 impl PartialEq for Playground {
@@ -212,6 +220,7 @@ impl PartialEq for Playground {
             && self.scenario_name == other.scenario_name
             && self.error == other.error
             && self.selection == other.selection
+            && self.fork == other.fork
     }
 }
 
@@ -252,6 +261,7 @@ impl Playground {
             source: crate::permalink::Source::Builtin(name.to_string()),
             added: Rc::new(Vec::new()),
             guarantee: None,
+            fork: None,
             scenario_name: name.to_string(),
             scenario: Rc::new(scenario),
             snapshots: Rc::new(RefCell::new(Snapshots::new(
@@ -285,6 +295,7 @@ impl Playground {
             source: self.source.clone(),
             added: self.added.clone(),
             guarantee: self.guarantee,
+            fork: self.fork.clone(),
         }
     }
 
@@ -594,6 +605,23 @@ fn open(current: &Playground, opened: Opened) -> Playground {
         });
         step = next.timeline.total_steps;
     }
+    // A fork whose change this scenario has no setting for, or past the run's end, is left
+    // out.
+    next.fork = opened.fork.filter(|f| {
+        let fits = eos_core::fork::changes(&next.scenario).contains(&f.change);
+        if !fits {
+            notice.push(format!(
+                "This link's fork ({}) does not apply to its scenario: left out.",
+                eos_core::fork::change_name(&f.change)
+            ));
+        } else if f.step > next.timeline.total_steps {
+            notice.push(format!(
+                "This link forks at step {}, past the run's last step ({}): the fork is left out.",
+                f.step, next.timeline.total_steps
+            ));
+        }
+        fits && f.step <= next.timeline.total_steps
+    });
     next.source = opened.source;
     next.guarantee = guarantee;
     next.injected = faults.len() as u32;
@@ -706,6 +734,15 @@ impl Reducible for Playground {
             Action::Select(selection) => {
                 let mut next = self.bumped(self.finished, self.playing);
                 next.selection = selection;
+                Rc::new(next)
+            }
+            Action::SetFork(fork) => {
+                if fork == self.fork {
+                    return self;
+                }
+                let mut next = self.bumped(self.finished, self.playing);
+                next.error = self.error.clone();
+                next.fork = fork;
                 Rc::new(next)
             }
             Action::InjectFault(spec) => {

@@ -4,13 +4,13 @@
 
 use crate::flink_view::describe_diff;
 use crate::i18n::{I18n, Lang, S};
+use crate::permalink::ForkAt;
 use eos_core::fork::{
     change_label, change_setting, changes, fork, Fate, Fork, ForkSide, Subject, EVENTS_SHOWN,
 };
 use eos_core::lesson::try_it::TryAction;
 use eos_core::scenario::Scenario;
 use eos_core::sim::names::Names;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -19,23 +19,42 @@ pub struct ForkPanelProps {
     pub seed: u64,
     /// The step the fork is taken at: the one on screen.
     pub step: u64,
+    /// The fork on screen (the page's state, so a link carries it).
+    pub fork: Option<ForkAt>,
+    pub on_fork: Callback<Option<ForkAt>>,
 }
 
 #[function_component(ForkPanel)]
 pub fn fork_panel(props: &ForkPanelProps) -> Html {
     let lang = use_context::<I18n>().unwrap_or_default().lang;
     let options = use_memo(props.scenario.clone(), |s| changes(s));
-    let choice = use_state(|| 0usize);
-    // The fork on screen, with the change it was made with (the select may have moved on).
-    let result = use_state(|| None::<(usize, Rc<Result<Fork, String>>)>);
+    let index_of = |fork: &Option<ForkAt>, options: &[TryAction]| {
+        fork.as_ref()
+            .and_then(|f| options.iter().position(|o| *o == f.change))
+            .unwrap_or(0)
+    };
+    let choice = use_state(|| index_of(&props.fork, &options));
     {
-        // A new scenario or seed: the old fork no longer applies.
-        let (result, choice) = (result.clone(), choice.clone());
-        use_effect_with((props.scenario.clone(), props.seed), move |_| {
-            result.set(None);
-            choice.set(0);
-        });
+        // A new scenario or seed starts with the first change, a fork opened by a link with
+        // its own.
+        let (choice, options) = (choice.clone(), options.clone());
+        use_effect_with(
+            (props.scenario.clone(), props.seed, props.fork.clone()),
+            move |(_, _, fork)| choice.set(index_of(fork, &options)),
+        );
     }
+    // The fork on screen, run again only when it, the scenario or the seed changes.
+    let result = use_memo(
+        (props.scenario.clone(), props.seed, props.fork.clone()),
+        |(scenario, seed, at)| {
+            at.as_ref().map(|f| {
+                (
+                    f.change.clone(),
+                    fork(scenario, Some(*seed), &f.change, f.step),
+                )
+            })
+        },
+    );
     if options.is_empty() {
         return html! {};
     }
@@ -49,15 +68,12 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         })
     };
     let on_fork = {
-        let (result, options, choice) = (result.clone(), options.clone(), choice.clone());
-        let (scenario, seed, step) = (props.scenario.clone(), props.seed, props.step);
-        Callback::from(move |_: MouseEvent| {
-            if let Some(change) = options.get(*choice) {
-                result.set(Some((
-                    *choice,
-                    Rc::new(fork(&scenario, Some(seed), change, step)),
-                )));
-            }
+        let (options, choice, step) = (options.clone(), choice.clone(), props.step);
+        props.on_fork.reform(move |_: MouseEvent| {
+            options.get(*choice).map(|change| ForkAt {
+                change: change.clone(),
+                step,
+            })
         })
     };
     let chosen = change_in(
@@ -77,10 +93,11 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                     </select>
                 </label>
                 // A phone's select cuts a long change short; its whole text under it.
-                <p class="fork-chosen" aria-hidden="true">{ chosen }</p>
+                // It breaks after a slash first ("read_committed/read_uncommitted").
+                <p class="fork-chosen" aria-hidden="true">{ chosen.replace('/', "/\u{200b}") }</p>
                 <button id="fork-here" onclick={on_fork}>{ format!("{} {}", S::ForkForkAtStep.get(lang), props.step) }</button>
             </div>
-            { match result.as_ref().map(|(made_with, r)| (*made_with, r.as_ref())) {
+            { match result.as_ref() {
                 None => html! { <p class="quiet">{ S::ForkTheChangedScenarioRuns.get(lang) }</p> },
                 Some((_, Err(e))) => html! { <div class="error" role="alert">{ e.clone() }</div> },
                 Some((made_with, Ok(f))) => html! { <>
@@ -88,7 +105,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
                     if f.at != props.step {
                         <p class="fork-stale">{ S::ForkStale.f(lang, &[&f.at, &props.step, &props.step]) }</p>
                     }
-                    { view_fork(f, &change_in(lang, &props.scenario, &options[made_with.min(options.len() - 1)]), &f.names, lang) }
+                    { view_fork(f, &change_in(lang, &props.scenario, made_with), &f.names, lang) }
                 </> },
             } }
         </section>
