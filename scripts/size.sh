@@ -59,9 +59,9 @@ cd "$(dirname "$0")/.."
 # and inspector rows: 619.4 KB; the import worker, which runs the core, 459.2 → 462.6 KB, so
 # its budget 460 → 464 KB); 624 KB since the seventh session of 2026-12-02 (self-sends drawn as
 # arches, the compare table's unread inputs told from lost ones, two reviews' fixes: 623.2 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-627000}
-WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-465000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-40500}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-631000}
+WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-465500}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-41000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.
