@@ -919,6 +919,21 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   assert(blocked, 'an input of the counter is blocked while it aligns');
   assert((await page.locator('.channel .item.barrier').count()) > 0, 'a barrier is drawn in a channel');
   await page.screenshot({ path: join(artifacts, '20-flink-aligning.png'), fullPage: true });
+  // The blocked channel opens in the inspector from the keyboard: what blocks it, and each
+  // record it holds, as the stage draws them.
+  const channel = page.locator('.channel.blocked').first();
+  const drawn = await channel.locator('.item.record').allInnerTexts();
+  await channel.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#inspector');
+  const ends = (await channel.locator('.channel-ends').innerText()).trim();
+  assert((await page.locator('#inspector-title').innerText()) === ends, `the inspector names ${ends}`);
+  assert(await channel.evaluate((c) => c.classList.contains('selected')), 'the channel is marked as the one inspected');
+  const rows = await page.locator('#inspector dd').allInnerTexts();
+  assert(rows.some((r) => /^by barrier \d+, in since .+; inputs still without it: 1$/.test(r)), `why it is blocked: ${rows}`);
+  const listed = rows.filter((r) => r.startsWith('record ')).map((r) => r.split(' ')[1]);
+  assert(listed.length === drawn.length && listed.every((r, i) => r === drawn[i]), `its records, in order: ${listed} vs ${drawn}`);
+  await page.keyboard.press('Escape');
   await page.click('#run-to-end');
   const report = cli(['run', 'flink-alignment-two-inputs', '--json']);
   assert((await page.locator('.checkpoint.completed').count()) === Math.min(8, report.flink.completed),
