@@ -38,7 +38,8 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
     let task = |t: u8| sim.names.node(NodeId::Task(t));
     let (from, to) = (task(def.from), task(def.to));
     let now = sim.last_step_at();
-    let dur = |t| duration(t, lang);
+    // "263 ms" kept on one line.
+    let dur = |t| duration(t, lang).replace(' ', "\u{a0}");
     let row = |k: S, v: String| (k.get(lang).to_string(), v);
     let barriers = ch.queue.len().saturating_sub(ch.records());
     let mut fill = S::ChannelFill.f(lang, &[&ch.records(), &ch.capacity]);
@@ -49,10 +50,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         row(S::From, from.clone()),
         row(S::To, to.clone()),
         row(S::InTheChannel, fill),
-        row(
-            S::SinceTheRestore,
-            S::SentTaken.f(lang, &[&ch.pushed, &ch.popped]),
-        ),
+        row(S::SoFar, S::SentTaken.f(lang, &[&ch.pushed, &ch.popped])),
     ];
     // Why it is blocked: the receiver's alignment, the barrier that came in here first.
     let align = job
@@ -74,7 +72,24 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
             },
         ));
     }
-    for (n, slot) in ch.queue.iter().take(ITEMS_LISTED).enumerate() {
+    // The first `ITEMS_LISTED` items, then the records past them counted; a barrier is
+    // always listed, however far back it waits (as the stage draws it).
+    let mut hidden = 0usize;
+    let more = |rows: &mut Vec<(String, String)>, hidden: &mut usize, at: usize| {
+        if *hidden > 0 {
+            rows.push((
+                format!("{}–{}.", at - *hidden + 1, at),
+                S::MoreItems.f(lang, &[hidden]),
+            ));
+            *hidden = 0;
+        }
+    };
+    for (n, slot) in ch.queue.iter().enumerate() {
+        if n >= ITEMS_LISTED && matches!(slot.item, Item::Record(_)) {
+            hidden += 1;
+            continue;
+        }
+        more(&mut rows, &mut hidden, n);
         let when = if slot.at <= now {
             S::ArrivedAt.f(lang, &[&dur(slot.at)])
         } else {
@@ -98,13 +113,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         };
         rows.push((format!("{}.", n + 1), format!("{what} · {when}")));
     }
-    let rest = ch.queue.len().saturating_sub(ITEMS_LISTED);
-    if rest > 0 {
-        rows.push((
-            format!("{}…", ITEMS_LISTED + 1),
-            S::MoreItems.f(lang, &[&rest]),
-        ));
-    }
+    more(&mut rows, &mut hidden, ch.queue.len());
     let mut notes = vec![S::ChannelWhat.f(lang, &[&ch.capacity, &dur(job.config.channel_latency)])];
     if def.loop_edge {
         notes.push(S::LoopEdgeWhy.get(lang).to_string());
@@ -196,6 +205,43 @@ mod tests {
         let ru = inspect(&s, i as u16, Lang::Ru);
         assert_eq!(ru.rows.len(), vm.rows.len());
         assert_ne!(ru.rows[0].0, vm.rows[0].0);
+    }
+
+    #[test]
+    fn a_barrier_far_back_in_a_full_channel_is_listed_with_the_records_before_it_counted() {
+        let mut s = sim("flink-backpressure-aligned");
+        let far_barrier = |s: &Simulation| {
+            s.flink.as_ref().and_then(|j| {
+                j.channels.iter().enumerate().find_map(|(i, c)| {
+                    c.queue
+                        .iter()
+                        .position(|x| matches!(x.item, Item::Barrier { .. }))
+                        .filter(|at| *at > ITEMS_LISTED)
+                        .map(|at| (i, at))
+                })
+            })
+        };
+        let (i, at) = loop {
+            if let Some(found) = far_barrier(&s) {
+                break found;
+            }
+            assert!(!s.is_finished(), "no barrier waits behind a full buffer");
+            s.step();
+        };
+        let vm = inspect(&s, i as u16, Lang::En);
+        let Some(Item::Barrier { id, .. }) = s.flink.as_ref().map(|j| j.channels[i].queue[at].item)
+        else {
+            panic!("a barrier")
+        };
+        assert!(
+            value(&vm, &format!("{}.", at + 1))
+                .starts_with(&format!("barrier {id} (triggered at ")),
+            "{vm:#?}"
+        );
+        assert_eq!(
+            value(&vm, &format!("{}–{at}.", ITEMS_LISTED + 1)),
+            format!("records not listed: {}", at - ITEMS_LISTED)
+        );
     }
 
     #[test]

@@ -813,9 +813,9 @@ strings! {
     NoChannel => "No such channel in this job.", "В этом задании нет такого канала.";
     InspectChannel => "Inspect the channel {0} → {1}: {2}", "Открыть канал {0} → {1}: {2}";
     InTheChannel => "in the channel", "в канале";
-    PlusBarriers => " and {0} barriers", " и барьеров: {0}";
-    SinceTheRestore => "since the start or restore", "с начала или восстановления";
-    SentTaken => "{0} records sent, {1} taken", "записей отправлено {0}, принято {1}";
+    PlusBarriers => ", barriers: {0}", ", барьеров: {0}";
+    SoFar => "so far", "пока";
+    SentTaken => "{0} records sent, {1} taken (since the start or the last restore)", "записей отправлено {0}, принято {1} (с начала или с последнего восстановления)";
     BlockedRow => "blocked", "заблокирован";
     BlockedBy => "by barrier {0}, in since {1}; inputs still without it: {2}", "барьером {0}, пришедшим в {1}; входов ещё без него: {2}";
     ArrivedAt => "in the input buffer since {0}", "во входном буфере с {0}";
@@ -823,9 +823,9 @@ strings! {
     RecordN => "record {0}", "запись {0}";
     KeyN => "key {0}", "ключ {0}";
     CountN => "count {0}", "счёт {0}";
-    PassesN => "{0} more passes around the loop", "ещё проходов по циклу: {0}";
+    PassesN => "passes around the loop to go: {0}", "ещё проходов по циклу: {0}";
     BarrierOf => "barrier {0} (triggered at {1})", "барьер {0} (запущен в {1})";
-    MoreItems => "{0} more, not listed", "ещё {0}, не показаны";
+    MoreItems => "records not listed: {0}", "записей не показано: {0}";
     ChannelWhat => "A channel stands for the sender's output buffer, the wire ({1}) and the receiver's input buffer. It holds at most {0} records (credit-based flow control): a full channel makes the sender wait. What goes in comes out in order; only an unaligned checkpoint's barrier overtakes records.",
         "Канал — это выходной буфер отправителя, сеть ({1}) и входной буфер получателя. В нём не больше {0} записей (управление потоком на кредитах): полный канал заставляет отправителя ждать. Что вошло, выходит по порядку; записи обгоняет только барьер невыровненного чекпоинта.";
     BlockedWhy => "An aligned (exactly-once) checkpoint: the receiver took this channel's barrier and takes none of its later records until the barrier is in on every input, so they stay out of the snapshot.",

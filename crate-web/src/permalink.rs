@@ -70,10 +70,12 @@ impl ForkAt {
             .or_else(|| Guarantee::parse(name).map(TryAction::Guarantee))
             .ok_or_else(|| {
                 let flips: Vec<&str> = Flip::ALL.iter().map(|f| f.name()).collect();
+                let guarantees: Vec<&str> = Guarantee::ALL.iter().map(|g| g.name()).collect();
                 format!(
-                    "{} is not a setting to flip ({}) or a guarantee",
+                    "{} is not a setting to flip ({}) or a guarantee ({})",
                     shorten(name),
-                    flips.join(", ")
+                    flips.join(", "),
+                    guarantees.join(", ")
                 )
             })?;
         let step = step
