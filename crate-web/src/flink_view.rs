@@ -814,11 +814,11 @@ mod tests {
         };
         assert_eq!(
             detail("kv-store-0").as_deref(),
-            Some("store: keys 20 · writes 30")
+            Some("store: keys\u{a0}20 · writes\u{a0}30")
         );
         assert_eq!(
             detail("log-0").as_deref(),
-            Some("log: records 30 · written more than once 10")
+            Some("log: records\u{a0}30 · written more than once\u{a0}10")
         );
     }
 

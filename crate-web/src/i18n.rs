@@ -699,8 +699,9 @@ strings! {
     // Flink.
     FlinkJob => "Flink job", "Задание Flink";
     InspectJobManager => "Inspect the JobManager (checkpoint coordinator)", "Открыть JobManager (координатор чекпоинтов)";
-    TaskProcessed => "{0} · {1} processed", "{0} · обработано {1}";
-    TaskProcessedSinceRestore => "{0} · {1} processed since the restore ({2} in all)", "{0} · обработано {1} после восстановления (всего {2})";
+    // A count stays with its word on a narrow card (no-break spaces).
+    TaskProcessed => "{0} · {1}\u{a0}processed", "{0} · обработано\u{a0}{1}";
+    TaskProcessedSinceRestore => "{0} · {1} processed since the restore ({2} in all)", "{0} · обработано\u{a0}{1} после восстановления (всего\u{a0}{2})";
     ProcessedSinceRestore => "{0} since the restore, {1} in all", "{0} после восстановления, всего {1}";
     RecordsNotDrawn => "{0} more records in this channel, not drawn", "ещё записей в этом канале, не показанных: {0}";
     RestartStrategyRow => "restart strategy", "стратегия перезапуска";
@@ -714,8 +715,8 @@ strings! {
     SnapshotSaved => "saved {0}", "сохранено {0}";
     SnapshotSavedRow => "{0}, saved {1} (where a restore resumes)", "{0}, сохранено {1} (отсюда продолжит восстановление)";
     SourcePosition => "reading at {0}", "читает с {0}";
-    StoreHolds => "store: keys {0} · writes {1}", "хранилище: ключей {0} · записей {1}";
-    LogHolds => "log: records {0} · written more than once {1}", "журнал: записей {0} · записанных не раз {1}";
+    StoreHolds => "store: keys\u{a0}{0} · writes\u{a0}{1}", "хранилище: ключей\u{a0}{0} · записей\u{a0}{1}";
+    LogHolds => "log: records\u{a0}{0} · written more than once\u{a0}{1}", "журнал: записей\u{a0}{0} · записанных не раз\u{a0}{1}";
     StateN => "state: {0}", "состояние: {0}";
     Blocked => " blocked", " заблокирован";
     LoopEdge => " loop edge", " обратное ребро";
@@ -773,10 +774,10 @@ strings! {
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
     SinkWrittenUnacked => "{0} ({1} written, {2} not yet acknowledged)", "{0} (записано {1}, не подтверждено {2})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
-    Aligning => "aligning cp {0} ({1}/{2} inputs)", "выравнивание чекпоинта {0} (входов {1}/{2})";
+    Aligning => "aligning cp\u{a0}{0} ({1}/{2}\u{a0}inputs)", "выравнивание чекпоинта\u{a0}{0} (входов\u{a0}{1}/{2})";
     TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",
         "барьеры чекпоинта {0}: {1}/{2} входов, без блокировки";
-    Unaligned => "unaligned cp {0} ({1}/{2} inputs)", "невыровненный чекпоинт {0} (входов {1}/{2})";
+    Unaligned => "unaligned cp\u{a0}{0} ({1}/{2}\u{a0}inputs)", "невыровненный чекпоинт\u{a0}{0} (входов\u{a0}{1}/{2})";
     AlignN => "{0} · align {1}", "{0} · выравнивание {1}";
     // AT_LEAST_ONCE blocks no channel: the time from a task's first barrier to its last.
     BarriersN => "{0} · barriers {1}", "{0} · барьеры {1}";
