@@ -58,12 +58,14 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         .get(usize::from(def.to))
         .and_then(|t| t.align.as_ref());
     if ch.blocked {
-        let waiting = job
-            .topology
-            .tasks
-            .get(usize::from(def.to))
-            .map_or(0, |t| t.inputs.len())
-            .saturating_sub(align.map_or(0, |a| a.received.len()));
+        // The receiver's inputs that carry barriers (an iteration's loop edge carries none).
+        let regular = job.topology.tasks.get(usize::from(def.to)).map_or(0, |t| {
+            t.inputs
+                .iter()
+                .filter(|c| job.topology.channels.get(**c).is_some_and(|d| !d.loop_edge))
+                .count()
+        });
+        let waiting = regular.saturating_sub(align.map_or(0, |a| a.received.len()));
         rows.push(row(
             S::BlockedRow,
             match align {
