@@ -433,10 +433,10 @@ impl PartialEq for Lanes {
     }
 }
 
-/// A skip link: moves the focus (and the view) to the element with id `to`.
 /// How long after a skip link's jump it is made again (a few frames).
 const SKIP_SETTLE_MS: u32 = 100;
 
+/// A skip link: moves the focus (and the view) to the element with id `to`.
 fn skip(id: &'static str, to: &'static str, label: &'static str) -> Html {
     let scroll = move || {
         if let Some(el) = web_sys::window()
