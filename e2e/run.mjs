@@ -929,6 +929,11 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   const ends = (await channel.locator('.channel-ends').innerText()).trim();
   assert((await page.locator('#inspector-title').innerText()) === ends, `the inspector names ${ends}`);
   assert(await channel.evaluate((c) => c.classList.contains('selected')), 'the channel is marked as the one inspected');
+  // The row spans the stage, so no corner is clear of it: the panel keeps above or below it.
+  await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock);
+  const [row, panel] = [await channel.boundingBox(), await page.locator('#inspector').boundingBox()];
+  assert(panel.y + panel.height <= row.y || panel.y >= row.y + row.height,
+    `the panel keeps clear of the channel's row: panel ${JSON.stringify(panel)}, row ${JSON.stringify(row)}`);
   const rows = await page.locator('#inspector dd').allInnerTexts();
   assert(rows.some((r) => /^by barrier \d+, in since .+; inputs still without it: 1$/.test(r)), `why it is blocked: ${rows}`);
   const listed = rows.filter((r) => r.startsWith('record ')).map((r) => r.split(' ')[1]);

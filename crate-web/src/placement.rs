@@ -2,7 +2,9 @@
 //! the playback bar when it can be.
 //!
 //! On a wide screen the panel sits in a bottom corner, on the side away from the selected
-//! thing, no taller than the room below the playback bar; on a narrow one it spans the width,
+//! thing, no taller than the room below the playback bar; a selection it would still cover (a
+//! Flink channel's row spans the stage) keeps it above or below instead, at the right, where
+//! there is more room; on a narrow one it spans the width,
 //! at the bottom or, when the selected thing is in the lower half of the screen, at the top:
 //! below the playback bar when there is room between it and the selection.
 
@@ -24,6 +26,9 @@ pub const MIN_ROOM_PX: f64 = 180.0;
 /// The panel's margin from the screen's edge (1rem wide, 0.5rem narrow: `style.css`) and its
 /// gap to the bar and the selection.
 const GAP_PX: f64 = 8.0;
+
+/// The panel's width on a wide screen (`style.css`: 31rem).
+const PANEL_PX: f64 = 496.0;
 
 /// Where the inspector docks: its side (`data-dock`) and, to keep the playback bar in view,
 /// the top of a top-docked panel and the height it may take (`--dock-top`, `--dock-room`).
@@ -53,6 +58,31 @@ pub fn dock_for(b: &[f64]) -> Dock {
         } else {
             "right"
         };
+        // Where the panel would be; a selection under it there is under it on either side: the
+        // panel goes above it (below the bar) or below it, when that leaves enough room.
+        let (from, to) = match side {
+            "right" => (width - 2.0 * GAP_PX - PANEL_PX, width - 2.0 * GAP_PX),
+            _ => (2.0 * GAP_PX, 2.0 * GAP_PX + PANEL_PX),
+        };
+        if *left < to && *right > from {
+            let above_from = bar.map_or(2.0 * GAP_PX, |bar| bar + GAP_PX);
+            let above = top - GAP_PX - above_from;
+            let below = height - 2.0 * GAP_PX - bottom - GAP_PX;
+            if above >= below && above >= MIN_ROOM_PX {
+                return Dock {
+                    side: "above",
+                    top: Some(above_from),
+                    room: Some(above),
+                };
+            }
+            if below >= MIN_ROOM_PX {
+                return Dock {
+                    side,
+                    top: None,
+                    room: Some(below),
+                };
+            }
+        }
         // Docked at the bottom (1rem up), it stops a gap below the bar.
         let room = bar
             .map(|bar| height - 2.0 * GAP_PX - bar - GAP_PX)
@@ -164,5 +194,32 @@ mod tests {
         // Docked at the bottom, a phone's panel is far from a bar at the top.
         let low = dock_for(&[20.0, 100.0, 60.0, 140.0, 390.0, 844.0, 137.0]);
         assert_eq!((low.side, low.top, low.room), ("bottom", None, None));
+    }
+
+    #[test]
+    fn keeps_above_or_below_a_selection_as_wide_as_the_screen() {
+        // 1280×720, the bar stuck at the top (bottom 66 px), a Flink channel's row across the
+        // stage low on the screen: the panel opens below the bar and stops above the row.
+        let low = dock_for(&[40.0, 645.0, 1230.0, 683.0, 1280.0, 720.0, 66.0]);
+        assert_eq!(low.side, "above");
+        assert_eq!(low.top, Some(74.0));
+        assert_eq!(low.room, Some(645.0 - 8.0 - 74.0));
+        // The same row high up: the panel stays at the bottom, under the row.
+        let high = dock_for(&[40.0, 120.0, 1230.0, 158.0, 1280.0, 720.0, 66.0]);
+        assert_eq!((high.side, high.top), ("right", None));
+        assert_eq!(high.room, Some(720.0 - 16.0 - 158.0 - 8.0));
+        // No bar in the top half: above starts a margin from the top of the screen.
+        let no_bar = dock_for(&[40.0, 500.0, 1230.0, 540.0, 1280.0, 720.0, 0.0]);
+        assert_eq!((no_bar.side, no_bar.top), ("above", Some(16.0)));
+        // A row in the middle of a short window, too little room either way: the bottom
+        // corner, as before.
+        let squeezed = dock_for(&[40.0, 200.0, 1230.0, 300.0, 1280.0, 400.0, 0.0]);
+        assert_eq!(squeezed.side, "right");
+        assert_eq!(squeezed.top, None);
+        // A card clear of the panel's corner keeps the corner.
+        assert_eq!(
+            dock_for(&[40.0, 600.0, 400.0, 700.0, 1280.0, 720.0, 66.0]).top,
+            None
+        );
     }
 }
