@@ -75,7 +75,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                     <div class={classes!("channel", c.blocked.then_some("blocked"), c.loop_edge.then_some("loop"), (props.selected == Some(sel)).then_some("selected"))}
                         role="button" tabindex="0" onclick={click} onkeydown={key}
                         aria-label={i18n.f(S::InspectChannel, &[&c.from, &c.to, &format!("{fill}{}", if c.blocked { tr(S::CommaBlocked) } else { "" })])}>
-                        <span class="channel-ends">{ format!("{} → {}", c.from, c.to) }</span>
+                        <span class="channel-ends"><span>{ &c.from }</span>{" → "}<span>{ &c.to }</span></span>
                         <span class="channel-items">
                             { for c.items.iter().map(|i| html! {
                                 <span class={classes!("item", i.kind)} title={i.title.clone()}>{ &i.label }</span>
