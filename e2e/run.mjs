@@ -1325,6 +1325,11 @@ test('an open question hides what would give its answer away; Enter on a choice 
     assert((await section.evaluate((e) => getComputedStyle(e, '::before').content)).includes('hidden while'), `${sel} says why it is hidden`);
     assert(await section.evaluate((e) => [...e.children].every((c) => getComputedStyle(c).display === 'none')), `${sel}'s content is hidden`);
   }
+  // The oracle's counts too (they can be the answer); its title stays.
+  const bar = page.locator('#outcome-bar');
+  assert((await bar.evaluate((e) => getComputedStyle(e, '::before').content)).includes('hidden while'), 'the oracle says why its counts are hidden');
+  assert(await bar.evaluate((e) => [...e.querySelectorAll('.count')].every((c) => getComputedStyle(c).display === 'none')), 'the oracle\'s counts are hidden');
+  assert(await bar.locator('.what').isVisible(), 'the oracle keeps its title');
   await page.locator('section.compare').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '29c-lesson-veil.png'), fullPage: false });
   // The run holds still until the answer: → and End do nothing, Step and End are disabled,
@@ -1344,6 +1349,10 @@ test('an open question hides what would give its answer away; Enter on a choice 
   await page.keyboard.press('Enter');
   await page.locator('#feedback.correct').waitFor();
   assert(await page.locator('section.compare table').first().isVisible(), 'the compare table is back once answered');
+  assert(await page.locator('#outcome-bar .count').first().isVisible(), 'the oracle\'s counts are back');
+  // The right choice is marked among the choices (here the one just given).
+  const right = await page.locator('#question .choice.right').allInnerTexts();
+  assert(right.length === 1 && right[0] === await page.locator('#question .choice').nth(1).innerText(), `the right choice is marked: ${right}`);
   assert(!(await page.evaluate(() => document.documentElement.classList.contains('lesson-asking'))), 'nothing is hidden any more');
 }, { lesson: true });
 

@@ -92,6 +92,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         let k32 = u32::try_from(k).unwrap_or(u32::MAX);
                         let cb = props.on_choose.clone();
                         let checked = props.choice == Some(Answer::Choice(k32));
+                        let right = q.feedback.as_ref().and_then(|f| f.right) == Some(k32);
                         // Enter answers with the choice in focus, as it does in the number field.
                         let on_enter = {
                             let reveal = props.on_reveal.clone();
@@ -103,7 +104,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                             })
                         };
                         html! {
-                            <label class={classes!("choice", checked.then_some("checked"))}>
+                            <label class={classes!("choice", checked.then_some("checked"), right.then_some("right"))}>
                                 <input type="radio" name="choice" value={k.to_string()} checked={checked}
                                     disabled={!q.asking} onkeydown={on_enter}
                                     onchange={Callback::from(move |_| cb.emit(Some(Answer::Choice(k32))))} />

@@ -36,7 +36,8 @@ impl Part for OutcomePart {
             html! { <span id={id} class={classes!("count", (n > 0).then_some("bad"))}>{ s.f(lang, &[&n]) }</span> }
         };
         html! {
-            <p id="outcome-bar" class="outcome-bar">
+            // Its counts can be a lesson question's answer: veiled while it waits (style.css).
+            <p id="outcome-bar" class="outcome-bar" data-veil={S::Veiled.get(lang)}>
                 <span class="what">{ if done { S::OutcomeVerdict.get(lang) } else { S::OutcomeSoFar.get(lang) } }</span>
                 { count("outcome-duplicates", S::DuplicatesN, o.duplicates) }
                 // Mid-run, an acknowledged record may just not be readable yet (not yet

@@ -20,6 +20,8 @@ pub struct FeedbackVm {
     /// "The simulation reads 3" or "The right answer: offset 1".
     pub actual: String,
     pub explanation: Option<String>,
+    /// The right choice's index (a choice question), marked among the choices.
+    pub right: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -66,10 +68,11 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                 Some(_) if r.grade.correct => Verdict::Correct,
                 Some(_) => Verdict::Incorrect,
             };
-            let right = match r.grade.right {
-                Some(Answer::Choice(k)) => choices.get(k as usize).cloned(),
+            let right_index = match r.grade.right {
+                Some(Answer::Choice(k)) => Some(k),
                 _ => None,
             };
+            let right = right_index.and_then(|k| choices.get(k as usize).cloned());
             // The reading confirms a choice that names it ("offset 5: …"); beside "No: every
             // task must acknowledge first" a bare "reads 0" would only puzzle.
             let reading = r.grade.actual.to_string();
@@ -93,6 +96,7 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                     .explanation
                     .as_ref()
                     .map(|e| e.get(lang).to_string()),
+                right: right_index,
             }
         });
         QuestionVm {
@@ -254,11 +258,10 @@ mod tests {
                 ..LessonUi::default()
             };
             let vm = step(lesson, &ui, Lang::En);
-            vm.question
-                .expect("a question")
-                .feedback
-                .expect("shown")
-                .actual
+            let f = vm.question.expect("a question").feedback.expect("shown");
+            // The right choice is marked among the choices too.
+            assert_eq!(f.right, Some(right));
+            f.actual
         };
         // flink-barriers: "Is checkpoint 1 complete?" No (0 completed).
         let no = verdict("flink-barriers", 1, 0, 1);
