@@ -3,8 +3,8 @@
 //!
 //! On a wide screen the panel sits in a bottom corner, on the side away from the selected
 //! thing, no taller than the room below the playback bar; a selection it would still cover (a
-//! Flink channel's row spans the stage) keeps it above or below instead, at the right, where
-//! there is more room; on a narrow one it spans the width,
+//! Flink channel's row spans the stage) has it above or below instead, where there is more
+//! room; on a narrow one it spans the width,
 //! at the bottom or, when the selected thing is in the lower half of the screen, at the top:
 //! below the playback bar when there is room between it and the selection.
 
@@ -58,8 +58,9 @@ pub fn dock_for(b: &[f64]) -> Dock {
         } else {
             "right"
         };
-        // Where the panel would be; a selection under it there is under it on either side: the
-        // panel goes above it (below the bar) or below it, when that leaves enough room.
+        // The panel's span in that corner. A selection it would still cover there (one as wide
+        // as the screen is covered in either corner) has the panel above it (below the bar, at
+        // the right) or below it, whichever leaves more room, when that room is enough.
         let (from, to) = match side {
             "right" => (width - 2.0 * GAP_PX - PANEL_PX, width - 2.0 * GAP_PX),
             _ => (2.0 * GAP_PX, 2.0 * GAP_PX + PANEL_PX),
