@@ -1054,6 +1054,12 @@ test('the page opens on the first lesson, spotlighting what the narration names'
     const at = await page.evaluate(() => [document.querySelector('.spotlight')?.getBoundingClientRect().top, document.querySelector('.controls')?.getBoundingClientRect().bottom]);
     throw new Error(`"Show where": the spotlight's top and the bar's bottom: ${at}`);
   });
+  // "↑ Lesson" in the bar goes back up to the step's text.
+  await page.click('#to-lesson');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#lesson-text')?.getBoundingClientRect();
+    return r && r.top >= 0 && r.top < innerHeight / 2;
+  }, null, { timeout: 5000 });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.keyboard.press('PageUp');
   assert((await lessonStep(page)) === 'Step 1 of 6' && (await stepNumber(page)) === step, 'PageUp comes back');

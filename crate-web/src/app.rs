@@ -338,7 +338,7 @@ pub fn app() -> Html {
                 share={if embed { Html::default() } else { sharing.menu }} on_asking={on_asking} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished || *asking} at_start={at_start} clock={clock} trace_hash={trace_hash}
-                step={step} total_steps={state.timeline.total_steps} speed={state.speed} />
+                step={step} total_steps={state.timeline.total_steps} speed={state.speed} lesson={place.is_some()} />
             }
             if let Some(job) = flink {
                 <Held hold={hold} class="held">

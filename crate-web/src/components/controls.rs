@@ -15,6 +15,9 @@ pub struct ControlsProps {
     pub step: u64,
     pub total_steps: u64,
     pub speed: u32,
+    /// In a lesson: a way back up to the step's text from wherever "Show where" went.
+    #[prop_or_default]
+    pub lesson: bool,
 }
 
 fn speed_label(quarters: u32) -> String {
@@ -92,6 +95,16 @@ pub fn controls(props: &ControlsProps) -> Html {
                         }
                     })
                 }} />
+            if props.lesson {
+                <button id="to-lesson" class="ctl" title={t(S::BackToLesson)} onclick={Callback::from(|_: MouseEvent| {
+                    let panel = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.get_element_by_id("lesson-panel"));
+                    if let Some(el) = panel {
+                        el.scroll_into_view();
+                    }
+                })}>{"↑ "}<span>{ t(S::Lesson) }</span></button>
+            }
             // The clock over the trace hash, so the bar stays one row at 1280 px.
             <span class="when">
                 <span id="clock" class="clock" aria-live={if props.playing { "off" } else { "polite" }}>{ &props.clock }</span>
