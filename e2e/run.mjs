@@ -1054,7 +1054,8 @@ test('the page opens on the first lesson, spotlighting what the narration names'
     const at = await page.evaluate(() => [document.querySelector('.spotlight')?.getBoundingClientRect().top, document.querySelector('.controls')?.getBoundingClientRect().bottom]);
     throw new Error(`"Show where": the spotlight's top and the bar's bottom: ${at}`);
   });
-  // "↑ Lesson" in the bar goes back up to the step's text.
+  // "↑ Lesson" in the bar goes back up to the step's text, which "Show where" scrolled away.
+  assert(await page.evaluate(() => document.querySelector('#lesson-text').getBoundingClientRect().top < 0), 'the step\'s text is scrolled away');
   await page.click('#to-lesson');
   await page.waitForFunction(() => {
     const r = document.querySelector('#lesson-text')?.getBoundingClientRect();

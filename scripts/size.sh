@@ -61,7 +61,7 @@ cd "$(dirname "$0")/.."
 # arches, the compare table's unread inputs told from lost ones, two reviews' fixes: 623.2 KB);
 # 632 KB since the tenth session of 2026-12-03 (the inspector above or below a wide selection,
 # channels on shared columns, the oracle veiled and the right choice marked in a lesson, the
-# lesson review's layout fixes: 631.5 KB).
+# lesson review's layout fixes, "↑ Lesson" in the playback bar: 631.6 KB).
 BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-632000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-465500}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-41000}
