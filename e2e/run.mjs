@@ -1319,6 +1319,18 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   assert(Math.abs(fl.x - ql.x) < 2 && fl.y >= ql.y + ql.height, `the answer under the question: ${JSON.stringify({ fl, ql })}`);
   const flink = (await page.locator('section.flink').boundingBox()).y;
   assert(flink < 600, `the Flink stage starts on screen with the answer shown (${flink})`);
+  // The Kafka stage's third column holds what reads and decides, beside the logs: the
+  // coordinator a step points at, and the reader a last question asks about, are on the
+  // first screen (at the foot of the clients' column they were at y≈1200 and y≈1500).
+  const onScreen = async (query, sel) => {
+    await page.goto(url + query, { waitUntil: 'load' });
+    const box = await page.locator(sel).first().boundingBox();
+    assert(box.y + box.height <= 720, `${sel} on the first screen of ${query}: ${JSON.stringify(box)}`);
+    assert(await page.locator(sel).first().evaluate((e) => e.classList.contains('spotlight')), `${sel} is the step's spotlight`);
+  };
+  await onScreen('?lesson=commit-and-abort&ls=0', '.coordinator');
+  await onScreen('?lesson=zombie-fencing&ls=2', '.coordinator');
+  await onScreen('?lesson=acks-and-a-paused-leader&ls=5', 'article.consumer');
 }, { lesson: true });
 
 test('an open question hides what would give its answer away; Enter on a choice answers', async (page) => {
@@ -1407,7 +1419,7 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   await page.click('#try-it-0');
   await page.locator('#trying').waitFor();
   await page.keyboard.press('End');
-  await page.waitForFunction(() => document.querySelector('.clients')?.textContent?.includes('1 read'));
+  await page.waitForFunction(() => document.querySelector('.readers')?.textContent?.includes('1 read'));
   assert(/[?&]try=0&step=\d+#lx=/.test(page.url()), `a try-it link: ${page.url()}`);
   // Back at the lesson, the revealed answer stays, at the step's own point (the run's end).
   await page.click('#back-to-lesson');

@@ -357,10 +357,6 @@ pub fn app() -> Html {
                     <Held hold={hold} class="held">
                         <Live<WirePart> sim={live.clone()} part={WirePart { selected, on_select: on_pick.clone() }} />
                     </Held>
-                    { for consumers.into_iter().map(|c| html! { <Held hold={hold} class="held">
-                        <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
-                    </Held> }) }
-                    <Transactions transactions={transactions} />
                     <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
                         injected={state.injected} on_inject={on_inject.clone()} down={down}
                         added={state.added.iter().map(view_model::describe_added).collect::<Vec<_>>()}
@@ -379,7 +375,18 @@ pub fn app() -> Html {
                         <Live<LogPart> sim={live.clone()} part={LogPart { tp, broker, selected, on_select: on_pick.clone() }} />
                     </Held> }) }
                 </div>
-                <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} />
+                // Writers on the left, the logs in the middle, and on the right what reads and
+                // decides: the transaction coordinator and the consumers, on the first screen
+                // beside the logs, above the narration.
+                <div class="side">
+                    <div class="readers">
+                        <Transactions transactions={transactions} />
+                        { for consumers.into_iter().map(|c| html! { <Held hold={hold} class="held">
+                            <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
+                        </Held> }) }
+                    </div>
+                    <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} />
+                </div>
             </main>
             if !embed {
             <Held hold={hold} class="held">
