@@ -939,6 +939,26 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   const listed = rows.filter((r) => r.startsWith('record ')).map((r) => r.split(' ')[1]);
   assert(listed.length === drawn.length && listed.every((r, i) => r === drawn[i]), `its records, in order: ${listed} vs ${drawn}`);
   await page.keyboard.press('Escape');
+  // A click on a barrier opens its checkpoint, lit on the timeline.
+  const barrier = page.locator('.channel .item.barrier').first();
+  const id = (await barrier.innerText()).slice(1);
+  await barrier.click();
+  await page.waitForFunction((n) => (document.querySelector('#inspector-title')?.textContent ?? '').startsWith(`checkpoint ${n} · `), id);
+  assert((await page.locator('.checkpoint.selected').count()) === 1, 'its checkpoint lit on the timeline');
+  // A click on one of its records opens that record, not the channel: where it is, and the
+  // inspector follows it as the run steps on.
+  for (let i = 0; i < 30 && (await channel.locator('.item.record').count()) === 0; i++) await page.click('#step');
+  const last = channel.locator('.item.record').last();
+  const name = await last.innerText();
+  await last.click();
+  await page.waitForFunction((n) => document.querySelector('#inspector-title')?.textContent === `Record ${n} in the job`, name);
+  const where = async () => (await page.locator('#inspector dd').first().innerText()).replace(/\u00a0/g, ' ');
+  assert((await where()).startsWith(`${ends} · item `), `where it is: ${await where()}`);
+  assert(await last.evaluate((e) => e.classList.contains('selected')), 'the record is marked as the one inspected');
+  for (let i = 0; i < 300 && (await where()).startsWith(ends); i++) await page.click('#step');
+  const after = await page.locator('#inspector').innerText();
+  assert(after.includes(`Record ${name} in the job`) && !(await where()).startsWith(ends), `followed on past its channel: ${after}`);
+  await page.keyboard.press('Escape');
   await page.click('#run-to-end');
   const report = cli(['run', 'flink-alignment-two-inputs', '--json']);
   assert((await page.locator('.checkpoint.completed').count()) === Math.min(8, report.flink.completed),

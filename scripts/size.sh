@@ -62,9 +62,9 @@ cd "$(dirname "$0")/.."
 # 632 KB since the tenth session of 2026-12-03 (the inspector above or below a wide selection,
 # channels on shared columns, the oracle veiled and the right choice marked in a lesson, the
 # lesson review's layout fixes, "↑ Lesson" in the playback bar: 631.6 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-632000}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-634000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-465500}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-41000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-41500}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

@@ -3,9 +3,9 @@
 
 use crate::i18n::{duration, Lang, S};
 use crate::view_model::inspector::InspectorVm;
-use eos_core::flink::record::Item;
+use eos_core::flink::record::{FRecord, Item};
 use eos_core::flink::CheckpointMode;
-use eos_core::ids::NodeId;
+use eos_core::ids::{NodeId, RecordId};
 use eos_core::sim::Simulation;
 
 /// Items listed one by one; the rest are counted.
@@ -98,19 +98,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
             S::ArrivesAt.f(lang, &[&dur(slot.at)])
         };
         let what = match slot.item {
-            Item::Record(r) => {
-                let mut parts = vec![S::RecordN.f(lang, &[&sim.names.record(r.id)])];
-                if let Some(k) = sim.names.key(r.key) {
-                    parts.push(S::KeyN.f(lang, &[&k]));
-                }
-                if r.count > 0 {
-                    parts.push(S::CountN.f(lang, &[&r.count]));
-                }
-                if r.passes > 0 {
-                    parts.push(S::PassesN.f(lang, &[&r.passes]));
-                }
-                parts.join(" · ")
-            }
+            Item::Record(r) => record_words(sim, &r, lang),
             Item::Barrier { id, triggered_at } => S::BarrierOf.f(lang, &[&id, &dur(triggered_at)]),
         };
         rows.push((format!("{}.", n + 1), format!("{what} · {when}")));
@@ -130,6 +118,94 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         notes.push(S::ChannelEmpty.get(lang).to_string());
     }
     vm(format!("{from} → {to}"), rows, notes)
+}
+
+/// "record v3 · key k1 · count 2", as the channel lists it.
+fn record_words(sim: &Simulation, r: &FRecord, lang: Lang) -> String {
+    let mut parts = vec![S::RecordN.f(lang, &[&sim.names.record(r.id)])];
+    if let Some(k) = sim.names.key(r.key) {
+        parts.push(S::KeyN.f(lang, &[&k]));
+    }
+    if r.count > 0 {
+        parts.push(S::CountN.f(lang, &[&r.count]));
+    }
+    if r.passes > 0 {
+        parts.push(S::PassesN.f(lang, &[&r.passes]));
+    }
+    parts.join(" · ")
+}
+
+/// A record on its way through the job, by the input record it derives from: each channel
+/// that holds a copy of it now (its place there, when it arrives, what it carries, the
+/// barrier ahead of it), and its ledger so far. The selection follows it from channel to
+/// channel as the run steps.
+pub fn inspect_record(sim: &Simulation, id: RecordId, lang: Lang) -> InspectorVm {
+    let name = sim.names.record(id);
+    let mut vm = InspectorVm {
+        kind: "flink-record",
+        title: S::FlinkRecordTitle.f(lang, &[&name]),
+        rows: Vec::new(),
+        notes: Vec::new(),
+        message: None,
+    };
+    let Some(job) = sim.flink.as_ref() else {
+        vm.notes.push(S::NoFlinkJob.get(lang).to_string());
+        return vm;
+    };
+    let now = sim.last_step_at();
+    let dur = |t| duration(t, lang).replace(' ', "\u{a0}");
+    let row = |k: S, v: String| (k.get(lang).to_string(), v);
+    let task = |t: u8| sim.names.node(NodeId::Task(t));
+    for (def, ch) in job.topology.channels.iter().zip(&job.channels) {
+        let mut barrier_ahead = None;
+        for (n, slot) in ch.queue.iter().enumerate() {
+            let r = match slot.item {
+                Item::Barrier { id, .. } => {
+                    barrier_ahead = Some(id);
+                    continue;
+                }
+                Item::Record(r) if r.id == id => r,
+                Item::Record(_) => continue,
+            };
+            let place = format!("{} → {}", task(def.from), task(def.to));
+            let of = S::ItemNOf.f(lang, &[&(n + 1), &ch.queue.len()]);
+            vm.rows.push(row(S::WhereNow, format!("{place} · {of}")));
+            vm.rows.push(row(
+                S::WhenRow,
+                if slot.at <= now {
+                    S::ArrivedAt.f(lang, &[&dur(slot.at)])
+                } else {
+                    S::ArrivesAt.f(lang, &[&dur(slot.at)])
+                },
+            ));
+            vm.rows.push(row(S::Carries, record_words(sim, &r, lang)));
+            if let Some(b) = barrier_ahead {
+                let why = match job.config.mode {
+                    CheckpointMode::ExactlyOnce => S::BehindBarrier,
+                    CheckpointMode::AtLeastOnce => S::BehindBarrierAtLeastOnce,
+                };
+                vm.notes.push(why.f(lang, &[&place, &b]));
+            }
+            if ch.blocked {
+                vm.notes.push(S::BlockedWhy.get(lang).to_string());
+            }
+        }
+    }
+    if vm.rows.is_empty() {
+        vm.notes.push(S::InNoChannel.f(lang, &[&name]));
+    }
+    let times = |m: &std::collections::BTreeMap<RecordId, u32>| m.get(&id).copied().unwrap_or(0);
+    vm.rows.push(row(
+        S::ReadBySource,
+        S::TimesN.f(lang, &[&times(&job.read)]),
+    ));
+    if job.counted.values().any(|n| *n > 0) {
+        vm.rows.push(row(
+            S::CountedInState,
+            S::TimesN.f(lang, &[&times(&job.counted)]),
+        ));
+    }
+    vm
 }
 
 #[cfg(test)]
@@ -243,6 +319,130 @@ mod tests {
         assert_eq!(
             value(&vm, &format!("{}–{at}.", ITEMS_LISTED + 1)),
             format!("records not listed: {}", at - ITEMS_LISTED)
+        );
+    }
+
+    /// The first channel holding a record with a barrier ahead of it: (channel, record).
+    fn behind_a_barrier(s: &Simulation) -> Option<(usize, FRecord)> {
+        let job = s.flink.as_ref()?;
+        job.channels.iter().enumerate().find_map(|(i, c)| {
+            let b = c
+                .queue
+                .iter()
+                .position(|x| matches!(x.item, Item::Barrier { .. }))?;
+            c.queue.iter().skip(b).find_map(|x| match x.item {
+                Item::Record(r) => Some((i, r)),
+                Item::Barrier { .. } => None,
+            })
+        })
+    }
+
+    #[test]
+    fn a_record_is_found_in_its_channel_and_followed_until_it_leaves_the_channels() {
+        let mut s = sim("flink-alignment-two-inputs");
+        let (i, r) = loop {
+            if let Some(found) = behind_a_barrier(&s) {
+                break found;
+            }
+            assert!(!s.is_finished(), "no record ever waits behind a barrier");
+            s.step();
+        };
+        let job = s.flink.clone().expect("a job");
+        let (ch, def) = (&job.channels[i], &job.topology.channels[i]);
+        let names = job.task_names();
+        let vm = inspect_record(&s, r.id, Lang::En);
+        assert_eq!(vm.kind, "flink-record");
+        assert_eq!(
+            vm.title,
+            format!("Record {} in the job", s.names.record(r.id))
+        );
+        let at = ch
+            .queue
+            .iter()
+            .position(|x| x.item == Item::Record(r))
+            .expect("in the channel");
+        let place = format!(
+            "{} → {}",
+            names[usize::from(def.from)],
+            names[usize::from(def.to)]
+        );
+        assert_eq!(
+            value(&vm, "where"),
+            format!(
+                "{place} · item\u{a0}{}\u{a0}of\u{a0}{}",
+                at + 1,
+                ch.queue.len()
+            )
+        );
+        assert!(value(&vm, "carries").starts_with(&format!("record {}", s.names.record(r.id))));
+        assert!(value(&vm, "when").contains(" at "), "{vm:?}");
+        assert_eq!(value(&vm, "read by a source"), "1×");
+        assert!(
+            vm.notes.iter().any(
+                |n| n.starts_with(&format!("In {place} it is behind barrier"))
+                    && n.contains("snapshots do not count it")
+            ),
+            "{vm:?}"
+        );
+        // Stepped on, the same selection finds it wherever it is, until no channel holds it.
+        let in_a_channel = |s: &Simulation| {
+            s.flink.as_ref().is_some_and(|j| {
+                j.channels.iter().any(|c| {
+                    c.queue
+                        .iter()
+                        .any(|x| matches!(x.item, Item::Record(q) if q.id == r.id))
+                })
+            })
+        };
+        while in_a_channel(&s) {
+            assert!(!s.is_finished(), "the record never leaves the channels");
+            s.step();
+        }
+        let gone = inspect_record(&s, r.id, Lang::En);
+        assert!(gone.rows.iter().all(|(k, _)| k != "where"), "{gone:?}");
+        assert!(
+            gone.notes[0].contains("is in no channel at this step"),
+            "{gone:?}"
+        );
+        let ru = inspect_record(&s, r.id, Lang::Ru);
+        assert_eq!(ru.rows.len(), gone.rows.len());
+        assert!(ru.notes[0].contains("нет ни в одном канале"), "{ru:?}");
+    }
+
+    #[test]
+    fn under_at_least_once_a_record_behind_a_barrier_may_be_counted_twice_and_its_reads_show_a_replay(
+    ) {
+        let mut s = sim("flink-at-least-once-overcount");
+        let mut said = false;
+        while !s.is_finished() {
+            if let Some((_, r)) = behind_a_barrier(&s) {
+                let vm = inspect_record(&s, r.id, Lang::En);
+                said |= vm.notes.iter().any(|n| {
+                    n.contains("AT_LEAST_ONCE does not hold it back")
+                        && n.contains("counts it again")
+                });
+            }
+            s.step();
+        }
+        assert!(
+            said,
+            "no record was seen behind a barrier under AT_LEAST_ONCE"
+        );
+        // The restore replayed what the sources had read since the checkpoint: such a record
+        // says it was read twice, and how often keyed state counted it.
+        let job = s.flink.clone().expect("a job");
+        let (id, n) = job
+            .read
+            .iter()
+            .find(|(_, n)| **n > 1)
+            .map(|(id, n)| (*id, *n))
+            .expect("a record read again after the restore");
+        let vm = inspect_record(&s, id, Lang::En);
+        assert_eq!(value(&vm, "read by a source"), format!("{n}×"));
+        let counted = job.counted.get(&id).copied().unwrap_or(0);
+        assert_eq!(
+            value(&vm, "counted into keyed state"),
+            format!("{counted}×")
         );
     }
 

@@ -12,6 +12,7 @@ use eos_core::sim::note::Note;
 use eos_core::sim::Simulation;
 
 use crate::i18n::{duration, Lang, S};
+use crate::view_model::inspector::Selection;
 
 /// A finished job's output against its failure-free twin (the same job, input and seed, no
 /// faults), as `eos-sim run` reports it: the loss or over-count a failover left, which no
@@ -96,8 +97,10 @@ pub struct ChannelItemVm {
     /// `record`, `barrier`, or `more` (records not drawn, counted in `label`: "+9").
     pub kind: &'static str,
     pub label: String,
-    /// What a `more` count stands for, said on hover.
+    /// What a `more` count stands for, or what a click opens, said on hover.
     pub title: Option<String>,
+    /// What a click on it opens: a record (followed through the job), a barrier's checkpoint.
+    pub pick: Option<Selection>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -351,21 +354,27 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                         kind: "more",
                         label: format!("+{hidden}"),
                         title: Some(S::RecordsNotDrawn.f(lang, &[hidden])),
+                        pick: None,
                     });
                     *hidden = 0;
                 }
             };
             for (i, s) in c.queue.iter().enumerate() {
                 let shown = match s.item {
-                    Item::Record(r) => (i < ITEMS_SHOWN).then(|| ChannelItemVm {
-                        kind: "record",
-                        label: sim.names.record(r.id),
-                        title: None,
+                    Item::Record(r) => (i < ITEMS_SHOWN).then(|| {
+                        let label = sim.names.record(r.id);
+                        ChannelItemVm {
+                            kind: "record",
+                            title: Some(S::InspectRecordInJob.f(lang, &[&label])),
+                            label,
+                            pick: Some(Selection::FlinkRecord(r.id)),
+                        }
                     }),
                     Item::Barrier { id, .. } => Some(ChannelItemVm {
                         kind: "barrier",
                         label: format!("B{id}"),
-                        title: None,
+                        title: Some(S::InspectCheckpoint.f(lang, &[&id])),
+                        pick: Some(Selection::Checkpoint(id)),
                     }),
                 };
                 match shown {
@@ -736,6 +745,24 @@ mod tests {
                 .channels
                 .iter()
                 .any(|c| c.items.iter().any(|i| i.kind == "barrier"));
+            // A click on a barrier opens its checkpoint, on a record the record; "+N" nothing.
+            for (c, ch) in vm
+                .channels
+                .iter()
+                .zip(&s.flink.as_ref().expect("a job").channels)
+            {
+                for (item, slot) in c.items.iter().zip(&ch.queue) {
+                    match (item.kind, slot.item) {
+                        ("barrier", Item::Barrier { id, .. }) => {
+                            assert_eq!(item.pick, Some(Selection::Checkpoint(id)))
+                        }
+                        ("record", Item::Record(r)) => {
+                            assert_eq!(item.pick, Some(Selection::FlinkRecord(r.id)))
+                        }
+                        (kind, _) => assert!(kind == "more" && item.pick.is_none(), "{item:?}"),
+                    }
+                }
+            }
             saw_txn |= vm.tasks[2]
                 .detail
                 .as_deref()

@@ -836,6 +836,22 @@ strings! {
     LoopEdgeWhy => "A feedback edge of the iteration: it carries no barriers, so what is in it at a failure is in no snapshot and is lost.",
         "Обратное ребро итерации: барьеров по нему нет, поэтому то, что в нём во время сбоя, не попадает ни в один снимок и теряется.";
     ChannelEmpty => "Empty now.", "Сейчас пуст.";
+    // A record in a Flink job's channels, in the inspector.
+    FlinkRecordTitle => "Record {0} in the job", "Запись {0} в задании";
+    WhereNow => "where", "где";
+    ItemNOf => "item\u{a0}{0}\u{a0}of\u{a0}{1}", "элемент\u{a0}{0}\u{a0}из\u{a0}{1}";
+    WhenRow => "when", "когда";
+    Carries => "carries", "несёт";
+    BehindBarrier => "In {0} it is behind barrier {1}: it comes after checkpoint {1}'s cut, so that checkpoint's snapshots do not count it.",
+        "В канале {0} она за барьером {1}: она после среза чекпоинта {1}, и его снимки её не учитывают.";
+    BehindBarrierAtLeastOnce => "In {0} it is behind barrier {1}. AT_LEAST_ONCE does not hold it back: if its task takes it before barrier {1} is in on every input, checkpoint {1}'s snapshot counts it, and a restore from that checkpoint counts it again.",
+        "В канале {0} она за барьером {1}. AT_LEAST_ONCE её не задерживает: если задача возьмёт её раньше, чем барьер {1} придёт на все входы, снимок чекпоинта {1} её учтёт, и восстановление из него учтёт её ещё раз.";
+    InNoChannel => "{0} is in no channel at this step: a source has not read it yet, or a task holds it or has passed it on out of the job.",
+        "{0} сейчас нет ни в одном канале: источник её ещё не прочитал, либо она у задачи или уже вышла из задания.";
+    ReadBySource => "read by a source", "прочитана источником";
+    CountedInState => "counted into keyed state", "учтена в состоянии по ключу";
+    TimesN => "{0}×", "{0}×";
+    InspectRecordInJob => "Inspect record {0}: where it is in the job", "Открыть запись {0}: где она в задании";
     NoTask => "No such task.", "Такой задачи нет.";
     Checkpointing => "checkpointing", "чекпоинты";
     Job => "job", "задание";

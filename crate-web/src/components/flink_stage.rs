@@ -77,8 +77,18 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         aria-label={i18n.f(S::InspectChannel, &[&c.from, &c.to, &format!("{fill}{}", if c.blocked { tr(S::CommaBlocked) } else { "" })])}>
                         <span class="channel-ends"><span>{ &c.from }</span>{" → "}<span>{ &c.to }</span></span>
                         <span class="channel-items">
-                            { for c.items.iter().map(|i| html! {
-                                <span class={classes!("item", i.kind)} title={i.title.clone()}>{ &i.label }</span>
+                            // A click on a record or a barrier opens it rather than the channel
+                            // (the keyboard opens the channel, whose inspector lists them all).
+                            { for c.items.iter().map(|i| {
+                                let onclick = i.pick.map(|pick| {
+                                    let cb = props.on_select.clone();
+                                    Callback::from(move |e: MouseEvent| { e.stop_propagation(); cb.emit(pick) })
+                                });
+                                let lit = i.pick.is_some() && props.selected == i.pick;
+                                html! {
+                                    <span class={classes!("item", i.kind, i.pick.is_some().then_some("pickable"), lit.then_some("selected"))}
+                                        title={i.title.clone()} {onclick}>{ &i.label }</span>
+                                }
                             }) }
                         </span>
                         <span class="channel-fill">{ format!("{}/{}", c.records, c.capacity) }

@@ -48,6 +48,9 @@ pub enum Selection {
     Checkpoint(u64),
     /// A Flink job's channel, by its index in the job graph.
     Channel(u16),
+    /// A record in a Flink job's channels, by the input record it derives from: the
+    /// inspector follows it from channel to channel.
+    FlinkRecord(RecordId),
 }
 
 /// A message the inspector can put a fault on.
@@ -192,6 +195,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
         Selection::LaneInput { guarantee, input } => lane_input(sim, guarantee, input, lang),
         Selection::Checkpoint(id) => crate::flink_checkpoint::inspect(sim, id, lang),
         Selection::Channel(i) => crate::flink_channel::inspect(sim, i, lang),
+        Selection::FlinkRecord(r) => crate::flink_channel::inspect_record(sim, r, lang),
         Selection::Partition { tp, broker } => partition(sim, tp, broker, lang),
         Selection::Node(node @ NodeId::Producer(i)) => producer(sim, node, i, lang),
         Selection::Node(node @ NodeId::Consumer(i)) => consumer(sim, node, i, lang),
