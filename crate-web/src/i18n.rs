@@ -839,15 +839,18 @@ strings! {
     // A record in a Flink job's channels, in the inspector.
     FlinkRecordTitle => "Record {0} in the job", "Запись {0} в задании";
     WhereNow => "where", "где";
-    ItemNOf => "item\u{a0}{0}\u{a0}of\u{a0}{1}", "элемент\u{a0}{0}\u{a0}из\u{a0}{1}";
+    ItemNOf => "record\u{a0}{0}\u{a0}of\u{a0}{1}", "запись\u{a0}{0}\u{a0}из\u{a0}{1}";
     WhenRow => "when", "когда";
-    Carries => "carries", "несёт";
-    BehindBarrier => "In {0} it is behind barrier {1}: it comes after checkpoint {1}'s cut, so that checkpoint's snapshots do not count it.",
-        "В канале {0} она за барьером {1}: она после среза чекпоинта {1}, и его снимки её не учитывают.";
-    BehindBarrierAtLeastOnce => "In {0} it is behind barrier {1}. AT_LEAST_ONCE does not hold it back: if its task takes it before barrier {1} is in on every input, checkpoint {1}'s snapshot counts it, and a restore from that checkpoint counts it again.",
-        "В канале {0} она за барьером {1}. AT_LEAST_ONCE её не задерживает: если задача возьмёт её раньше, чем барьер {1} придёт на все входы, снимок чекпоинта {1} её учтёт, и восстановление из него учтёт её ещё раз.";
-    InNoChannel => "{0} is in no channel at this step: a source has not read it yet, or a task holds it or has passed it on out of the job.",
-        "{0} сейчас нет ни в одном канале: источник её ещё не прочитал, либо она у задачи или уже вышла из задания.";
+    Carries => "content", "содержимое";
+    BehindBarrier => "In {0} it is behind barrier {1}: it comes after checkpoint {1}'s cut, so no snapshot of checkpoint {1} includes it.",
+        "В канале {0} она за барьером {1}: она после среза чекпоинта {1}, и ни один его снимок её не включает.";
+    BehindBarrierAtLeastOnce => "In {0} it is behind barrier {1}. AT_LEAST_ONCE does not hold it back: if {2} takes it before barrier {1} is in on all its inputs, checkpoint {1}'s snapshot includes it, and a restore from that checkpoint processes it again.",
+        "В канале {0} она за барьером {1}. AT_LEAST_ONCE её не задерживает: если {2} возьмёт её раньше, чем барьер {1} придёт на все его входы, снимок чекпоинта {1} её включит, и после восстановления из него она будет обработана ещё раз.";
+    InNoChannel => "{0} is in no channel at this step: a task holds it, or it has left the job through a sink.",
+        "{0} сейчас нет ни в одном канале: она у задачи или уже вышла из задания через приёмник.";
+    InNoChannelSinceFailover => "{0} is in no channel at this step: a task holds it, it has left the job through a sink, or a failover dropped it with the channels' contents, and a source reads it again from the restored offsets.",
+        "{0} сейчас нет ни в одном канале: она у задачи, уже вышла из задания через приёмник, или перезапуск сбросил её вместе с содержимым каналов, и источник прочитает её снова с восстановленных смещений.";
+    NotReadYet => "No source has read {0} yet.", "Ни один источник ещё не прочитал {0}.";
     ReadBySource => "read by a source", "прочитана источником";
     CountedInState => "counted into keyed state", "учтена в состоянии по ключу";
     TimesN => "{0}×", "{0}×";

@@ -47,6 +47,19 @@ pub fn inspector(props: &InspectorProps) -> Html {
             }
         });
     }
+    // A record followed through a Flink job moves from channel to channel: the panel docks
+    // away from where it is now, and leaves the focus where it is (the playback bar).
+    {
+        let panel = panel.clone();
+        let place = (vm.kind == "flink-record")
+            .then(|| vm.rows.first().map(|r| r.1.clone()))
+            .flatten();
+        use_effect_with(place, move |place| {
+            if let (Some(_), Some(el)) = (place, panel.cast::<web_sys::HtmlElement>()) {
+                crate::placement::dock_away(el.into());
+            }
+        });
+    }
     let inside = panel.clone();
     use_effect_with((), move |_| {
         move || {
