@@ -953,7 +953,7 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   await last.click();
   await page.waitForFunction((n) => document.querySelector('#inspector-title')?.textContent === `Record ${n} in the job`, name);
   const where = async () => (await page.locator('#inspector dd').first().innerText()).replace(/\u00a0/g, ' ');
-  assert((await where()).startsWith(`${ends} · item `), `where it is: ${await where()}`);
+  assert((await where()).startsWith(`${ends} · record `), `where it is: ${await where()}`);
   assert(await last.evaluate((e) => e.classList.contains('selected')), 'the record is marked as the one inspected');
   for (let i = 0; i < 300 && (await where()).startsWith(ends); i++) await page.click('#step');
   const after = await page.locator('#inspector').innerText();
