@@ -1351,6 +1351,11 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   await onScreen('?lesson=commit-and-abort&ls=0', '.coordinator');
   await onScreen('?lesson=zombie-fencing&ls=2', '.coordinator');
   await onScreen('?lesson=acks-and-a-paused-leader&ls=5', 'article.consumer');
+  assert((await page.$eval('.side', (e) => e.firstElementChild.className)) === 'readers', 'in a lesson the readers lead the column');
+  // In the playground the narration leads it, as on the stage's first screen before.
+  await page.goto(url + '?s=rpw-crash-exactly-once', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  assert((await page.$eval('.side', (e) => e.firstElementChild.className)) === 'events', 'in the playground the narration leads the column');
 }, { lesson: true });
 
 test('an open question hides what would give its answer away; Enter on a choice answers', async (page) => {

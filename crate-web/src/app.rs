@@ -287,6 +287,18 @@ pub fn app() -> Html {
         .then(|| scenarios.iter().find(|i| i.name == state.scenario_name))
         .flatten()
         .map(|i| i.title_in(lang).to_string());
+    // The stage's third column (see below): what reads and decides, and the narration.
+    let lesson = place.is_some();
+    let readers = html! {
+        <div class="readers">
+            <Transactions transactions={transactions} />
+            { for consumers.into_iter().map(|c| html! { <Held hold={hold} class="held">
+                <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
+            </Held> }) }
+        </div>
+    };
+    let events =
+        html! { <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} /> };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"), sharing.opening.then_some("opening"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
@@ -338,7 +350,7 @@ pub fn app() -> Html {
                 share={if embed { Html::default() } else { sharing.menu }} on_asking={on_asking} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished || *asking} at_start={at_start} clock={clock} trace_hash={trace_hash}
-                step={step} total_steps={state.timeline.total_steps} speed={state.speed} lesson={place.is_some()} />
+                step={step} total_steps={state.timeline.total_steps} speed={state.speed} lesson={lesson} />
             }
             if let Some(job) = flink {
                 <Held hold={hold} class="held">
@@ -376,16 +388,11 @@ pub fn app() -> Html {
                     </Held> }) }
                 </div>
                 // Writers on the left, the logs in the middle, and on the right what reads and
-                // decides: the transaction coordinator and the consumers, on the first screen
-                // beside the logs, above the narration.
+                // decides (the transaction coordinator, the consumers) with the narration: in a
+                // lesson, whose step says what happened, the readers come first, so the ones it
+                // points at are on the first screen; in the playground the narration does.
                 <div class="side">
-                    <div class="readers">
-                        <Transactions transactions={transactions} />
-                        { for consumers.into_iter().map(|c| html! { <Held hold={hold} class="held">
-                            <ConsumerCard selected={selected == Some(Selection::Node(c.node))} consumer={c} on_select={on_pick.clone()} />
-                        </Held> }) }
-                    </div>
-                    <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} />
+                    if lesson { { readers } { events } } else { { events } { readers } }
                 </div>
             </main>
             if !embed {
