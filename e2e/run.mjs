@@ -922,7 +922,9 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   // The blocked channel opens in the inspector from the keyboard: what blocks it, and each
   // record it holds, as the stage draws them.
   const channel = page.locator('.channel.blocked').first();
+  for (let i = 0; i < 30 && (await channel.locator('.item.record').count()) === 0; i++) await page.click('#step');
   const drawn = await channel.locator('.item.record').allInnerTexts();
+  assert(drawn.length > 0, 'the blocked channel buffers records');
   await channel.focus();
   await page.keyboard.press('Enter');
   await page.waitForSelector('#inspector');
@@ -938,6 +940,18 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   assert(rows.some((r) => /^by barrier \d+, in since .+; inputs still without it: 1$/.test(r)), `why it is blocked: ${rows}`);
   const listed = rows.filter((r) => r.startsWith('record ')).map((r) => r.split(' ')[1]);
   assert(listed.length === drawn.length && listed.every((r, i) => r === drawn[i]), `its records, in order: ${listed} vs ${drawn}`);
+  // From the keyboard each listed item opens from its row: Tab to it, Enter.
+  const picks = page.locator('#inspector .row-pick');
+  assert((await picks.count()) === (await channel.locator('.item.record, .item.barrier').count()), 'a row button per item');
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.classList.contains('row-pick'))) break;
+  }
+  const text = await page.evaluate(() => document.activeElement?.textContent ?? '');
+  assert(/^(record|barrier) /.test(text), `Tab reaches an item's row: ${text}`);
+  await page.keyboard.press('Enter');
+  const wanted = text.startsWith('record ') ? `Record ${text.split(' ')[1]} in the job` : `checkpoint ${text.split(' ')[1]} · `;
+  await page.waitForFunction((w) => (document.querySelector('#inspector-title')?.textContent ?? '').startsWith(w), wanted);
   await page.keyboard.press('Escape');
   // A click on a barrier opens its checkpoint, lit on the timeline.
   const barrier = page.locator('.channel .item.barrier').first();
@@ -947,7 +961,6 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   assert((await page.locator('.checkpoint.selected').count()) === 1, 'its checkpoint lit on the timeline');
   // A click on one of its records opens that record, not the channel: where it is, and the
   // inspector follows it as the run steps on.
-  for (let i = 0; i < 30 && (await channel.locator('.item.record').count()) === 0; i++) await page.click('#step');
   const last = channel.locator('.item.record').last();
   const name = await last.innerText();
   await last.click();

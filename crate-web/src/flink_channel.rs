@@ -2,7 +2,7 @@
 //! every record and barrier in it, in order, with when each arrives. Pure, tested natively.
 
 use crate::i18n::{duration, Lang, S};
-use crate::view_model::inspector::InspectorVm;
+use crate::view_model::inspector::{InspectorVm, Selection};
 use eos_core::flink::job::Job;
 use eos_core::flink::record::{FRecord, Item};
 use eos_core::flink::CheckpointMode;
@@ -20,6 +20,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         rows,
         notes,
         message: None,
+        picks: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         return vm(
@@ -71,7 +72,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
     }
     // The first `ITEMS_LISTED` items, then the records past them counted; a barrier is
     // always listed, however far back it waits (as the stage draws it).
-    let mut hidden = 0usize;
+    let (mut hidden, mut picks) = (0usize, Vec::new());
     let more = |rows: &mut Vec<(String, String)>, hidden: &mut usize, at: usize| {
         if *hidden > 0 {
             rows.push((
@@ -96,6 +97,14 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
             Item::Record(r) => record_words(sim, &r, lang),
             Item::Barrier { id, triggered_at } => S::BarrierOf.f(lang, &[&id, &dur(triggered_at)]),
         };
+        // Each item opens from its row too (the stage's items take a click, not the focus).
+        picks.push((
+            rows.len(),
+            match slot.item {
+                Item::Record(r) => Selection::FlinkRecord(r.id),
+                Item::Barrier { id, .. } => Selection::Checkpoint(id),
+            },
+        ));
         rows.push((format!("{}.", n + 1), format!("{what} · {when}")));
     }
     more(&mut rows, &mut hidden, ch.queue.len());
@@ -112,7 +121,10 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
     if ch.queue.is_empty() {
         notes.push(S::ChannelEmpty.get(lang).to_string());
     }
-    vm(format!("{from} → {to}"), rows, notes)
+    InspectorVm {
+        picks,
+        ..vm(format!("{from} → {to}"), rows, notes)
+    }
 }
 
 /// A task's inputs that carry barriers (an iteration's loop edge carries none).
@@ -159,6 +171,7 @@ pub fn inspect_record(sim: &Simulation, id: RecordId, lang: Lang) -> InspectorVm
         rows: Vec::new(),
         notes: Vec::new(),
         message: None,
+        picks: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         vm.notes.push(S::NoFlinkJob.get(lang).to_string());
@@ -296,9 +309,24 @@ mod tests {
             value(&vm, "blocked").starts_with(&format!("by barrier {id}")),
             "{vm:?}"
         );
-        // One row per item, in the channel's order: records named as the stage names them.
+        // One row per item, in the channel's order: records named as the stage names them,
+        // each row opening its item (a record followed, a barrier's checkpoint).
         let listed: Vec<&(String, String)> =
             vm.rows.iter().filter(|(k, _)| k.ends_with('.')).collect();
+        let opens: Vec<Selection> = ch
+            .queue
+            .iter()
+            .take(ITEMS_LISTED)
+            .map(|slot| match slot.item {
+                Item::Record(r) => Selection::FlinkRecord(r.id),
+                Item::Barrier { id, .. } => Selection::Checkpoint(id),
+            })
+            .collect();
+        assert_eq!(vm.picks.iter().map(|p| p.1).collect::<Vec<_>>(), opens);
+        assert!(vm
+            .picks
+            .iter()
+            .all(|(row, _)| vm.rows[*row].0.ends_with('.')));
         assert_eq!(listed.len(), ch.queue.len().min(ITEMS_LISTED));
         for ((_, v), slot) in listed.iter().zip(&ch.queue) {
             match slot.item {

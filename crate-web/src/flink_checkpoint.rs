@@ -18,6 +18,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         rows: Vec::new(),
         notes: vec![why.get(lang).to_string()],
         message: None,
+        picks: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         return missing(S::NoFlinkJob);
@@ -149,6 +150,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         rows,
         notes,
         message: None,
+        picks: Vec::new(),
     }
 }
 

@@ -557,6 +557,7 @@ pub fn inspect(
         rows,
         notes,
         message: None,
+        picks: Vec::new(),
     }
 }
 

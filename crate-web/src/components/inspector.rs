@@ -1,5 +1,7 @@
 use crate::i18n::{I18n, S};
-use crate::view_model::inspector::{message_fault, parse_delay_ms, InspectorVm, MessageFault};
+use crate::view_model::inspector::{
+    message_fault, parse_delay_ms, InspectorVm, MessageFault, Selection,
+};
 use eos_core::scenario::schema::FaultSpec;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -8,6 +10,8 @@ use yew::prelude::*;
 pub struct InspectorProps {
     pub vm: InspectorVm,
     pub on_close: Callback<()>,
+    /// A row that opens something else (`InspectorVm::picks`) selects it.
+    pub on_select: Callback<Selection>,
     pub on_inject: Callback<FaultSpec>,
     /// The faults added by click, and the time (ms) a fault added now would act at: a fault
     /// already added for this moment is not offered twice.
@@ -189,12 +193,18 @@ pub fn inspector(props: &InspectorProps) -> Html {
             </div>
             if !vm.rows.is_empty() {
                 <dl class="rows">
-                    { for vm.rows.iter().map(|(k, v)| html! {
+                    { for vm.rows.iter().enumerate().map(|(i, (k, v))| {
+                        let pick = vm.picks.iter().find(|(row, _)| *row == i).map(|(_, p)| *p);
+                        html! {
                         <>
                             <dt>{ k }</dt>
-                            <dd>{ v }</dd>
+                            if let Some(pick) = pick {
+                                <dd><button class="row-pick" onclick={props.on_select.reform(move |_: MouseEvent| pick)}>{ v }</button></dd>
+                            } else {
+                                <dd>{ v }</dd>
+                            }
                         </>
-                    }) }
+                    }}) }
                 </dl>
             }
             if !vm.notes.is_empty() {

@@ -77,6 +77,9 @@ pub struct InspectorVm {
     /// Sentences: the narration of a delivery, anomalies naming a record, ...
     pub notes: Vec<String>,
     pub message: Option<MessageRef>,
+    /// Rows whose value opens something else (by row index): a channel's records and
+    /// barriers, reachable so from the keyboard.
+    pub picks: Vec<(usize, Selection)>,
 }
 
 /// What a click on a message can do to it.
@@ -209,6 +212,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
 
 fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
     InspectorVm {
+        picks: Vec::new(),
         kind,
         title,
         rows: Vec::new(),
@@ -287,6 +291,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         }
         let hittable = m.arrive_at >= at;
         return InspectorVm {
+            picks: Vec::new(),
             kind: "message",
             title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(m.kind, lang)]),
             rows,
@@ -326,6 +331,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     };
     let to = rec.node.map(n).unwrap_or_default();
     InspectorVm {
+        picks: Vec::new(),
         kind: "message",
         title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(kind, lang)]),
         rows: vec![
@@ -399,6 +405,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         }) => (record, transactional),
         Some(FetchedEntry::Control(c)) => {
             return InspectorVm {
+                picks: Vec::new(),
                 kind: "record",
                 title,
                 rows: vec![
@@ -569,6 +576,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         }
     }
     InspectorVm {
+        picks: Vec::new(),
         kind: "record",
         title: S::RecordTitle.f(lang, &[&sim.names.record(rec.value), &title]),
         rows,
@@ -666,6 +674,7 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
             .join(", ")
     };
     InspectorVm {
+        picks: Vec::new(),
         kind: "partition",
         title,
         rows: vec![
@@ -840,6 +849,7 @@ fn producer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         },
     ));
     InspectorVm {
+        picks: Vec::new(),
         kind: "producer",
         title,
         rows,
@@ -879,6 +889,7 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         rows.push(row(S::Committed, lang, positions(&c.committed)));
     }
     InspectorVm {
+        picks: Vec::new(),
         kind: "consumer",
         title,
         rows,
@@ -913,6 +924,7 @@ fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         return missing("processor", title, S::NoProcessor.get(lang));
     };
     InspectorVm {
+        picks: Vec::new(),
         kind: "processor",
         title,
         rows: vec![
@@ -968,6 +980,7 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         })
         .collect();
     InspectorVm {
+        picks: Vec::new(),
         kind: "broker",
         title,
         rows: vec![

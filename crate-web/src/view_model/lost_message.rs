@@ -52,6 +52,7 @@ pub(super) fn inspect(sim: &Simulation, id: u64, lang: Lang) -> Option<Inspector
     let n = |node: NodeId| super::node_name(sim, node, lang);
     let kind = super::message_words::kind(kind, lang);
     Some(InspectorVm {
+        picks: Vec::new(),
         kind: "message",
         title: S::MessageTitle.f(lang, &[&id, &kind]),
         rows: vec![
