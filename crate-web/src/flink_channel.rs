@@ -455,7 +455,7 @@ mod tests {
         assert!(
             vm.notes.iter().any(
                 |n| n.starts_with(&format!("In {place} it is behind barrier"))
-                    && n.contains("no snapshot of checkpoint")
+                    && n.contains("none of its snapshots")
             ),
             "{vm:?}"
         );
@@ -506,10 +506,7 @@ mod tests {
                     vm.notes.iter().all(|n| !n.contains("AT_LEAST_ONCE")),
                     "{vm:?}"
                 );
-                plain |= vm
-                    .notes
-                    .iter()
-                    .any(|n| n.contains("no snapshot of checkpoint"));
+                plain |= vm.notes.iter().any(|n| n.contains("none of its snapshots"));
             }
             s.step();
         }

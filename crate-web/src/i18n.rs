@@ -842,10 +842,10 @@ strings! {
     ItemNOf => "record\u{a0}{0}\u{a0}of\u{a0}{1}", "запись\u{a0}{0}\u{a0}из\u{a0}{1}";
     WhenRow => "when", "когда";
     Carries => "content", "содержимое";
-    BehindBarrier => "In {0} it is behind barrier {1}: it comes after checkpoint {1}'s cut, so no snapshot of checkpoint {1} includes it.",
-        "В канале {0} она за барьером {1}: она после среза чекпоинта {1}, и ни один его снимок её не включает.";
-    BehindBarrierAtLeastOnce => "In {0} it is behind barrier {1}. AT_LEAST_ONCE does not hold it back: if {2} takes it before barrier {1} is in on all its inputs, checkpoint {1}'s snapshot includes it, and a restore from that checkpoint processes it again.",
-        "В канале {0} она за барьером {1}. AT_LEAST_ONCE её не задерживает: если {2} возьмёт её раньше, чем барьер {1} придёт на все его входы, снимок чекпоинта {1} её включит, и после восстановления из него она будет обработана ещё раз.";
+    BehindBarrier => "In {0} it is behind barrier {1}: it comes after that checkpoint's cut, so none of its snapshots includes it.",
+        "В канале {0} она за барьером {1}: она после среза этого чекпоинта, и ни один его снимок её не включает.";
+    BehindBarrierAtLeastOnce => "In {0} it is behind barrier {1}. AT_LEAST_ONCE does not hold it back: if {2} takes it before that barrier is in on all its inputs, the checkpoint's snapshot includes it, and a restore from that checkpoint processes it again.",
+        "В канале {0} она за барьером {1}. AT_LEAST_ONCE её не задерживает: если {2} возьмёт её раньше, чем этот барьер придёт на все его входы, снимок чекпоинта её включит, и после восстановления из него она будет обработана ещё раз.";
     InNoChannel => "{0} is in no channel at this step: a task holds it, or it has left the job through a sink.",
         "{0} сейчас нет ни в одном канале: она у задачи или уже вышла из задания через приёмник.";
     InNoChannelSinceFailover => "{0} is in no channel at this step: a task holds it, it has left the job through a sink, or a failover dropped it with the channels' contents, and a source reads it again from the restored offsets.",
