@@ -141,14 +141,9 @@ fn channel_why(job: &Job, i: usize) -> Option<S> {
     }
 }
 
-/// A task's inputs that carry barriers (an iteration's loop edge carries none).
+/// How many of a task's inputs carry barriers, as the job aligns them.
 fn barrier_inputs(job: &Job, task: u8) -> usize {
-    job.topology.tasks.get(usize::from(task)).map_or(0, |t| {
-        t.inputs
-            .iter()
-            .filter(|c| job.topology.channels.get(**c).is_some_and(|d| !d.loop_edge))
-            .count()
-    })
+    job.regular_inputs(usize::from(task)).len()
 }
 
 /// "record v3 · key k1 · count 2", as the channel lists it.

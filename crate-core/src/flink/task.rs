@@ -109,7 +109,9 @@ impl Job {
         );
     }
 
-    fn regular_inputs(&self, t: usize) -> Vec<usize> {
+    /// Task `t`'s input channels that carry barriers: an iteration's loop edge is its
+    /// `feedback`, never among its `inputs`.
+    pub fn regular_inputs(&self, t: usize) -> Vec<usize> {
         self.topology
             .tasks
             .get(t)

@@ -78,7 +78,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                         <span class="channel-ends"><span>{ &c.from }</span>{" → "}<span>{ &c.to }</span></span>
                         <span class="channel-items">
                             // A click on a record or a barrier opens it rather than the channel
-                            // (the keyboard opens the channel, whose inspector lists them all).
+                            // (from the keyboard: the channel, whose inspector rows open each item).
                             { for c.items.iter().map(|i| {
                                 let onclick = i.pick.map(|pick| {
                                     let cb = props.on_select.clone();
