@@ -1364,6 +1364,8 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   await onScreen('?lesson=commit-and-abort&ls=0', '.coordinator');
   await onScreen('?lesson=zombie-fencing&ls=2', '.coordinator');
   await onScreen('?lesson=acks-and-a-paused-leader&ls=5', 'article.consumer');
+  // A second reader the step points at leads the column, above the coordinator (it was at y=752).
+  await onScreen('?lesson=commit-and-abort&ls=4', 'article.consumer.spotlight');
   assert((await page.$eval('.side', (e) => e.firstElementChild.className)) === 'readers', 'in a lesson the readers lead the column');
   // In the playground the narration leads it, as on the stage's first screen before.
   await page.goto(url + '?s=rpw-crash-exactly-once', { waitUntil: 'load' });
