@@ -1820,6 +1820,13 @@ test('a malformed scenario file is refused field by field and nothing is lost', 
   await page.locator('#import-file').setInputFiles({ name: 'syntax.toml', mimeType: 'text/plain', buffer: Buffer.from('version = = 1\n') });
   await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('syntax.toml'));
   assert((await errors.locator('li').count()) === 1 && /1 \| version = = 1\n\s*\|\s+\^/.test(await errors.locator('pre.excerpt').innerText()), `one problem: ${await errors.innerText()}`);
+  // An unknown field's list of allowed names (which holds the fix) wraps inside the box.
+  await page.locator('#import-file').setInputFiles({ name: 'typo.toml', mimeType: 'text/plain', buffer: Buffer.from('version = 1\nname = "typo"\n[[topics]]\nname = "t"\n[[producers]]\nname = "app"\nrequest_timeout = 2000\n') });
+  await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('typo.toml'));
+  const why = errors.locator('p.why');
+  assert(/unknown field `request_timeout`.*`request_timeout_ms`/.test(await why.innerText()), `the fix is in the text: ${await errors.innerText()}`);
+  const [wb, eb] = [await why.boundingBox(), await errors.boundingBox()];
+  assert(wb.x + wb.width <= eb.x + eb.width && wb.height > 30, `it wraps inside the box: ${JSON.stringify({ wb, eb })}`);
   // A binary file is refused as such, and a file of another kind is named.
   await page.locator('#import-file').setInputFiles({ name: 'binary.toml', mimeType: 'text/plain', buffer: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x9f]) });
   await page.waitForFunction(() => document.querySelector('#import-errors')?.textContent?.includes('binary.toml'));

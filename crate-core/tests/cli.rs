@@ -557,7 +557,41 @@ fn a_lesson_may_name_its_scenario_file_beside_it() {
     )
     .unwrap();
     let o = eos_sim(&["check", &path.to_string_lossy()]);
-    assert_clean_failure(&o, "scenario.expect: expected aborted_reads = 7, got 1");
+    assert_clean_failure(&o, "mine.toml: expect: expected aborted_reads = 7, got 1");
+    // Its invalid values are listed one a line under its name, as the file's fields...
+    std::fs::write(
+        dir.join("mine.toml"),
+        scenario.replacen(
+            "[[producers]]",
+            "[network]\nlatency_us = 999999999999\n\n[[producers]]",
+            1,
+        ),
+    )
+    .unwrap();
+    let o = eos_sim(&["check", &path.to_string_lossy()]);
+    assert_clean_failure(
+        &o,
+        "the lesson has 1 error:\n  - mine.toml: network.latency_us: 999999999999 is out of range",
+    );
+    // ... and a TOML error's lines stay under its dash.
+    std::fs::write(
+        dir.join("mine.toml"),
+        scenario.replacen("[[producers]]", "[[producers]]\nbogus = 1", 1),
+    )
+    .unwrap();
+    let o = eos_sim(&["check", &path.to_string_lossy()]);
+    let err = stderr(&o);
+    let at = err
+        .find("  - scenario: \"mine.toml\": TOML parse error")
+        .expect(&err);
+    assert!(
+        err[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("check:"))
+            .all(|l| l.starts_with("    ")),
+        "{err}"
+    );
     // A file that is not there is named.
     std::fs::write(&path, lesson.replace("mine.toml", "gone.toml")).unwrap();
     let o = eos_sim(&["check", &path.to_string_lossy()]);

@@ -219,7 +219,10 @@ fn every_transcript_in_the_docs_is_the_real_output() {
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
-    assert!(ran >= 9, "the docs hold {ran} transcripts; the parser missed some");
+    assert!(
+        ran >= 9,
+        "the docs hold {ran} transcripts; the parser missed some"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

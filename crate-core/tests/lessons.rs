@@ -204,7 +204,22 @@ fn an_unreachable_point_is_refused() {
         "until = { notable = \"commit\" }",
     ));
     assert_eq!(fields(&errors), vec!["steps[0].until"]);
-    assert!(errors[0].message.contains("never reached"), "{errors:?}");
+    assert!(
+        errors[0]
+            .message
+            .contains("is never reached: no step of the run has one"),
+        "{errors:?}"
+    );
+    // A step number past the end says where the run ends and what to write instead.
+    let errors = check_errors(&BASE.replace("until = \"end\"", "until = { step = 100000 }"));
+    assert_eq!(fields(&errors), vec!["steps[1].until"]);
+    assert!(
+        errors[0]
+            .message
+            .starts_with("step 100000 is never reached: the run ends at step ")
+            && errors[0].message.contains("or until = \"end\""),
+        "{errors:?}"
+    );
     // Points must come in order: an absolute step before the previous point.
     let errors = check_errors(&BASE.replace("until = \"end\"", "until = { step = 1 }"));
     assert_eq!(fields(&errors), vec!["steps[1].until"]);
@@ -322,6 +337,20 @@ fn names_probes_and_actions_are_checked_with_their_paths() {
             "steps[1].question.consumer"
         ]
     );
+    assert!(!errors[1].message.contains("did you mean"), "{errors:?}");
+    // A name written as a fault's target may be ("broker 0"), or in another case: the one meant.
+    for (written, meant) in [("broker 0", "broker-0"), ("Reader", "reader")] {
+        let errors = invalid(&BASE.replace(
+            "spotlight = \"reader\"",
+            &format!("spotlight = \"{written}\""),
+        ));
+        assert!(
+            errors[0].message.starts_with(&format!(
+                "\"{written}\" is not in the simulation; did you mean \"{meant}\"? (allowed: "
+            )),
+            "{errors:?}"
+        );
+    }
     let errors = invalid(&BASE.replace("probe = \"records_read\"", "probe = \"records\""));
     assert_eq!(fields(&errors), vec!["steps[1].question.probe"]);
     let errors = invalid(&BASE.replace(
@@ -594,4 +623,43 @@ fn the_zombie_step_of_the_paused_leader_lesson_shows_the_zombie() {
         .iter()
         .any(|n| n.kind_name() == "metadata_caught_up"));
     assert_eq!(resolved[4].step, at + 1);
+}
+
+#[test]
+fn a_misplaced_or_missing_scenario_line_gets_its_fix() {
+    let parse_error = |text: &str| match Lesson::parse(text) {
+        Err(LessonError::Parse { message }) => message,
+        other => panic!("expected a TOML error, got {other:?}"),
+    };
+    // Below [summary], TOML reads the line as a field of that table.
+    let late = r#"
+kind = "lesson"
+version = 1
+id = "late"
+
+[title]
+en = "Late"
+ru = "Поздно"
+
+[summary]
+en = "Late."
+ru = "Поздно."
+seed = 3
+"#;
+    let message = parse_error(late);
+    assert!(message.contains("unknown field `seed`"), "{message}");
+    assert!(message.ends_with("hint: `seed = …` is a top-level key: in TOML a key below a `[table]` header belongs to that table, so write it above the first header"), "{message}");
+    // No scenario at all: the three ways to name one.
+    let message = parse_error(&late.replace("seed = 3\n", ""));
+    assert!(message.contains("missing field `scenario`"), "{message}");
+    assert!(
+        message.contains("hint: name the lesson's scenario")
+            && message.contains("inline `[scenario]` table"),
+        "{message}"
+    );
+    // Any other TOML error (here an unknown top-level key, the first error in the file) is
+    // left as the reader wrote it.
+    let message = parse_error(&late.replace("id = \"late\"", "id = \"late\"\nbogus = 1"));
+    assert!(message.contains("unknown field `bogus`"), "{message}");
+    assert!(!message.contains("hint:"), "{message}");
 }

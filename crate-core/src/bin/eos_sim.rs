@@ -212,15 +212,23 @@ fn check_scenario(s: &Scenario) -> (Vec<String>, String) {
     (problems, ok)
 }
 
+/// "1 question", "2 questions".
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn check_lesson(l: &Lesson) -> (Vec<String>, String) {
     match l.check() {
         Ok(c) => (
             Vec::new(),
             format!(
-                "lesson {}, {} points, {} questions, {} steps, {} ms",
+                "lesson {}, {}, {}, {} steps, {} ms",
                 l.id(),
-                c.resolved.len(),
-                l.steps.iter().filter(|s| s.question.is_some()).count(),
+                counted(c.resolved.len(), "point"),
+                counted(
+                    l.steps.iter().filter(|s| s.question.is_some()).count(),
+                    "question"
+                ),
                 c.steps,
                 c.time_ms
             ),

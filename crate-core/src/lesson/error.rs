@@ -45,8 +45,14 @@ impl fmt::Display for LessonError {
             LessonError::Invalid(errors) => {
                 let plural = if errors.len() == 1 { "" } else { "s" };
                 writeln!(f, "the lesson has {} error{plural}:", errors.len())?;
+                // An error of several lines (a scenario file's TOML error with its caret
+                // under the line) stays indented under its own dash.
                 for e in errors {
-                    writeln!(f, "  - {e}")?;
+                    writeln!(
+                        f,
+                        "  - {}",
+                        e.to_string().trim_end().replace('\n', "\n    ")
+                    )?;
                 }
                 Ok(())
             }

@@ -162,6 +162,26 @@ fn prefixed(prefix: &str, e: ScenarioError) -> Vec<FieldError> {
     }
 }
 
+/// A TOML error with the fix for the two mistakes an author makes most with the top-level
+/// keys: one written below a `[table]` header (TOML reads it as that table's), and none at
+/// all for the scenario.
+fn with_hint(message: String) -> String {
+    const TOP: [&str; 5] = ["scenario", "seed", "kind", "version", "id"];
+    let hint = if let Some(key) = TOP
+        .iter()
+        .find(|k| message.contains(&format!("unknown field `{k}`")))
+    {
+        format!(
+            "hint: `{key} = …` is a top-level key: in TOML a key below a `[table]` header belongs to that table, so write it above the first header"
+        )
+    } else if message.contains("missing field `scenario`") {
+        "hint: name the lesson's scenario above the first table header: `scenario = \"seed-frozen-broker\"` (a built-in scenario), `scenario = \"mine.toml\"` (a file beside the lesson), or an inline `[scenario]` table".to_string()
+    } else {
+        return message;
+    };
+    format!("{}\n{hint}", message.trim_end())
+}
+
 fn check_id(id: &str, errors: &mut Vec<FieldError>) {
     let ok_chars = id
         .chars()
@@ -247,7 +267,7 @@ fn question(
         } else if valued > 0 && valued < n {
             errors.push(err(
                 "choices",
-                format!("{valued} of {n} choices have a value; give every choice a value, or none and set expect"),
+                format!("{valued} of {n} choices {} a value; give every choice a value, or none and set expect", if valued == 1 { "has" } else { "have" }),
             ));
         } else if valued == n && q.expect.is_some() {
             errors.push(err(
@@ -392,10 +412,16 @@ fn step(
     text::check(&s.text, &format!("{field}.text"), PROSE, errors);
     if let Some(name) = &s.spotlight {
         if !spotlights.contains(name) {
+            // "broker 0" (as a fault's target may be written) or "Billing": the name meant.
+            let meant = spotlights
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(&name.trim().replace(' ', "-")))
+                .map(|a| format!("; did you mean \"{a}\"?"))
+                .unwrap_or_default();
             errors.push(FieldError {
                 field: format!("{field}.spotlight"),
                 message: format!(
-                    "\"{name}\" is not in the simulation (allowed: {})",
+                    "\"{name}\" is not in the simulation{meant} (allowed: {})",
                     spotlights.join(", ")
                 ),
             });
@@ -497,7 +523,7 @@ impl Lesson {
             });
         }
         toml::from_str(text).map_err(|e| LessonError::Parse {
-            message: crate::scenario::error::plain_types(&e.to_string()),
+            message: with_hint(crate::scenario::error::plain_types(&e.to_string())),
         })
     }
 
@@ -534,7 +560,15 @@ impl Lesson {
             ScenarioSource::Builtin(name) => match builtin(name) {
                 Ok(s) => Some(s),
                 // A scenario file named by path (the command line reads those): its own
-                // error, with the file's name.
+                // errors, each under the file's name (they are the file's fields, not the
+                // lesson's).
+                Err(ScenarioError::Invalid(list)) if is_scenario_path(name) => {
+                    errors.extend(list.into_iter().map(|f| FieldError {
+                        field: format!("{name}: {}", f.field),
+                        message: f.message,
+                    }));
+                    None
+                }
                 Err(e) if is_scenario_path(name) => {
                     errors.push(FieldError {
                         field: "scenario".into(),
@@ -655,11 +689,14 @@ impl Lesson {
     /// own scenario, inline or in a file it names (a built-in's is checked with the
     /// built-in).
     fn inline_expect(&self, report: ReportFn) -> Vec<FieldError> {
-        let own = match &self.file.scenario {
-            ScenarioSource::Inline(_) => true,
-            ScenarioSource::Builtin(name) => is_scenario_path(name),
+        // Named as the file's field, like its other errors, or the inline table's.
+        let field = match &self.file.scenario {
+            ScenarioSource::Inline(_) => Some("scenario.expect".to_string()),
+            ScenarioSource::Builtin(name) => {
+                is_scenario_path(name).then(|| format!("{name}: expect"))
+            }
         };
-        let (true, Some(expect)) = (own, &self.scenario.file.expect) else {
+        let (Some(field), Some(expect)) = (field, &self.scenario.file.expect) else {
             return Vec::new();
         };
         let mut sim = self.scenario.simulation_without_trace(Some(self.seed()));
@@ -668,7 +705,7 @@ impl Lesson {
         crate::scenario::expect::check(expect, &report, &self.scenario)
             .into_iter()
             .map(|message| FieldError {
-                field: "scenario.expect".into(),
+                field: field.clone(),
                 message,
             })
             .collect()

@@ -49,15 +49,22 @@ pub(crate) fn walk(
                     readings.push(probes.get(i).copied().flatten().map(|p| p.read(&sim)));
                 }
                 Reached::NotYet if finished => {
+                    let (end, ms) = (sim.steps(), to_ms(sim.last_step_at()));
+                    let why = match point {
+                        Until::Step(_) => format!(
+                            "the run ends at step {end} ({ms} ms); use a step up to {end}, or until = \"end\""
+                        ),
+                        _ if after == 0 => {
+                            format!("no step of the run has one (it ends at step {end}, {ms} ms)")
+                        }
+                        _ => format!(
+                            "no step after the previous point (step {after}) has one; the run ends at step {end} ({ms} ms)"
+                        ),
+                    };
                     return Err(FieldError {
                         field: format!("steps[{i}].until"),
-                        message: format!(
-                            "{} is never reached: the run ends at step {} ({} ms) with no such step after step {after}",
-                            point.describe(),
-                            sim.steps(),
-                            to_ms(sim.last_step_at())
-                        ),
-                    })
+                        message: format!("{} is never reached: {why}", point.describe()),
+                    });
                 }
                 Reached::NotYet => break,
                 Reached::Passed(why) => {

@@ -661,10 +661,16 @@ impl Note {
         "copy_arrived",
     ];
 
-    /// Every kind name, Flink's events included.
+    /// Every kind name, Flink's events included, each once (a Flink task's `processed`
+    /// shares its name with a read-process-write processor's, and a point on it means
+    /// either).
     pub fn all_kind_names() -> Vec<&'static str> {
         let mut v: Vec<&'static str> = Note::KIND_NAMES.to_vec();
-        v.extend(super::flink_note::FlinkNote::KIND_NAMES);
+        for name in super::flink_note::FlinkNote::KIND_NAMES {
+            if !v.contains(&name) {
+                v.push(name);
+            }
+        }
         v
     }
 
@@ -808,6 +814,11 @@ mod tests {
         assert!(Note::KIND_NAMES.contains(&"txn_transition"));
         let unique: std::collections::BTreeSet<_> = Note::KIND_NAMES.iter().collect();
         assert_eq!(unique.len(), Note::KIND_NAMES.len());
+        // The list an author is shown names each kind once, Flink's included.
+        let all = Note::all_kind_names();
+        let unique: std::collections::BTreeSet<_> = all.iter().collect();
+        assert_eq!(unique.len(), all.len());
+        assert!(all.contains(&"processed") && all.contains(&"checkpoint_completed"));
     }
 
     #[test]

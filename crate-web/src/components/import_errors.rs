@@ -23,9 +23,14 @@ pub fn import_errors(props: &ImportErrorsProps) -> Html {
             </div>
             <ul>
                 { for props.problems.iter().map(|p| {
-                    // A TOML error: its message, then the line it points at, aligned.
-                    if let Some((head, excerpt)) = p.split_once('\n') {
-                        return html! { <li>{ head }<pre class="excerpt">{ excerpt }</pre></li> };
+                    // A TOML error: its message, the line it points at, aligned, and what is
+                    // wrong (with the allowed names, often the fix), wrapped to the width.
+                    if let Some((head, rest)) = p.split_once('\n') {
+                        let (excerpt, why): (Vec<&str>, Vec<&str>) = rest.lines().partition(|l| is_excerpt(l));
+                        return html! { <li>{ head }
+                            if !excerpt.is_empty() { <pre class="excerpt">{ excerpt.join("\n") }</pre> }
+                            { for why.iter().map(|l| html! { <p class="why">{ *l }</p> }) }
+                        </li> };
                     }
                     match p.split_once(": ").filter(|(field, _)| !field.contains(' ')) {
                         Some((field, message)) => html! { <li><code class="field">{ field }</code>{": "}{ message }</li> },
@@ -34,5 +39,25 @@ pub fn import_errors(props: &ImportErrorsProps) -> Html {
                 }) }
             </ul>
         </section>
+    }
+}
+
+/// A line of a TOML error's excerpt: `  |`, `12 | scenario = …` or the carets under it.
+fn is_excerpt(line: &str) -> bool {
+    line.trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start()
+        .starts_with('|')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_excerpt;
+
+    #[test]
+    fn a_toml_errors_excerpt_is_told_from_its_message() {
+        let message = "   |\n12 | scenario = \"x\"\n   | ^^^^^^^^\nunknown field `scenario`, expected `en` or `ru`\nhint: write it above";
+        let excerpt: Vec<&str> = message.lines().filter(|l| is_excerpt(l)).collect();
+        assert_eq!(excerpt, ["   |", "12 | scenario = \"x\"", "   | ^^^^^^^^"]);
     }
 }
