@@ -99,6 +99,9 @@ test('the event log holds the whole run: earlier lines by the page, a step numbe
   assert((await firstStep()) < oldest, 'the first line is now an earlier step');
   while (await page.locator('#events-earlier').count()) await page.click('#events-earlier');
   assert((await firstStep()) === 1, 'every line back to step 1 can be read');
+  // The last page's button goes away: the focus moves to the oldest line, not to the body.
+  const focused = await page.evaluate(() => document.activeElement?.matches('#event-log li.event:not(.earlier) button.step') && document.activeElement.textContent);
+  assert(focused === '#1', `the focus is on the oldest line's step number (${focused})`);
   const scrolls = await page.locator('.event-scroll').evaluate((el) => el.scrollHeight > el.clientHeight + 100);
   assert(scrolls, 'the whole run scrolls inside the log box');
   await page.screenshot({ path: join(artifacts, '50-event-log-whole-run.png'), fullPage: false });
@@ -325,16 +328,18 @@ test('the theme button forces light or dark over the system\'s, and a reload kee
   await page.click('#theme');
   assert((await theme())[0] === 'dark', 'then dark');
   await page.click('#theme');
-  assert((await theme())[0] === 'dark' && /system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then the system\'s again');
+  const label = () => page.locator('#theme').getAttribute('aria-label');
+  // The label names what the next click chooses, in the cycle's order.
+  assert((await theme())[0] === 'dark' && (await label()) === 'Theme: as the system\'s (click for light)', `then the system's again: ${await label()}`);
   // On a light system the first click shows dark: every click changes what is seen.
   await page.emulateMedia({ colorScheme: 'light' });
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 5000 });
   await page.click('#theme');
   assert((await theme())[0] === 'dark', 'a light system: auto, then dark');
   await page.click('#theme');
-  assert((await theme())[0] === 'light' && !/system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then light, chosen');
+  assert((await theme())[0] === 'light' && (await label()) === 'Theme: light (click for the system\'s)', `then light, chosen: ${await label()}`);
   await page.click('#theme');
-  assert((await theme())[0] === 'light' && /system/.test(await page.locator('#theme').getAttribute('aria-label')), 'then the system\'s');
+  assert((await theme())[0] === 'light' && (await label()) === 'Theme: as the system\'s (click for dark)', `then the system's: ${await label()}`);
 });
 
 test('a lost ack without idempotence shows a duplicate', async (page) => {

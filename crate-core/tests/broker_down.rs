@@ -872,3 +872,56 @@ fn a_refused_broker_that_crashes_again_still_comes_back() {
     .expect("registered once the session expired");
     assert_eq!(registered, eos_core::time::ms(9_020));
 }
+
+/// The only broker crashes for good under a read-process-write job (the playground's "crash"
+/// on broker-0). The restarted processor asks for its committed offsets every request timeout
+/// and hears nothing: each silence is an empty poll, so it stops as its loop would, and the
+/// run ends (it used to ask for ever, and every lane hit its step limit). What the down
+/// broker holds on disk is unavailable rather than gone, and the oracle says so; an offline
+/// partition's committed records break no visibility invariant.
+#[test]
+fn a_processor_whose_only_broker_stays_down_stops_and_its_records_are_unavailable() {
+    let scenario = builtin::get("rpw-crash-at-most-once")
+        .expect("built-in")
+        .with_fault(FaultSpec {
+            at_ms: 58,
+            action: "crash".into(),
+            target: Some("broker-0".into()),
+            count: 1,
+            ..Default::default()
+        })
+        .expect("a valid fault");
+    for g in eos_core::kafka::processor::Guarantee::ALL {
+        let guarantee = g.name();
+        let scenario = eos_core::compare::with_guarantee(&scenario, g)
+            .unwrap_or_else(|e| panic!("{guarantee}: {e}"));
+        let mut sim = scenario.simulation(None);
+        assert_eq!(
+            sim.run(RunLimit::Completion),
+            StepOutcome::Finished,
+            "{guarantee}: the run ends"
+        );
+        assert!(sim.steps() < 2_000, "{guarantee}: {} steps", sim.steps());
+        let report = eos_core::report::Report::of("crash", &sim);
+        let lost: Vec<&str> = report
+            .anomalies
+            .iter()
+            .filter(|a| a.kind == "lost-write")
+            .map(|a| a.detail.as_str())
+            .collect();
+        assert!(
+            !lost.is_empty(),
+            "{guarantee}: the acknowledged records are unreadable"
+        );
+        for detail in lost {
+            assert!(
+                detail.ends_with(
+                    ": broker 0, down at the end, holds it on disk (unavailable until it restarts)"
+                ),
+                "{guarantee}: {detail}"
+            );
+        }
+        let broken: Vec<_> = report.invariants.iter().filter(|i| !i.holds).collect();
+        assert!(broken.is_empty(), "{guarantee}: {broken:?}");
+    }
+}

@@ -234,3 +234,65 @@ fn a_processor_read_the_leader_no_longer_holds_breaks_reads_stay_readable() {
     }
     assert_eq!(verdict(&sim, invariants::READS_STAY_READABLE), Some(false));
 }
+
+/// At-most-once commits an input's offset before it processes it; a crash in between skips
+/// the input for good. The input's story names the read, the commit past it and the crash
+/// (it used to hold only its own produce steps, so a lost input did not say why).
+#[test]
+fn a_skipped_inputs_story_names_its_read_the_commit_past_it_and_the_crash() {
+    use eos_core::sim::Note;
+    let scenario = eos_core::builtin::get("rpw-crash-at-most-once").expect("built-in");
+    let mut sim = scenario.simulation(None);
+    sim.run(RunLimit::Completion);
+    let skipped = eos_core::outcomes::skipped_now(&sim);
+    let (input, _) = *skipped
+        .first()
+        .expect("at-most-once skips an input at the crash");
+    let story = sim.ledger.get(input).expect("an entry").evidence.clone();
+    let step_of = |want: &dyn Fn(&Note) -> bool| {
+        sim.trace()
+            .iter()
+            .filter(|r| r.notes.iter().any(want))
+            .map(|r| r.step)
+            .collect::<Vec<u64>>()
+    };
+    let read = sim.ledger.get(input).expect("an entry").processor_reads[0].step;
+    let commits = step_of(
+        &|n| matches!(n, Note::OffsetsCommitted { consumer, .. } if matches!(consumer, eos_core::ids::NodeId::Processor(_))),
+    );
+    let crashes = step_of(
+        &|n| matches!(n, Note::Crashed { node } if matches!(node, eos_core::ids::NodeId::Processor(_))),
+    );
+    let commit = commits
+        .iter()
+        .copied()
+        .find(|s| *s > read)
+        .expect("a commit after the read");
+    let crash = crashes
+        .iter()
+        .copied()
+        .find(|s| *s > commit)
+        .expect("the crash after it");
+    for (what, step) in [("read", read), ("commit", commit), ("crash", crash)] {
+        assert!(
+            story.contains(&step),
+            "{what} #{step} in the story {story:?}"
+        );
+    }
+    // An input processed in time has its read in its story, and no crash.
+    let done = (0..sim.ledger.records.len() as u32)
+        .map(RecordId)
+        .find(|id| {
+            let e = sim.ledger.get(*id).expect("an entry");
+            !e.processor_reads.is_empty()
+                && !skipped.iter().any(|(i, _)| i == id)
+                && !e.evidence.contains(&crash)
+        })
+        .expect("an input processed before the crash");
+    let e = sim.ledger.get(done).expect("an entry");
+    assert!(
+        e.evidence.contains(&e.processor_reads[0].step),
+        "{:?}",
+        e.evidence
+    );
+}

@@ -637,7 +637,7 @@ strings! {
         "Те же сбои при каждой гарантии, каждый прогон доведён до момента на экране (прогон с гарантией самого сценария совпадает с ним шаг в шаг): процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
     LaneWithOutput => "inputs with output", "входов с результатом";
     LaneMissing => "Never in the log:", "Не будет в журнале:";
-    LaneMissingOutput => "{0} (its input {1} was skipped)", "{0} (вход {1} пропущен)";
+    LaneMissingOutput => "{0} (its input {1} was committed, not processed)", "{0} (вход {1} закоммичен, но не обработан)";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";
     QuietMetadata => "{0} answers {1}'s Metadata request with the partition leaders it knows.",
@@ -794,9 +794,12 @@ strings! {
     KeysDifferN => "{0} keys differ", "ключей с другим значением: {0}";
     KeyWasNot => "key {0}: {1}, not {2}", "ключ {0}: {1}, а не {2}";
     SameAsFailureFree => "the same output as a failure-free run", "тот же вывод, что без сбоев";
-    ThemeAuto => "Theme: as the system's (click for light)", "Тема: как в системе (нажмите — светлая)";
-    ThemeLight => "Theme: light (click for dark)", "Тема: светлая (нажмите — тёмная)";
-    ThemeDark => "Theme: dark (click for the system's)", "Тема: тёмная (нажмите — как в системе)";
+    // The theme button's label: the theme now, and what a click chooses (`theme_button::next`).
+    ThemeNow => "Theme: {0} (click for {1})", "Тема: {0} (нажмите — {1})";
+    ThemeAuto => "as the system's", "как в системе";
+    ThemeToAuto => "the system's", "как в системе";
+    ThemeLight => "light", "светлая";
+    ThemeDark => "dark", "тёмная";
     SkipToControls => "Skip to the playback controls", "К управлению воспроизведением";
     SkipToStage => "Skip to the stage", "К сцене";
     SkipToDiagram => "Skip to the space-time diagram", "К пространственно-временной диаграмме";

@@ -55,9 +55,20 @@ impl Guarantee {
 pub enum ProcessorTimer {
     Start,
     Poll,
-    FetchTimeout { request_id: u64 },
-    CommitTimeout { request_id: u64 },
-    OffsetFetchAgain { request_id: u64 },
+    FetchTimeout {
+        request_id: u64,
+    },
+    CommitTimeout {
+        request_id: u64,
+    },
+    OffsetFetchAgain {
+        request_id: u64,
+    },
+    /// No answer to OffsetFetch within the request timeout: the group coordinator is
+    /// unreachable.
+    OffsetFetchTimeout {
+        request_id: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -270,6 +281,24 @@ impl Processor {
                 self.resume(ctx);
                 true
             }
+            ProcessorTimer::OffsetFetchTimeout { request_id } => {
+                if self.phase
+                    != (Phase::Resuming {
+                        request_id: *request_id,
+                    })
+                {
+                    return false;
+                }
+                // The application's poll() returns nothing meanwhile (the Java consumer looks
+                // for its coordinator inside poll and returns an empty batch when the poll's
+                // timeout runs out), so the silence counts as an empty poll: with the broker
+                // down for good the processor stops, as its loop would, rather than asking
+                // every 30 s for ever.
+                if !self.stops_after_empty_poll(ctx) {
+                    self.resume(ctx);
+                }
+                true
+            }
         }
     }
 
@@ -287,7 +316,7 @@ impl Processor {
         );
         ctx.set_timer(
             ms(REQUEST_TIMEOUT_MS),
-            Timer::Processor(ProcessorTimer::OffsetFetchAgain { request_id }),
+            Timer::Processor(ProcessorTimer::OffsetFetchTimeout { request_id }),
         );
     }
 
@@ -412,6 +441,20 @@ impl Processor {
         acted
     }
 
+    /// Counts a poll that returned nothing; true when that was the last one allowed and the
+    /// processor stopped (with nothing left for its output client to send).
+    fn stops_after_empty_poll(&mut self, ctx: &mut Ctx) -> bool {
+        self.empty_polls += 1;
+        if self.empty_polls < self.settings.max_empty_polls || !self.producer.is_idle() {
+            return false;
+        }
+        self.phase = Phase::Stopped;
+        ctx.note(Note::ConsumerStopped {
+            consumer: self.node(),
+        });
+        true
+    }
+
     /// Every fetch of the round answered: process what came, or wait and poll again.
     fn round_done(&mut self, ctx: &mut Ctx) {
         if !self.in_flight.is_empty() || self.phase != Phase::Polling {
@@ -422,13 +465,7 @@ impl Processor {
         }
         if self.batch.is_empty() {
             self.positions = self.next_positions.clone();
-            self.empty_polls += 1;
-            if self.empty_polls >= self.settings.max_empty_polls && self.producer.is_idle() {
-                self.phase = Phase::Stopped;
-                ctx.note(Note::ConsumerStopped {
-                    consumer: self.node(),
-                });
-            } else {
+            if !self.stops_after_empty_poll(ctx) {
                 ctx.set_timer(
                     self.settings.poll_interval,
                     Timer::Processor(ProcessorTimer::Poll),

@@ -3,7 +3,7 @@
 
 use crate::ids::{RecordId, Tp};
 use crate::oracle::DeliveryStatus;
-use crate::sim::observe::{leader_replica, partitions};
+use crate::sim::observe::{is_alive, leader_replica, partitions};
 use crate::sim::Simulation;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -99,6 +99,25 @@ pub fn aborted_offsets(sim: &Simulation) -> BTreeSet<(Tp, u64)> {
         }
     }
     out
+}
+
+/// The broker, down at the end, that holds record `id` of `tp` on disk while `tp` has no live
+/// leader: a broker's log survives its crash, so the record is unavailable rather than gone
+/// (with a live leader that lacks it, a restart would truncate it away: that is a loss).
+pub fn held_by_down_broker(sim: &Simulation, tp: Tp, id: RecordId) -> Option<u8> {
+    if leader_replica(sim, tp).is_some() {
+        return None;
+    }
+    sim.brokers
+        .iter()
+        .filter(|b| !is_alive(sim, b.node()))
+        .find_map(|b| {
+            let r = b.replicas.get(&tp)?;
+            r.log
+                .records_below(r.log.log_end_offset())
+                .any(|rec| rec.value == id)
+                .then_some(b.id)
+        })
 }
 
 const MAX_PER_KIND: usize = 50;
@@ -203,10 +222,13 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                             sim.names.node(crate::ids::NodeId::Task(t))
                         ),
                         None => format!(
-                            "{} was acknowledged{} but is in no readable log",
+                            "{} was acknowledged{} but is in no readable log{}",
                             describe(id),
                             e.acked_offset
                                 .map(|o| format!(" at offset {o}"))
+                                .unwrap_or_default(),
+                            e.tp.and_then(|tp| held_by_down_broker(sim, tp, id))
+                                .map(|b| format!(": broker {b}, down at the end, holds it on disk (unavailable until it restarts)"))
                                 .unwrap_or_default()
                         ),
                     },

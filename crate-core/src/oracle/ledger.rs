@@ -226,6 +226,11 @@ pub struct Ledger {
     /// Hand-overs so far, first ones and repeated ones.
     #[serde(default)]
     handed: u64,
+    /// Per processor, the inputs it has read and not yet processed, with where it read them:
+    /// an offset commit past one of them, and a crash while it holds them, are part of its
+    /// story (at-most-once commits first; a crash in between skips the input for good).
+    #[serde(with = "crate::serde_pairs", default)]
+    unprocessed: BTreeMap<u8, Vec<(Tp, u64, RecordId)>>,
 }
 
 impl Ledger {
@@ -254,6 +259,7 @@ impl Ledger {
             batches_at: BTreeMap::new(),
             accepted: 0,
             handed: 0,
+            unprocessed: BTreeMap::new(),
         }
     }
 
@@ -423,8 +429,51 @@ impl Ledger {
                             offset: *offset,
                             step,
                         });
+                        e.witness(step);
                     }
+                    self.unprocessed
+                        .entry(*p)
+                        .or_default()
+                        .push((*tp, *offset, *id));
                 }
+            }
+            Note::Processed {
+                processor: crate::ids::NodeId::Processor(p),
+                inputs,
+                ..
+            } => {
+                if let Some(held) = self.unprocessed.get_mut(p) {
+                    held.retain(|(_, _, id)| !inputs.contains(id));
+                }
+            }
+            // The group's offsets moved past inputs the processor has not processed.
+            Note::OffsetsCommitted {
+                consumer: crate::ids::NodeId::Processor(p),
+                offsets,
+                ..
+            } => {
+                let passed: Vec<RecordId> = self
+                    .unprocessed
+                    .get(p)
+                    .into_iter()
+                    .flatten()
+                    .filter(|(tp, offset, _)| offsets.iter().any(|(t, o)| t == tp && offset < o))
+                    .map(|(_, _, id)| *id)
+                    .collect();
+                self.each(&passed, |_, e| e.witness(step));
+            }
+            // What a processor held dies with it.
+            Note::Crashed {
+                node: crate::ids::NodeId::Processor(p),
+            } => {
+                let held: Vec<RecordId> = self
+                    .unprocessed
+                    .remove(p)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(_, _, id)| id)
+                    .collect();
+                self.each(&held, |_, e| e.witness(step));
             }
             _ => {}
         }

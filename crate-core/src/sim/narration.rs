@@ -752,10 +752,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let last = read.last().map_or(0, |r| r.0);
             let dropped = match (*skipped, isolation) {
                 (0, _) => String::new(),
-                (k, crate::kafka::Isolation::ReadUncommitted) => format!(
-                    " and drops {}, which are not for the application",
-                    counted(k, "marker", "markers")
-                ),
+                (1, crate::kafka::Isolation::ReadUncommitted) => {
+                    " and drops 1 marker, which is not for the application".to_string()
+                }
+                (k, crate::kafka::Isolation::ReadUncommitted) => {
+                    format!(" and drops {k} markers, which are not for the application")
+                }
                 (1, crate::kafka::Isolation::ReadCommitted) => {
                     " and drops 1 entry (a marker or an aborted record)".to_string()
                 }

@@ -969,6 +969,9 @@ impl Simulation {
                 st.held.clear();
                 st.metadata_asked = None;
                 st.incarnation += 1;
+                // The ledger hears it too: what a processor held dies with it.
+                self.ledger
+                    .observe(&Note::Crashed { node: *node }, step, self.now);
                 notes.push(Note::Crashed { node: *node });
                 self.network.forget_node(*node);
                 let mut ctx = Ctx::new(self.now, step, *node, &mut self.commands);

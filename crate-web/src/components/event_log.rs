@@ -45,6 +45,36 @@ pub fn event_log(props: &EventLogProps) -> Html {
         });
     }
     let rove = super::rove::use_rove();
+    // When "earlier events" loads the last page it goes away with the focus on it: the focus
+    // moves to the oldest line's step number (the first line added), not to the page's body.
+    let loaded = use_mut_ref(|| false);
+    {
+        let (loaded, list) = (loaded.clone(), rove.container.clone());
+        use_effect_with(*shown, move |_| {
+            if !std::mem::take(&mut *loaded.borrow_mut()) {
+                return;
+            }
+            let Some(list) = list.cast::<web_sys::Element>() else {
+                return;
+            };
+            if list
+                .query_selector("#events-earlier")
+                .ok()
+                .flatten()
+                .is_some()
+            {
+                return;
+            }
+            if let Some(first) = list
+                .query_selector("button.step")
+                .ok()
+                .flatten()
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok())
+            {
+                let _ = first.focus();
+            }
+        });
+    }
     let Ok(sim) = props.sim.sim.try_borrow() else {
         return Html::default();
     };
@@ -84,8 +114,11 @@ pub fn event_log(props: &EventLogProps) -> Html {
         })
     };
     let on_earlier = {
-        let shown = shown.clone();
-        Callback::from(move |_: MouseEvent| shown.set((*shown + PAGE).min(MAX_SHOWN)))
+        let (shown, loaded) = (shown.clone(), loaded.clone());
+        Callback::from(move |_: MouseEvent| {
+            *loaded.borrow_mut() = true;
+            shown.set((*shown + PAGE).min(MAX_SHOWN))
+        })
     };
     let seek = |step: u64| {
         let (cb, to_newest) = (props.on_seek.clone(), to_newest.clone());

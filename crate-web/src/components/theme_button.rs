@@ -28,6 +28,16 @@ pub fn next(theme: &str, system: &str) -> &'static str {
     }
 }
 
+/// A theme's name in the button's label: the one now, or (`to`) the one a click chooses.
+fn word(theme: &str, to: bool) -> S {
+    match theme {
+        "light" => S::ThemeLight,
+        "dark" => S::ThemeDark,
+        _ if to => S::ThemeToAuto,
+        _ => S::ThemeAuto,
+    }
+}
+
 /// The system's own theme (index.html's script sets it on `<html>`).
 fn system_theme() -> String {
     web_sys::window()
@@ -67,13 +77,20 @@ pub fn theme_button() -> Html {
             theme.set(n);
         })
     };
-    let (icon, label) = match *theme {
-        "light" => ("☀", S::ThemeLight),
-        "dark" => ("☾", S::ThemeDark),
-        _ => ("◐", S::ThemeAuto),
+    let icon = match *theme {
+        "light" => "☀",
+        "dark" => "☾",
+        _ => "◐",
     };
+    let label = i18n.f(
+        S::ThemeNow,
+        &[
+            &i18n.t(word(*theme, false)),
+            &i18n.t(word(next(*theme, &system_theme()), true)),
+        ],
+    );
     html! {
-        <button id="theme" class="lang theme" {onclick} aria-label={i18n.t(label)} title={i18n.t(label)}>
+        <button id="theme" class="lang theme" {onclick} aria-label={label.clone()} title={label}>
             <span aria-hidden="true">{ icon }</span>
         </button>
     }
@@ -94,5 +111,34 @@ mod tests {
         assert_eq!(next("light", "dark"), "dark");
         assert_eq!(next("dark", "dark"), "auto");
         assert_eq!(next("anything else", "dark"), "light");
+    }
+
+    /// The label names what a click chooses, in the order `next` cycles (it once named the
+    /// order before the cycle changed: "as the system's (click for light)" led to dark).
+    #[test]
+    fn the_label_names_the_theme_a_click_chooses() {
+        use crate::i18n::{Lang, S};
+        let label = |theme: &str, system: &str| {
+            S::ThemeNow.f(
+                Lang::En,
+                &[
+                    &super::word(theme, false).get(Lang::En),
+                    &super::word(next(theme, system), true).get(Lang::En),
+                ],
+            )
+        };
+        assert_eq!(
+            label("auto", "light"),
+            "Theme: as the system's (click for dark)"
+        );
+        assert_eq!(label("dark", "light"), "Theme: dark (click for light)");
+        assert_eq!(
+            label("light", "light"),
+            "Theme: light (click for the system's)"
+        );
+        assert_eq!(
+            label("auto", "dark"),
+            "Theme: as the system's (click for light)"
+        );
     }
 }
