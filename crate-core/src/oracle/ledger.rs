@@ -229,8 +229,10 @@ pub struct Ledger {
     /// Per processor, the inputs it has read and not yet processed, with where it read them:
     /// an offset commit past one of them, and a crash while it holds them, are part of its
     /// story (at-most-once commits first; a crash in between skips the input for good).
-    #[serde(with = "crate::serde_pairs", default)]
-    unprocessed: BTreeMap<u8, Vec<(Tp, u64, RecordId)>>,
+    /// (A flat list, not a map: it holds a batch or two, and a map's generic code cost the
+    /// page 4 KB.)
+    #[serde(default)]
+    unprocessed: Vec<(u8, Tp, u64, RecordId)>,
 }
 
 impl Ledger {
@@ -259,7 +261,7 @@ impl Ledger {
             batches_at: BTreeMap::new(),
             accepted: 0,
             handed: 0,
-            unprocessed: BTreeMap::new(),
+            unprocessed: Vec::new(),
         }
     }
 
@@ -431,10 +433,7 @@ impl Ledger {
                         });
                         e.witness(step);
                     }
-                    self.unprocessed
-                        .entry(*p)
-                        .or_default()
-                        .push((*tp, *offset, *id));
+                    self.unprocessed.push((*p, *tp, *offset, *id));
                 }
             }
             Note::Processed {
@@ -442,9 +441,8 @@ impl Ledger {
                 inputs,
                 ..
             } => {
-                if let Some(held) = self.unprocessed.get_mut(p) {
-                    held.retain(|(_, _, id)| !inputs.contains(id));
-                }
+                self.unprocessed
+                    .retain(|(q, _, _, id)| q != p || !inputs.contains(id));
             }
             // The group's offsets moved past inputs the processor has not processed.
             Note::OffsetsCommitted {
@@ -454,11 +452,11 @@ impl Ledger {
             } => {
                 let passed: Vec<RecordId> = self
                     .unprocessed
-                    .get(p)
-                    .into_iter()
-                    .flatten()
-                    .filter(|(tp, offset, _)| offsets.iter().any(|(t, o)| t == tp && offset < o))
-                    .map(|(_, _, id)| *id)
+                    .iter()
+                    .filter(|(q, tp, offset, _)| {
+                        q == p && offsets.iter().any(|(t, o)| t == tp && offset < o)
+                    })
+                    .map(|(_, _, _, id)| *id)
                     .collect();
                 self.each(&passed, |_, e| e.witness(step));
             }
@@ -468,11 +466,11 @@ impl Ledger {
             } => {
                 let held: Vec<RecordId> = self
                     .unprocessed
-                    .remove(p)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(_, _, id)| id)
+                    .iter()
+                    .filter(|(q, ..)| q == p)
+                    .map(|(.., id)| *id)
                     .collect();
+                self.unprocessed.retain(|(q, ..)| q != p);
                 self.each(&held, |_, e| e.witness(step));
             }
             _ => {}
