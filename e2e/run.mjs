@@ -453,6 +453,25 @@ test('a playback button that its own press disables hands the focus on, in sight
   assert((await focused()) === 'step', `Step keeps it: ${await focused()}`);
 });
 
+test('the only broker crashed for good under a processor: every lane ends, and the table says why it is empty', async (page) => {
+  await page.goto(url + '?s=rpw-crash-exactly-once&seed=1&step=60', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  await page.selectOption('#fault-target', 'broker-0');
+  await page.click('#fault-crash');
+  await page.click('#run-to-end');
+  await page.waitForFunction(() => /finished/.test(document.querySelector('#clock')?.textContent || ''), null, { timeout: 20000 });
+  // The restarted processor, hearing nothing from its group coordinator, stops: no lane runs
+  // to its step limit.
+  const offline = page.locator('#compare-offline');
+  await offline.waitFor({ timeout: 20000 });
+  assert(/orders-0, invoices-0/.test(await offline.innerText()), `the partitions without a leader: ${await offline.innerText()}`);
+  assert(!/step limit/.test(await page.locator('body').innerText()), 'no lane stopped at its step limit');
+  const oracle = await page.locator('.brokers').innerText();
+  assert(/lost: 6/.test(oracle), `the oracle: ${oracle.slice(0, 200)}`);
+  await offline.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, '09b-only-broker-down.png'), fullPage: false });
+});
+
 test('a fault by click joins the schedule and changes only the future', async (page) => {
   for (let i = 0; i < 3; i++) await page.click('#step');
   const before = await page.locator('#event-log').innerText();

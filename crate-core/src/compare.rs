@@ -24,6 +24,10 @@ pub struct Lane {
     /// were processed (see `report::Processing::unread`).
     #[serde(default)]
     pub unread: Vec<String>,
+    /// Partitions with no live leader at the end (their brokers down): nothing there can be
+    /// read, so this lane's counts leave it out; the oracle names those records unavailable.
+    #[serde(default)]
+    pub offline: Vec<String>,
 }
 
 /// The scenario with every processor switched to `g`.
@@ -77,6 +81,11 @@ fn compare_by(
             duplicates: processing.duplicates,
             lost: processing.lost,
             unread: processing.unread.clone(),
+            offline: crate::sim::observe::partitions(&sim)
+                .into_iter()
+                .filter(|tp| crate::sim::observe::leader_replica(&sim, *tp).is_none())
+                .map(|tp| sim.names.tp(tp))
+                .collect(),
             report,
         });
     }

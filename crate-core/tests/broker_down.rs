@@ -924,4 +924,28 @@ fn a_processor_whose_only_broker_stays_down_stops_and_its_records_are_unavailabl
         let broken: Vec<_> = report.invariants.iter().filter(|i| !i.holds).collect();
         assert!(broken.is_empty(), "{guarantee}: {broken:?}");
     }
+    // The comparison says which partitions no reader can count (the page explains its
+    // empty table with them).
+    for lane in eos_core::compare::compare(&scenario, None).expect("a processor") {
+        assert_eq!(
+            lane.offline,
+            ["orders-0", "invoices-0"],
+            "{}",
+            lane.guarantee
+        );
+        assert!(
+            lane.ledger.is_empty(),
+            "{}: no input is readable",
+            lane.guarantee
+        );
+    }
+    let lanes = eos_core::compare::compare(
+        &builtin::get("rpw-crash-at-most-once").expect("built-in"),
+        None,
+    )
+    .expect("a processor");
+    assert!(
+        lanes.iter().all(|l| l.offline.is_empty()),
+        "every partition has a leader without the crash"
+    );
 }

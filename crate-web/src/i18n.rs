@@ -637,6 +637,7 @@ strings! {
         "Те же сбои при каждой гарантии, каждый прогон доведён до момента на экране (прогон с гарантией самого сценария совпадает с ним шаг в шаг): процессор, его сообщения в пути, выходной журнал и счёт на этот момент.";
     LaneWithOutput => "inputs with output", "входов с результатом";
     LaneMissing => "Never in the log:", "Не будет в журнале:";
+    CompareOffline => "No live leader after the run for: {0} (the brokers holding them are down). The table counts what read_committed readers can read, and they read nothing there; the oracle names those records unavailable.", "После прогона нет живого лидера у партиций: {0} (брокеры, где они лежат, упали). Таблица считает то, что могут прочитать читатели в read_committed, а там они не прочитают ничего; оракул называет эти записи недоступными.";
     LaneMissingOutput => "{0} (its input {1} was committed, not processed)", "{0} (вход {1} закоммичен, но не обработан)";
     // The event log's line for a current step that narrates nothing.
     QuietDeliver => "{0} receives {1} from {2}.", "{0} получает {1} от {2}.";

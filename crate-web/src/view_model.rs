@@ -698,6 +698,9 @@ pub struct CompareVm {
     /// A chain's processors, first to last, when the counts follow a record through them
     /// ("proc → mailer"); empty for one processor.
     pub stages: String,
+    /// Partitions with no live leader after some lane's run ("orders-0, invoices-0"), whose
+    /// records no reader can count; empty when every partition has one.
+    pub offline: String,
 }
 
 /// The most input records the ledger table lists (a run may have hundreds of thousands).
@@ -778,6 +781,15 @@ pub fn comparison(lanes: &[eos_core::compare::Lane]) -> Option<CompareVm> {
             .as_ref()
             .map(|p| p.stages.join(" → "))
             .unwrap_or_default(),
+        offline: {
+            let mut all: Vec<&str> = Vec::new();
+            for name in lanes.iter().flat_map(|l| &l.offline) {
+                if !all.contains(&name.as_str()) {
+                    all.push(name);
+                }
+            }
+            all.join(", ")
+        },
     })
 }
 

@@ -104,6 +104,9 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
             if c.unlisted > 0 {
                 <p class="quiet unlisted">{ i18n.f(S::UnlistedRecords, &[&c.unlisted, &crate::view_model::COMPARE_ROWS]) }</p>
             }
+            if !c.offline.is_empty() {
+                <p class="quiet offline" id="compare-offline">{ i18n.f(S::CompareOffline, &[&c.offline]) }</p>
+            }
         </section>
     }
 }
