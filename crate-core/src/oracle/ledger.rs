@@ -441,8 +441,11 @@ impl Ledger {
                 inputs,
                 ..
             } => {
+                // A set: a batch may hold hundreds of inputs.
+                let done: std::collections::BTreeSet<RecordId> =
+                    crate::order::set_of(inputs.iter().copied());
                 self.unprocessed
-                    .retain(|(q, _, _, id)| q != p || !inputs.contains(id));
+                    .retain(|(q, _, _, id)| q != p || !done.contains(id));
             }
             // The group's offsets moved past inputs the processor has not processed.
             Note::OffsetsCommitted {
