@@ -511,21 +511,28 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
                 _ => S::NotYet.get(lang).to_string(),
             },
         ));
+        // Consumers' reads, then processors' (an input's: where its story starts).
+        let reads: Vec<(NodeId, u64, u64)> = e
+            .reads
+            .iter()
+            .map(|r| (NodeId::Consumer(r.consumer), r.offset, r.step))
+            .chain(
+                e.processor_reads
+                    .iter()
+                    .map(|r| (NodeId::Processor(r.processor), r.offset, r.step)),
+            )
+            .collect();
         rows.push(row(
             S::Reads,
             lang,
-            if e.reads.is_empty() {
+            if reads.is_empty() {
                 none()
             } else {
-                e.reads
+                reads
                     .iter()
-                    .map(|r| {
-                        let at = format!(
-                            "{} @{}",
-                            sim.names.node(NodeId::Consumer(r.consumer)),
-                            r.offset
-                        );
-                        S::AtStep.f(lang, &[&at, &r.step])
+                    .map(|(node, offset, step)| {
+                        let at = format!("{} @{offset}", sim.names.node(*node));
+                        S::AtStep.f(lang, &[&at, step])
                     })
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -1405,6 +1412,14 @@ pub(crate) mod tests {
             lost.notes[0].starts_with("No copy of v7′, the output of v7,"),
             "{:?}",
             lost.notes
+        );
+        // Why: billing read it, committed its offset past it, and crashed before processing
+        // it (steps 98, 99 and 100 of this run), all in its story; the read is listed.
+        assert_eq!(value(&lost, "reads"), "billing @7 (step 98)");
+        assert!(
+            value(&lost, "story (steps)").ends_with("#98 #99 #100"),
+            "{}",
+            value(&lost, "story (steps)")
         );
         let once = lane_input_at_end(Guarantee::ExactlyOnce, 7);
         // One copy, after the aborted transaction's records and the markers.
