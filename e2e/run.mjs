@@ -977,6 +977,22 @@ test('flink: barriers in channels, a blocked input while aligning, and the check
   const wanted = text.startsWith('record ') ? `Record ${text.split(' ')[1]} in the job` : `checkpoint ${text.split(' ')[1]} · `;
   await page.waitForFunction((w) => (document.querySelector('#inspector-title')?.textContent ?? '').startsWith(w), wanted);
   await page.keyboard.press('Escape');
+  // The items themselves are reached by the keyboard too: Tab from the channel to its
+  // items' stop, ↓ to the next item, Enter to open it.
+  await channel.focus();
+  await page.keyboard.press('Tab');
+  const onItem = () => page.evaluate(() => document.activeElement?.matches('.channel .item.pickable') && document.activeElement.textContent);
+  const first = await onItem();
+  assert(first === (await channel.locator('.item.pickable').first().innerText()), `Tab goes from the channel to its first item: ${first}`);
+  await page.keyboard.press('ArrowDown');
+  const second = await onItem();
+  const items = channel.locator('.item.pickable');
+  const next = (await items.count()) > 1 ? await items.nth(1).innerText() : first;
+  assert(second && second === next, `↓ to the next, or stays on the only one: ${second} (${next})`);
+  await page.keyboard.press('Enter');
+  const opened = second.startsWith('v') ? `Record ${second} in the job` : `checkpoint ${second.slice(1)} · `;
+  await page.waitForFunction((w) => (document.querySelector('#inspector-title')?.textContent ?? '').startsWith(w), opened);
+  await page.keyboard.press('Escape');
   // A click on a barrier opens its checkpoint, lit on the timeline.
   const barrier = page.locator('.channel .item.barrier').first();
   const id = (await barrier.innerText()).slice(1);

@@ -21,6 +21,9 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let (tr, lang) = (|s: S| i18n.t(s), i18n.lang);
     let j = &props.job;
+    // A channel's records and barriers are one roving group each (rove.rs): Tab goes from a
+    // channel to its items' stop, ↑/↓ move among them, Enter opens one.
+    let rove = super::rove::use_rove();
     html! {
         <section class={classes!("flink", j.phase)} aria-label={tr(S::FlinkJob)}>
             <header class="flink-head">
@@ -66,28 +69,45 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                     </article>
                 }}) }
             </div>
-            <div class="flink-channels">
+            <div class="flink-channels" data-roves="" ref={rove.container.clone()}
+                onfocusin={rove.onfocusin.clone()} onkeydown={rove.onkeydown.clone()}>
                 { for j.channels.iter().enumerate().map(|(i, c)| {
                     let sel = Selection::Channel(i as u16);
                     let (click, key) = activate(&props.on_select, sel);
                     let fill = i18n.f(S::ChannelFill, &[&c.records, &c.capacity]);
+                    // The channel's tab stop among its items: the one last focused, or its first.
+                    let keys: Vec<String> = c.items.iter().filter_map(|it| it.pick.map(|p| rove_key(i, p))).collect();
+                    let stop = rove.stop(&keys[..keys.len().min(1)], &|k| keys.iter().any(|x| x == k));
                     html! {
                     <div class={classes!("channel", c.blocked.then_some("blocked"), c.loop_edge.then_some("loop"), (props.selected == Some(sel)).then_some("selected"))}
                         role="button" tabindex="0" onclick={click} onkeydown={key}
                         aria-label={i18n.f(S::InspectChannel, &[&c.from, &c.to, &format!("{fill}{}", if c.blocked { tr(S::CommaBlocked) } else { "" })])}>
                         <span class="channel-ends"><span>{ &c.from }</span>{" → "}<span>{ &c.to }</span></span>
                         <span class="channel-items">
-                            // A click on a record or a barrier opens it rather than the channel
-                            // (from the keyboard: the channel, whose inspector rows open each item).
-                            { for c.items.iter().map(|i| {
-                                let onclick = i.pick.map(|pick| {
+                            // A click on a record or a barrier opens it rather than the channel;
+                            // so do Enter and Space on it.
+                            { for c.items.iter().map(|item| {
+                                let key = item.pick.map(|pick| rove_key(i, pick));
+                                let onclick = item.pick.map(|pick| {
                                     let cb = props.on_select.clone();
                                     Callback::from(move |e: MouseEvent| { e.stop_propagation(); cb.emit(pick) })
                                 });
-                                let lit = i.pick.is_some() && props.selected == i.pick;
+                                let onkeydown = item.pick.map(|pick| {
+                                    let cb = props.on_select.clone();
+                                    Callback::from(move |e: KeyboardEvent| {
+                                        if matches!(e.key().as_str(), "Enter" | " ") {
+                                            e.prevent_default();
+                                            e.stop_propagation();
+                                            cb.emit(pick)
+                                        }
+                                    })
+                                });
+                                let lit = item.pick.is_some() && props.selected == item.pick;
+                                let tabindex = key.as_ref().map(|k| super::rove::tabindex(Some(k) == stop.as_ref()));
                                 html! {
-                                    <span class={classes!("item", i.kind, i.pick.is_some().then_some("pickable"), lit.then_some("selected"))}
-                                        title={i.title.clone()} {onclick}>{ &i.label }</span>
+                                    <span class={classes!("item", item.kind, item.pick.is_some().then_some("pickable"), lit.then_some("selected"))}
+                                        title={item.title.clone()} {onclick} {onkeydown} {tabindex} data-rove={key}
+                                        role={item.pick.map(|_| "button")}>{ &item.label }</span>
                                 }
                             }) }
                         </span>
@@ -119,6 +139,17 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                 { restores(&j.restores, j.checkpoints.len()) }
             </ol>
         </section>
+    }
+}
+
+/// A channel item's roving key: its channel (the group) and what it opens, stable while it
+/// moves along the channel.
+fn rove_key(channel: usize, pick: Selection) -> String {
+    match pick {
+        Selection::FlinkRecord(r) => format!("c{channel}:r{}", r.0),
+        Selection::Checkpoint(id) => format!("c{channel}:b{id}"),
+        // Items open a record or a checkpoint only.
+        _ => format!("c{channel}:x"),
     }
 }
 
