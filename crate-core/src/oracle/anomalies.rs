@@ -101,13 +101,30 @@ pub fn aborted_offsets(sim: &Simulation) -> BTreeSet<(Tp, u64)> {
     out
 }
 
-/// The broker, down at the end, that holds record `id` of `tp` on disk while `tp` has no live
-/// leader: a broker's log survives its crash, so the record is unavailable rather than gone
-/// (with a live leader that lacks it, a restart would truncate it away: that is a loss).
-pub fn held_by_down_broker(sim: &Simulation, tp: Tp, id: RecordId) -> Option<u8> {
-    if leader_replica(sim, tp).is_some() {
-        return None;
+/// Records a down broker holds on disk in a partition with no live leader: a broker's log
+/// survives its crash, so they are unavailable rather than gone (with a live leader that
+/// lacks one, a restart would truncate it away: that is a loss). One pass over those logs.
+pub fn held_offline(sim: &Simulation) -> BTreeSet<RecordId> {
+    let mut out = BTreeSet::new();
+    for tp in partitions(sim) {
+        if leader_replica(sim, tp).is_some() {
+            continue;
+        }
+        for b in sim.brokers.iter().filter(|b| !is_alive(sim, b.node())) {
+            if let Some(r) = b.replicas.get(&tp) {
+                out.extend(
+                    r.log
+                        .records_below(r.log.log_end_offset())
+                        .map(|rec| rec.value),
+                );
+            }
+        }
     }
+    out
+}
+
+/// The down broker that holds record `id` of `tp` (one of `held_offline`), for its anomaly.
+fn down_holder(sim: &Simulation, tp: Tp, id: RecordId) -> Option<u8> {
     sim.brokers
         .iter()
         .filter(|b| !is_alive(sim, b.node()))
@@ -125,8 +142,11 @@ const MAX_PER_KIND: usize = 50;
 pub fn find(sim: &Simulation) -> Vec<Anomaly> {
     let copies = readable_copies(sim);
     let mut out = Vec::new();
+    let room = |out: &[Anomaly], kind: AnomalyKind| {
+        out.iter().filter(|x| x.kind == kind).count() < MAX_PER_KIND
+    };
     let push = |out: &mut Vec<Anomaly>, a: Anomaly| {
-        if out.iter().filter(|x: &&Anomaly| x.kind == a.kind).count() < MAX_PER_KIND {
+        if room(out, a.kind) {
             out.push(a);
         }
     };
@@ -203,6 +223,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
             );
         }
     }
+    let offline = held_offline(sim);
     for (i, e) in sim.ledger.records.iter().enumerate() {
         let id = RecordId(i as u32);
         if !e.acknowledged() {
@@ -210,6 +231,10 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
         }
         let readable = copies.get(&id);
         if readable.is_none() {
+            // Its down broker looked up only for the anomalies listed (one scan of its log).
+            let holder =
+                e.tp.filter(|_| offline.contains(&id) && room(&out, AnomalyKind::LostWrite))
+                    .and_then(|tp| down_holder(sim, tp, id));
             push(
                 &mut out,
                 Anomaly {
@@ -227,7 +252,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                             e.acked_offset
                                 .map(|o| format!(" at offset {o}"))
                                 .unwrap_or_default(),
-                            e.tp.and_then(|tp| held_by_down_broker(sim, tp, id))
+                            holder
                                 .map(|b| format!(": broker {b}, down at the end, holds it on disk (unavailable until it restarts)"))
                                 .unwrap_or_default()
                         ),

@@ -252,16 +252,14 @@ fn aborted_never_visible(sim: &Simulation) -> Failure {
 fn committed_all_visible(sim: &Simulation) -> Failure {
     let visible: std::collections::BTreeSet<crate::ids::RecordId> =
         crate::order::set_of(visible_set(sim).into_iter().map(|(_, _, v)| v));
+    // A record whose partition has no live leader at the end is unavailable, not invisible:
+    // its broker, down, holds it on disk (an offline partition shows nothing).
+    let offline = crate::oracle::anomalies::held_offline(sim);
     for (i, e) in sim.ledger.records.iter().enumerate() {
         let id = crate::ids::RecordId(i as u32);
-        // A record whose partition has no live leader at the end is unavailable, not
-        // invisible: its broker, down, holds it on disk (an offline partition shows nothing).
-        let offline = e
-            .tp
-            .is_some_and(|tp| crate::oracle::anomalies::held_by_down_broker(sim, tp, id).is_some());
         if e.txn_outcome == Some(crate::oracle::TxnOutcome::Committed)
             && !visible.contains(&id)
-            && !offline
+            && !offline.contains(&id)
         {
             return Some((
                 format!("{id} belongs to a committed transaction but is not visible"),
