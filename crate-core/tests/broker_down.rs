@@ -14,7 +14,12 @@ use eos_core::sim::Note;
 use eos_core::RunLimit;
 
 fn crash_broker_at(at_ms: u64) -> eos_core::Scenario {
-    let base = builtin::get("seed-frozen-broker").expect("built-in");
+    crash_broker_of("seed-frozen-broker", at_ms)
+}
+
+/// Built-in `name` with broker 0 crashed at `at_ms`, for good.
+fn crash_broker_of(name: &str, at_ms: u64) -> eos_core::Scenario {
+    let base = builtin::get(name).expect("built-in");
     base.with_fault(FaultSpec {
         at_ms,
         action: "crash".into(),
@@ -881,16 +886,7 @@ fn a_refused_broker_that_crashes_again_still_comes_back() {
 /// partition's committed records break no visibility invariant.
 #[test]
 fn a_processor_whose_only_broker_stays_down_stops_and_its_records_are_unavailable() {
-    let scenario = builtin::get("rpw-crash-at-most-once")
-        .expect("built-in")
-        .with_fault(FaultSpec {
-            at_ms: 58,
-            action: "crash".into(),
-            target: Some("broker-0".into()),
-            count: 1,
-            ..Default::default()
-        })
-        .expect("a valid fault");
+    let scenario = crash_broker_of("rpw-crash-at-most-once", 58);
     for g in eos_core::kafka::processor::Guarantee::ALL {
         let guarantee = g.name();
         let scenario = eos_core::compare::with_guarantee(&scenario, g)
