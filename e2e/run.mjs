@@ -1663,6 +1663,12 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   assert(!(await page.locator('.fork-side.changed').textContent()).includes('Duplicate:'), 'the changed side has none');
   await page.locator('.fork').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '41-fork.png'), fullPage: false });
+  // Another change chosen with a fork on screen: forked at once, at the fork's step.
+  const other = options.find((o) => o !== 'idempotence (app): off → on');
+  assert(other, `a second change to choose: ${options}`);
+  await page.selectOption('#fork-change', { label: other });
+  await page.waitForFunction((o) => document.querySelector('.fork-side.changed')?.textContent.includes(`Changed: ${o}`), other, { timeout: 10000 });
+  await page.waitForFunction(() => /[?&]fork=[^&]*@4(&|$)/.test(location.search), null, { timeout: 5000 });
   await page.selectOption('#scenario-picker', 'rpw-crash-exactly-once');
   assert((await page.locator('.fork-result').count()) === 0, 'a new scenario clears the fork');
   // A long future: the first 12 events, the rest folded away and opened from the keyboard.

@@ -59,12 +59,26 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
         return html! {};
     }
     let on_choose = {
-        let choice = choice.clone();
+        let (choice, options, shown, on_fork) = (
+            choice.clone(),
+            options.clone(),
+            props.fork.clone(),
+            props.on_fork.clone(),
+        );
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
-            choice.set(v.parse().unwrap_or(0));
+            let i = v.parse().unwrap_or(0);
+            choice.set(i);
+            // With a fork on screen, another change is forked at the same step at once:
+            // the two futures on screen are always those of the change the select shows.
+            if let (Some(at), Some(change)) = (&shown, options.get(i)) {
+                on_fork.emit(Some(ForkAt {
+                    change: change.clone(),
+                    step: at.step,
+                }));
+            }
         })
     };
     let on_fork = {
