@@ -1249,7 +1249,7 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   await page.fill('#answer-number', '2');
   // Enter answers, as in any form.
   await page.press('#answer-number', 'Enter');
-  assert(/Не совсем/.test(await page.locator('#feedback').innerText()), 'feedback in Russian');
+  assert(/Неверно/.test(await page.locator('#feedback').innerText()), 'feedback in Russian');
   await page.screenshot({ path: join(artifacts, '27-russian.png'), fullPage: false });
   await page.click('#leave-lesson');
   assert((await page.locator('#back-to-lesson').innerText()).includes('Вернуться к уроку'), 'back button in Russian');

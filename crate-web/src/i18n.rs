@@ -207,10 +207,11 @@ strings! {
     ShowAnswer => "Show the answer", "Показать ответ";
     TryAgain => "Try again", "Ещё раз";
     Correct => "Correct.", "Верно.";
-    Incorrect => "Not quite.", "Не совсем.";
+    Incorrect => "Not quite.", "Неверно.";
     Revealed => "The answer.", "Ответ.";
     SimulationReads => "The simulation reads", "Симуляция показывает";
     RightChoice => "The right answer", "Правильный ответ";
+    RightIsReading => "The right answer: {0}, as the simulation shows.", "Правильный ответ: {0} — столько показывает симуляция.";
     TryIt => "Try it", "Попробуйте";
     Trying => "Trying a changed scenario:", "Изменённый сценарий:";
     BackToLesson => "Back to the lesson", "Вернуться к уроку";
@@ -257,8 +258,8 @@ strings! {
     ForkMoreNotableEvents => "… more notable events: {0}", "… ещё заметных событий: {0}";
     ForkNotListed => "… and more not listed: {0}", "… и ещё не показанных: {0}";
     ShowSpotlight => "Show where", "Показать где";
-    Seen => "steps seen", "шагов пройдено";
-    Right => "right answers", "верных ответов";
+    Seen => "{0}/{1} steps seen", "пройдено шагов: {0} из {1}";
+    Right => "{0}/{1} right answers", "верных ответов: {0} из {1}";
     Done => "done", "пройден";
     // Controls and embed bar.
     Playback => "Playback", "Воспроизведение";
@@ -623,7 +624,7 @@ strings! {
     CkptInFlight => "in-flight records", "записей в пути";
     CkptFinalRun => "{0} cp {1}", "{0} — чекпоинт {1}";
     CkptFinalLead => "The savepoint that stops the job (always aligned, so it waits behind the buffered records; one that expires is tried again):",
-        "Точка сохранения, которой задача останавливается (всегда выровненная, поэтому ждёт за записями в буферах; истёкшая повторяется):";
+        "Точка сохранения, с которой задание останавливается (stop-with-savepoint; всегда выровненная, поэтому ждёт за записями в буферах; истёкшая повторяется):";
     CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
     CkptExplain => "Start delay: from the trigger until the last task's first barrier arrives; under backpressure an aligned barrier waits behind the queued records, an unaligned one overtakes them. Alignment: from a task's first barrier to its last (under EXACTLY_ONCE its other inputs wait meanwhile; under AT_LEAST_ONCE none does).",
         "Задержка старта: от запуска чекпоинта до прихода первого барьера в последнюю задачу; при обратном давлении выровненный барьер ждёт за записями в очереди, невыровненный их обгоняет. Выравнивание: от первого барьера задачи до последнего (при EXACTLY_ONCE остальные её входы тем временем ждут, при AT_LEAST_ONCE — нет).";
@@ -712,7 +713,7 @@ strings! {
     RestartedFromScratch => "↺ restarted from scratch at {0}", "↺ перезапуск с нуля в {0}";
     SnapshotTip => "the last checkpoint this task snapshotted (a source's: the positions it saved, where a restore resumes)", "последний чекпоинт, в который задача сделала снимок (у источника — сохранённые позиции, с которых продолжит восстановление)";
     SnapshotN => "snapshot {0}", "снимок {0}";
-    Veiled => "— hidden while the lesson's question waits for your answer: it would give the answer away.", "— скрыто, пока вопрос урока ждёт ответа: здесь виден ответ.";
+    Veiled => "— hidden while the lesson's question waits for your answer: it would give the answer away.", "— скрыто до ответа на вопрос урока: иначе ответ был бы виден здесь.";
     SnapshotSaved => "saved {0}", "сохранено {0}";
     SnapshotSavedRow => "{0}, saved {1} (where a restore resumes)", "{0}, сохранено {1} (отсюда продолжит восстановление)";
     SourcePosition => "reading at {0}", "читает с {0}";

@@ -123,12 +123,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     Verdict::Incorrect => "incorrect",
                     Verdict::Shown => "shown",
                 })}>
-                    <strong class="verdict">{ match f.verdict {
-                        Verdict::Correct => i18n.t(S::Correct),
-                        Verdict::Incorrect => i18n.t(S::Incorrect),
-                        Verdict::Shown => i18n.t(S::Revealed),
-                    } }</strong>
-                    {" "}<span class="actual">{ markdown::inline_text(&f.actual) }</span>
+                    // "The answer. The right answer: …" would say it twice.
+                    if f.verdict != Verdict::Shown || f.right.is_none() {
+                        <strong class="verdict">{ match f.verdict {
+                            Verdict::Correct => i18n.t(S::Correct),
+                            Verdict::Incorrect => i18n.t(S::Incorrect),
+                            Verdict::Shown => i18n.t(S::Revealed),
+                        } }</strong>{" "}
+                    }
+                    <span class="actual">{ markdown::inline_text(&f.actual) }</span>
                     if let Some(e) = &f.explanation {
                         <div class="explanation">{ markdown::render(e) }</div>
                     }

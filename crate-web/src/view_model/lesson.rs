@@ -77,6 +77,7 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
             // task must acknowledge first" a bare "reads 0" would only puzzle.
             let reading = r.grade.actual.to_string();
             let actual = match right {
+                Some(label) if label.trim() == reading => S::RightIsReading.f(lang, &[&label]),
                 Some(label) if !label.contains(&reading) => {
                     format!("{}: {label}", S::RightChoice.get(lang))
                 }
@@ -153,14 +154,10 @@ pub fn contents(
         .enumerate()
         .map(|(i, l)| {
             let p = progress.of(l);
-            let mut text = format!("{}/{} {}", p.seen, p.steps, S::Seen.get(lang));
+            let mut text = S::Seen.f(lang, &[&p.seen, &p.steps]);
             if p.questions > 0 {
-                text.push_str(&format!(
-                    " · {}/{} {}",
-                    p.right,
-                    p.questions,
-                    S::Right.get(lang)
-                ));
+                text.push_str(" · ");
+                text.push_str(&S::Right.f(lang, &[&p.right, &p.questions]));
             }
             ContentsEntry {
                 title: l.title().get(lang).to_string(),
@@ -269,9 +266,13 @@ mod tests {
             no,
             "The right answer: No: every task must acknowledge first"
         );
-        // last-stable-offset: "1: only `plain`"… the right one, 0, is named "0".
+        // last-stable-offset: "1: only `plain`"… the right one, 0, is named "0": the bare
+        // number is not said twice.
         let zero = verdict("last-stable-offset", 3, 0, 0);
-        assert!(zero.ends_with("(the simulation reads 0)"), "{zero}");
+        assert_eq!(zero, "The right answer: 0, as the simulation shows.");
+        // A choice naming the reading among other words gets it confirmed.
+        let offset = verdict("lost-ack", 3, 5, 2);
+        assert!(offset.ends_with("(the simulation reads 5)"), "{offset}");
     }
 
     #[test]
