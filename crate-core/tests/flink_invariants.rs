@@ -1376,7 +1376,11 @@ fn the_aligned_checkpoint_timeout_switches_stuck_barriers_to_unaligned() {
     let s = load("flink-backpressure-aligned-timeout");
     let (sim, r, _) = run_report("aligned-timeout", &s);
     let f = r.flink.as_ref().unwrap();
-    assert!(!f.unaligned, "configured aligned");
+    // Unaligned checkpoints enabled, each starting aligned: the report says both.
+    assert!(
+        f.unaligned && f.aligned_checkpoint_timeout_ms == Some(100),
+        "{f:?}"
+    );
     // No periodic checkpoint expires (the stop's savepoint, always aligned, does once).
     assert_eq!(
         (periodic_expired(&sim), stop_outcomes(&sim)),
@@ -1615,4 +1619,65 @@ fn exponential_delay_grows_between_close_failures_and_fixed_delay_does_not() {
             other => panic!("{bad}: {other:?}"),
         }
     }
+}
+
+/// A failed savepoint does not count against the tolerable checkpoint failures: with the
+/// threshold at 0, a periodic checkpoint's expiry fails the job over, but the stop's
+/// savepoints that expire after it do not. After the third failed stop the run cancels the
+/// job (an operator's `flink cancel`), so the run ends instead of running into its limit.
+#[test]
+fn failed_savepoints_do_not_fail_the_job_over_and_the_third_cancels_it() {
+    let s = edit(&load("flink-backpressure-unaligned"), |f| {
+        if let Some(fl) = f.flink.as_mut() {
+            fl.unaligned = false;
+            fl.tolerable_failed_checkpoints = 0;
+        }
+    });
+    let (sim, r, _) = run_report("aligned, no tolerance", &s);
+    let f = r.flink.as_ref().expect("a job");
+    let failovers = flink_notes(&sim)
+        .filter(|n| matches!(n, FlinkNote::JobFailing { .. }))
+        .count();
+    assert_eq!(
+        (periodic_expired(&sim), failovers),
+        (1, 1),
+        "one periodic expiry, one failover: {f:#?}"
+    );
+    assert_eq!(stop_outcomes(&sim), vec![CheckpointOutcome::Expired; 3]);
+    assert!(f.checkpoints.iter().filter(|c| c.savepoint).count() == 3);
+    assert_eq!(f.end, "cancelled");
+    assert_eq!(job(&sim).phase, eos_core::flink::job::JobPhase::Cancelled);
+    assert!(
+        flink_notes(&sim).any(|n| matches!(n, FlinkNote::JobCancelled { attempts: 3 })),
+        "the cancel is narrated"
+    );
+    // Nothing runs after the cancel: no checkpoint is triggered, no record processed.
+    let cancelled_at = sim
+        .trace()
+        .iter()
+        .position(|s| {
+            s.notes
+                .iter()
+                .any(|n| matches!(n, Note::Flink(FlinkNote::JobCancelled { .. })))
+        })
+        .expect("a cancel step");
+    assert!(
+        !sim.trace()[cancelled_at + 1..]
+            .iter()
+            .any(|s| s.notes.iter().any(|n| matches!(
+                n,
+                Note::Flink(FlinkNote::CheckpointTriggered { .. } | FlinkNote::Processed { .. })
+            ))),
+        "the job is gone after the cancel"
+    );
+}
+
+/// The JobManager's own failure is not modelled: a scenario that crashes it is refused with
+/// a message saying what to do instead, not run into its step limit.
+#[test]
+fn a_jobmanager_crash_is_refused() {
+    let text = text_of("flink-barrier-walkthrough")
+        + "\n[[faults]]\nat_ms = 300\naction = \"crash\"\ntarget = \"jobmanager\"\n";
+    let e = Scenario::parse(&text).expect_err("refused");
+    assert!(e.to_string().contains("the JobManager cannot crash"), "{e}");
 }

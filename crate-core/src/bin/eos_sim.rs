@@ -365,21 +365,26 @@ fn print_summary(r: &Report, names: &eos_core::sim::names::Names) {
 
 fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::names::Names) {
     let key = |k: &u32| names.key(Some(*k)).unwrap_or_else(|| k.to_string());
+    let mode = match (f.unaligned, f.aligned_checkpoint_timeout_ms) {
+        (true, Some(t)) => format!(" (aligned, unaligned after {t} ms)"),
+        (true, None) => " (unaligned)".into(),
+        _ => String::new(),
+    };
+    let end = match f.end.as_str() {
+        "finished" => "",
+        "cancelled" => "; job cancelled (its stop's savepoints failed)",
+        _ => "; job still running when the run ended",
+    };
     println!(
-        "flink      {}{}: {} checkpoints completed, {} expired, {} aborted; {} failovers",
-        f.checkpointing,
-        if f.unaligned { " (unaligned)" } else { "" },
-        f.completed,
-        f.expired,
-        f.aborted,
-        f.failovers
+        "flink      {}{mode}: {} checkpoints completed, {} expired, {} aborted; {} failovers{end}",
+        f.checkpointing, f.completed, f.expired, f.aborted, f.failovers
     );
     if f.checkpoints.len() > 16 {
         println!("  (the first 16 of {} checkpoints)", f.checkpoints.len());
     }
     for c in f.checkpoints.iter().take(16) {
         println!(
-            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>7}  start delay {:>7}  alignment {:>4} ms  acks {:<2} channel state {}",
+            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>7}  start delay {:>7}  alignment {:>4} ms  acks {:<2} channel state {}{}",
             c.id,
             c.outcome,
             c.triggered_at_ms,
@@ -392,7 +397,8 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::
             },
             c.alignment_ms,
             c.acks,
-            c.channel_state_records
+            c.channel_state_records,
+            if c.savepoint { "  (the stop's savepoint)" } else { "" }
         );
     }
     let o = &f.output;

@@ -48,7 +48,7 @@ pub struct CheckpointCoordinator {
 }
 
 /// How many times the run tries to stop the job with a savepoint (an operator retrying a
-/// failed stop-with-savepoint) before it leaves the job running.
+/// failed stop-with-savepoint) before it cancels the job.
 pub const STOP_ATTEMPTS: u32 = 3;
 
 impl CheckpointCoordinator {
@@ -342,7 +342,13 @@ impl Job {
         } else {
             self.coordinator.consecutive_failures += 1;
         }
-        if self.coordinator.consecutive_failures > self.config.tolerable_failures {
+        if p.last && self.coordinator.failed_stops >= STOP_ATTEMPTS {
+            self.cancel(self.coordinator.failed_stops, ctx);
+        } else if !p.last && self.coordinator.consecutive_failures > self.config.tolerable_failures
+        {
+            // Flink's CheckpointFailureManager clears its count as it fails the job: the
+            // restarted job tolerates as many failures again.
+            self.coordinator.consecutive_failures = 0;
             self.fail(
                 format!(
                     "exceeded the checkpoint tolerable failure threshold ({})",

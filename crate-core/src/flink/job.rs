@@ -26,6 +26,8 @@ pub enum JobPhase {
     Restarting,
     /// Stopped with a final checkpoint.
     Finished,
+    /// Cancelled without a savepoint, after the stop's savepoints kept failing.
+    Cancelled,
 }
 
 /// A restore, for the invariants: when, and from which checkpoint (`None`: from scratch).

@@ -22,7 +22,6 @@ impl Job {
             return;
         }
         self.phase = JobPhase::Restarting;
-        self.attempt += 1;
         self.failovers += 1;
         let delay = self.backoff.on_failure(&self.config, ctx.now);
         ctx.note(Note::Flink(FlinkNote::JobFailing {
@@ -30,6 +29,32 @@ impl Job {
             strategy: self.config.restart_strategy,
             backoff: delay.base,
         }));
+        let attempt = self.cancel_tasks(ctx);
+        ctx.set_timer_for_jittered(
+            NodeId::JobManager,
+            delay.base,
+            delay.jitter_percent,
+            delay.at_most,
+            Timer::Flink(FlinkTimer::Restart { attempt }),
+        );
+    }
+
+    /// The run gives up on stopping the job with a savepoint: it cancels the job (`flink
+    /// cancel`), as an operator would. No restart follows.
+    pub(super) fn cancel(&mut self, attempts: u32, ctx: &mut Ctx) {
+        if self.phase != JobPhase::Running {
+            return;
+        }
+        self.phase = JobPhase::Cancelled;
+        ctx.note(Note::Flink(FlinkNote::JobCancelled { attempts }));
+        self.cancel_tasks(ctx);
+    }
+
+    /// Every task is cancelled: pending checkpoints are aborted, the channels emptied, and
+    /// each living 2PC sink closes its writer a moment later. Returns the new attempt, whose
+    /// timers are the only ones that count from now on.
+    fn cancel_tasks(&mut self, ctx: &mut Ctx) -> u32 {
+        self.attempt += 1;
         let aborted: Vec<u64> = self.coordinator.pending.keys().copied().collect();
         self.coordinator.pending.clear();
         // The scheduler stops: a trigger queued behind them goes too.
@@ -61,13 +86,7 @@ impl Job {
                 );
             }
         }
-        ctx.set_timer_for_jittered(
-            NodeId::JobManager,
-            delay.base,
-            delay.jitter_percent,
-            delay.at_most,
-            Timer::Flink(FlinkTimer::Restart { attempt }),
-        );
+        attempt
     }
 
     /// After the restart delay: restore from the latest completed checkpoint.

@@ -23,12 +23,24 @@ pub struct CheckpointLine {
     pub acks: u32,
     pub unaligned_tasks: u32,
     pub channel_state_records: u32,
+    /// The savepoint that stops the job (stop-with-savepoint), not a periodic checkpoint.
+    #[serde(default)]
+    pub savepoint: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlinkReport {
     pub checkpointing: String,
+    /// Unaligned checkpoints are enabled (with an aligned checkpoint timeout, each
+    /// checkpoint starts aligned).
     pub unaligned: bool,
+    /// `execution.checkpointing.aligned-checkpoint-timeout`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aligned_checkpoint_timeout_ms: Option<u64>,
+    /// How the job ended: `finished` (stopped with a savepoint), `cancelled` (the stop's
+    /// savepoint kept failing), or `running` / `restarting` when the run ended first.
+    #[serde(default)]
+    pub end: String,
     pub completed: u32,
     pub expired: u32,
     pub aborted: u32,
@@ -88,6 +100,7 @@ fn line(s: &CheckpointStat) -> CheckpointLine {
         acks: s.acks.len() as u32,
         unaligned_tasks: s.unaligned_tasks,
         channel_state_records: s.channel_state_records,
+        savepoint: s.last,
     }
 }
 
@@ -100,7 +113,15 @@ impl FlinkReport {
         Some(FlinkReport {
             ledger: ledger(job, &output),
             checkpointing: job.config.mode.name().into(),
-            unaligned: job.config.unaligned,
+            unaligned: job.config.unaligned || job.config.aligned_timeout.is_some(),
+            aligned_checkpoint_timeout_ms: job.config.aligned_timeout.map(to_ms),
+            end: match job.phase {
+                super::job::JobPhase::Running => "running",
+                super::job::JobPhase::Restarting => "restarting",
+                super::job::JobPhase::Finished => "finished",
+                super::job::JobPhase::Cancelled => "cancelled",
+            }
+            .into(),
             completed: count(CheckpointOutcome::Completed),
             expired: count(CheckpointOutcome::Expired),
             aborted: count(CheckpointOutcome::Aborted),

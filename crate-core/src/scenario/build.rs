@@ -138,6 +138,22 @@ fn node(file: &ScenarioFile, name: &str) -> Option<NodeId> {
         .map(|i| NodeId::Task(i as u8))
 }
 
+/// The JobManager's own failure is not modelled: Flink recovers it with high availability (a
+/// standby takes leadership and restores the job from its latest completed checkpoint), and
+/// a crash the run never recovered would leave the job unstoppable.
+fn not_the_jobmanager(c: &mut Checker, f: &str, node: Option<NodeId>) -> Option<NodeId> {
+    if node == Some(NodeId::JobManager) {
+        c.err(
+            format!("{f}.target"),
+            "the JobManager cannot crash or restart here: its failure (Flink's high-availability \
+             failover) is not modelled; crash a task or a taskmanager to fail the job over, or \
+             freeze the JobManager to pause its coordination",
+        );
+        return None;
+    }
+    node
+}
+
 pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
     let mut c = Checker::default();
     if file.version != 1 {
@@ -1071,15 +1087,19 @@ fn fault(
         }
         "crash" => {
             let node = resolve(c, "target", &s.target, true);
+            let node = not_the_jobmanager(c, &f, node);
             let restart_after = millis(c, "restart_after_ms", s.restart_after_ms, false);
             Some(Fault::Crash {
                 node: node?,
                 restart_after,
             })
         }
-        "restart" => Some(Fault::Restart {
-            node: resolve(c, "target", &s.target, true)?,
-        }),
+        "restart" => {
+            let node = resolve(c, "target", &s.target, true);
+            Some(Fault::Restart {
+                node: not_the_jobmanager(c, &f, node)?,
+            })
+        }
         "drop" | "delay" | "duplicate" | "drop_on_wire" | "delay_on_wire" => {
             let matcher = MessageMatch {
                 from: resolve(c, "from", &s.from, false),

@@ -86,6 +86,10 @@ pub enum FlinkNote {
     JobFinished {
         checkpoint: u64,
     },
+    /// The stop's savepoint failed `attempts` times: the run cancels the job.
+    JobCancelled {
+        attempts: u32,
+    },
     SourceEmitted {
         task: NodeId,
         record: RecordId,
@@ -185,7 +189,7 @@ pub enum FlinkNote {
 }
 
 impl FlinkNote {
-    pub const KIND_NAMES: [&'static str; 25] = [
+    pub const KIND_NAMES: [&'static str; 26] = [
         "checkpoint_triggered",
         "barrier_emitted",
         "barrier_received",
@@ -197,6 +201,7 @@ impl FlinkNote {
         "notify_received",
         "stop_requested",
         "job_finished",
+        "job_cancelled",
         "source_emitted",
         "processed",
         "looped",
@@ -227,6 +232,7 @@ impl FlinkNote {
             FlinkNote::NotifyReceived { .. } => "notify_received",
             FlinkNote::StopRequested => "stop_requested",
             FlinkNote::JobFinished { .. } => "job_finished",
+            FlinkNote::JobCancelled { .. } => "job_cancelled",
             FlinkNote::SourceEmitted { .. } => "source_emitted",
             FlinkNote::Processed { .. } => "processed",
             FlinkNote::Looped { .. } => "looped",
@@ -255,7 +261,9 @@ impl FlinkNote {
             FlinkNote::LingeringAborted { .. } | FlinkNote::WriterClosedAborting { .. } => {
                 Some(Notable::Abort)
             }
-            FlinkNote::JobFailing { .. } | FlinkNote::JobRestored { .. } => Some(Notable::Crash),
+            FlinkNote::JobFailing { .. }
+            | FlinkNote::JobRestored { .. }
+            | FlinkNote::JobCancelled { .. } => Some(Notable::Crash),
             _ => None,
         }
     }
@@ -348,6 +356,9 @@ impl FlinkNote {
             }
             FlinkNote::JobFinished { checkpoint } => format!(
                 "The job finished with checkpoint {checkpoint}; the sinks commit what it covers."
+            ),
+            FlinkNote::JobCancelled { attempts } => format!(
+                "The stop's savepoint failed {attempts} times: the run gives up and cancels the job (`flink cancel`), as an operator would. Every task is cancelled, with no savepoint: in-flight records and uncommitted work are gone, and a two-phase-commit sink's pre-committed transactions are left to the next start (or to their timeout)."
             ),
             FlinkNote::SourceEmitted { task, record, tp, offset } => format!(
                 "{} reads {} from {} at offset {offset} and emits it.",
