@@ -1178,6 +1178,8 @@ test('two lessons walked start to finish; a try-it loads the changed scenario', 
   const trying = page.locator('#trying');
   await trying.waitFor();
   assert((await trying.innerText()).length > 10, 'the try-it is named');
+  // The setting it changed, named as the fork names it.
+  assert(/idempotence( \([^)]*\))?: on → off/.test(await trying.locator('.trying-change').innerText()), `the change: ${await trying.innerText()}`);
   // The header says the built-in is changed, in the picker and above the summary.
   const picked = await page.locator('#scenario-picker option:checked').innerText();
   assert(/\(changed\)$/.test(picked), `the picker names the changed run: ${picked}`);

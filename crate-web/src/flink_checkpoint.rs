@@ -28,10 +28,28 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     };
     let dur = |t| duration(t, lang);
     let task = |i: u8| sim.names.node(NodeId::Task(i));
+    // The stop's savepoint is named as one, as Flink's web UI types it.
+    let title = if stat.last {
+        S::Savepoint.f(lang, &[&id])
+    } else {
+        title
+    };
+    // Aborted: subsumed by a later checkpoint completing at that moment, or abandoned by a
+    // failover.
+    let subsumed = || {
+        job.coordinator.history.iter().any(|s| {
+            s.id > id
+                && s.outcome == CheckpointOutcome::Completed
+                && s.finished_at == stat.finished_at
+        })
+    };
     let (outcome, why) = match stat.outcome {
         CheckpointOutcome::Pending => (S::CpPending, S::CpPendingWhy),
+        CheckpointOutcome::Completed if stat.last => (S::CpCompleted, S::SpCompletedWhy),
         CheckpointOutcome::Completed => (S::CpCompleted, S::CpCompletedWhy),
+        CheckpointOutcome::Expired if stat.last => (S::CpExpired, S::SpExpiredWhy),
         CheckpointOutcome::Expired => (S::CpExpired, S::CpExpiredWhy),
+        CheckpointOutcome::Aborted if subsumed() => (S::CpAborted, S::CpSubsumedWhy),
         CheckpointOutcome::Aborted => (S::CpAborted, S::CpAbortedWhy),
     };
     let mut rows = vec![
@@ -222,7 +240,14 @@ mod tests {
             .last()
             .expect("a completed checkpoint");
         let vm = inspect(&sim, last.id, Lang::En);
-        assert_eq!(vm.title, format!("checkpoint {} · completed", last.id));
+        // The job stopped with it: the stop's savepoint, named as one.
+        assert_eq!(vm.title, format!("savepoint {} · completed", last.id));
+        assert!(
+            vm.notes[0].contains("the job stopped with it"),
+            "{:?}",
+            vm.notes
+        );
+        assert_eq!(inspect(&sim, 1, Lang::En).title, "checkpoint 1 · completed");
         let total = job.tasks.len();
         let acked = format!("acknowledged by {total} of {total}");
         assert!(!value(&vm, &acked).is_empty(), "{:?}", vm.rows);

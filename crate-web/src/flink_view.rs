@@ -23,7 +23,7 @@ pub fn versus_failure_free(
     lang: Lang,
 ) -> Option<(String, bool)> {
     let job = sim.flink.as_ref()?;
-    if job.phase != JobPhase::Finished {
+    if !matches!(job.phase, JobPhase::Finished | JobPhase::Cancelled) {
         return None;
     }
     let run = eos_core::flink::outcome::FlinkOutput::of(sim)?;
@@ -117,6 +117,8 @@ pub struct ChannelVm {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckpointVm {
     pub id: u64,
+    /// The stop's savepoint, not a periodic checkpoint.
+    pub savepoint: bool,
     /// "pending", "completed", "expired", "aborted"
     pub outcome: &'static str,
     pub acks: String,
@@ -149,6 +151,7 @@ pub fn phase_word(phase: &str, lang: Lang) -> &'static str {
     match phase {
         "restarting" => S::Restarting.get(lang),
         "finished" => S::Finished.get(lang),
+        "cancelled" => S::Cancelled.get(lang),
         _ => S::Running.get(lang),
     }
 }
@@ -159,6 +162,7 @@ pub fn status_word(status: &str, lang: Lang) -> &'static str {
         "crashed" => S::TaskCrashed.get(lang),
         "restarting" => S::Restarting.get(lang),
         "finished" => S::TaskFinished.get(lang),
+        "cancelled" => S::TaskCancelled.get(lang),
         _ => S::Running.get(lang),
     }
 }
@@ -220,6 +224,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         JobPhase::Running => "running",
         JobPhase::Restarting => "restarting",
         JobPhase::Finished => "finished",
+        JobPhase::Cancelled => "cancelled",
     };
     let tasks = job
         .tasks
@@ -308,6 +313,8 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                 "crashed"
             } else if job.phase == JobPhase::Restarting {
                 "restarting"
+            } else if job.phase == JobPhase::Cancelled {
+                "cancelled"
             } else if t.finished || finished {
                 "finished"
             } else {
@@ -404,6 +411,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         .iter()
         .map(|s| CheckpointVm {
             id: s.id,
+            savepoint: s.last,
             outcome: match s.outcome {
                 CheckpointOutcome::Pending => "pending",
                 CheckpointOutcome::Completed => "completed",
@@ -674,7 +682,7 @@ mod tests {
         assert_eq!(vm.restores.len(), 1);
         let marker = &vm.restores[0];
         assert!(
-            marker.label.starts_with(&format!("↺ restored CP {id} at ")),
+            marker.label.starts_with(&format!("↺ restored cp {id} at ")),
             "{marker:?}"
         );
         let before: Vec<u64> = vm.checkpoints[..marker.before]

@@ -97,7 +97,7 @@ pub fn group(name: &str, lang: Lang) -> &str {
     match name {
         "Idempotent producer" => "Идемпотентный продюсер",
         "Replication" => "Репликация",
-        "Consumers" => "Консьюмеры",
+        "Consumers" => "Потребители",
         "Transactions" => "Транзакции",
         other => other,
     }
@@ -402,8 +402,8 @@ strings! {
     Anomaly => "Anomaly {0}: {1}", "Аномалия {0}: {1}";
     NoAnomaly => "No anomaly names this record.", "Ни одна аномалия не касается этой записи.";
     ProducerState => "producer state", "состояние продюсеров";
-    NoProducerState => "no producer id has written here", "сюда не писал ни один producer id";
-    ProducerStateOf => "producer id {0} · epoch {1}, last batches", "producer id {0} · эпоха {1}, последние батчи";
+    NoProducerState => "no producer id has written here", "сюда не писал ни один id продюсера";
+    ProducerStateOf => "producer id {0} · epoch {1}, last batches", "id продюсера {0} · эпоха {1}, последние батчи";
     SeqAtOffset => "seq {0} @{1}", "seq {0} @{1}";
     PartitionTitle => "Partition {0} on broker {1}", "Партиция {0} на брокере {1}";
     Role => "role", "роль";
@@ -433,7 +433,7 @@ strings! {
     State => "state", "состояние";
     Ready => "ready", "готов";
     Idle => "idle", "простаивает";
-    AskingForPid => "asking broker {0} for a producer id", "запрашивает producer id у брокера {0}";
+    AskingForPid => "asking broker {0} for a producer id", "запрашивает id продюсера у брокера {0}";
     IdempotenceAcks => "idempotence · acks", "идемпотентность · acks";
     On => "on", "вкл.";
     Off => "off", "выкл.";
@@ -444,8 +444,8 @@ strings! {
         "батч {0} брокеру {1} для {2}: записей {3}, base seq {4}, попытка {5}, отправлен {6}";
     BatchTo => "batch {0} to broker {1}", "батч {0} брокеру {1}";
     InFlightBatches => "in-flight batches", "батчей в полёте";
-    ConsumerTitle => "Consumer {0}", "Консьюмер {0}";
-    NoConsumer => "No such consumer.", "Такого консьюмера нет.";
+    ConsumerTitle => "Consumer {0}", "Потребитель {0}";
+    NoConsumer => "No such consumer.", "Такого потребителя нет.";
     Isolation => "isolation", "изоляция";
     Positions => "positions", "позиции";
     RecordsRead => "records read", "прочитано записей";
@@ -475,22 +475,22 @@ strings! {
     TxnsCoordinated => "transactions coordinated", "транзакций координирует";
     // Cards.
     InspectProducer => "Inspect producer {0} (Enter)", "Открыть продюсер {0} в инспекторе (Enter)";
-    InspectConsumer => "Inspect consumer {0} (Enter)", "Открыть консьюмер {0} в инспекторе (Enter)";
+    InspectConsumer => "Inspect consumer {0} (Enter)", "Открыть потребителя {0} в инспекторе (Enter)";
     InspectProcessor => "Inspect processor {0} (Enter)", "Открыть обработчик {0} в инспекторе (Enter)";
     InspectThing => "Inspect {0} (Enter)", "Открыть {0} в инспекторе (Enter)";
     Inspect => "Inspect {0}", "Открыть {0}";
-    ConnectionStuck => "connection to {0} stuck behind a lost message: nothing more arrives on it until a request times out", "соединение с {0} застряло за потерянным сообщением: по нему ничего не придёт, пока не истечёт таймаут запроса";
+    ConnectionStuck => "connection to {0} stuck behind a lost message: nothing more arrives on it until a request times out", "{0}: соединение застряло за потерянным сообщением: по нему ничего не придёт, пока не истечёт таймаут запроса";
     ProducerCounts => "{0} in flight · {1} not yet acknowledged", "в полёте {0} · без подтверждения {1}";
     ProducerSettings => "{0} · idempotence {1} · acks={2} · request.timeout {3} ms",
         "{0} · идемпотентность {1} · acks={2} · request.timeout {3} мс";
-    IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет producer id";
+    IdempotenceOff => "idempotence off: no producer id", "идемпотентность выкл.: нет id продюсера";
     NextSeq => "{0} next seq {1}", "{0}: след. seq {1}";
-    WaitingForPid => "waiting for a producer id", "ждёт producer id";
+    WaitingForPid => "waiting for a producer id", "ждёт id продюсера";
     ProducerClosedGaveUp => "closed: EndTxn went unanswered for max.block.ms (60 s)", "закрыт: EndTxn без ответа дольше max.block.ms (60 с)";
     ProducerClosedInitGaveUp => "closed: InitProducerId went unanswered for max.block.ms (60 s)", "закрыт: InitProducerId без ответа дольше max.block.ms (60 с)";
     ProducerClosedFenced => "closed: fenced (pid {0} · epoch {1} is over)", "закрыт: отсечён (pid {0} · эпоха {1} в прошлом)";
     ProducerDown => "crashed: its producer id, epoch and batches were only in memory",
-        "упал: его producer id, эпоха и батчи были только в памяти";
+        "упал: его id продюсера, эпоха и батчи были только в памяти";
     GroupNothing => "group {0} · nothing committed", "группа {0} · ничего не зафиксировано";
     GroupCommitted => "group {0} · committed {1}", "группа {0} · зафиксировано {1}";
     NothingRead => "nothing read yet", "пока ничего не прочитано";
@@ -510,7 +510,7 @@ strings! {
     NotStarted => "not started", "не начат";
     StartsAt => "not started yet: the application starts it at {0}", "ещё не запущен: приложение запустит его в {0}";
     ResumesFromCommitted => "resumes from the group's committed offsets", "продолжит с зафиксированных смещений группы";
-    PhaseAwaitingPid => "initTransactions: getting a producer id before it reads", "initTransactions: получает producer id, прежде чем читать";
+    PhaseAwaitingPid => "initTransactions: getting a producer id before it reads", "initTransactions: получает id продюсера, прежде чем читать";
     KindResponse => "{0} response", "ответ {0}";
     KindCheckpointTrigger => "checkpoint trigger", "запуск чекпоинта";
     KindCheckpointAck => "checkpoint ack", "подтверждение чекпоинта";
@@ -536,7 +536,7 @@ strings! {
     MsgAckCp => "ack cp {0}", "подтв. чекпоинта {0}";
     MsgCpComplete => "cp {0} complete", "чекпоинт {0} завершён";
     MsgCpAborted => "cp {0} aborted", "чекпоинт {0} отменён";
-    OutputNoPid => "output client: no producer id", "выходной клиент: нет producer id";
+    OutputNoPid => "output client: no producer id", "выходной клиент: нет id продюсера";
     OutputPid => "output client: pid {0} · epoch {1}", "выходной клиент: pid {0} · эпоха {1}";
     // On the wire.
     OnTheWire => "On the wire", "В пути";
@@ -558,8 +558,8 @@ strings! {
     // Transactions.
     TxnCoordinator => "Transaction coordinator", "Координатор транзакций";
     TxnDetail => "coordinator broker {0} · pid {1} · epoch {2}", "координатор — брокер {0} · pid {1} · эпоха {2}";
-    TxnTimesOut => "times out at {0}; if still open, aborted at the coordinator's look at {1}", "тайм-аут в {0}; если ещё открыта, откат при проверке координатора в {1}";
-    TxnTimedOutAwaiting => "timed out at {0}; the coordinator's look at {1} aborts it", "тайм-аут истёк в {0}; проверка координатора в {1} её откатит";
+    TxnTimesOut => "times out at {0}; if still open, aborted at the coordinator's look at {1}", "таймаут в {0}; если ещё открыта, откат при проверке координатора в {1}";
+    TxnTimedOutAwaiting => "timed out at {0}; the coordinator's look at {1} aborts it", "таймаут истёк в {0}; проверка координатора в {1} её откатит";
     // Partition logs.
     InspectPartition => "Inspect partition {0} on broker {1}", "Открыть партицию {0} на брокере {1}";
     InspectBroker => "Inspect broker {0}", "Открыть брокер {0}";
@@ -581,11 +581,11 @@ strings! {
         "смещение {0}: маркер {1} продюсера {2} (эпоха {3}); приложениям не выдаётся";
     RecordCellTip => "offset {0}: record {1} key {2} ({3}){4}{5}",
         "смещение {0}: запись {1}, ключ {2} ({3}){4}{5}";
-    PidEpochSeqWords => "producer id {0}, epoch {1}, sequence {2}", "producer id {0}, эпоха {1}, sequence {2}";
+    PidEpochSeqWords => "producer id {0}, epoch {1}, sequence {2}", "id продюсера {0}, эпоха {1}, номер последовательности {2}";
     InTransaction => ", transaction {0}", ", транзакция {0}";
     ADuplicate => " — a DUPLICATE copy", " — ДУБЛИКАТ";
     AZombieCopy => " — this copy is only in the deposed leader's log, above its high watermark: no consumer reads it, so the oracle does not count it, and the broker truncates it once it learns it was deposed",
-        " — эта копия есть только в логе низложенного лидера, выше его high watermark: её не читает ни один консьюмер, поэтому оракул её не считает, а брокер обрежет её, как только узнает, что низложен";
+        " — эта копия есть только в логе низложенного лидера, выше его high watermark: её не читает ни один потребитель, поэтому оракул её не считает, а брокер обрежет её, как только узнает, что низложен";
     ZombieCopyTag => "ZOMBIE", "ЗОМБИ";
     DuplicateTag => "DUPLICATE", "ДУБЛИКАТ";
     // Compare panel.
@@ -614,6 +614,9 @@ strings! {
     CkptAloRun => "AT_LEAST_ONCE (barrier spread, nothing blocked)", "AT_LEAST_ONCE (без блокировки)";
     CkptAligned => "aligned", "выровненные";
     CkptUnaligned => "unaligned", "невыровненные";
+    CkptAlignedThenUnaligned => "aligned, unaligned after {0} ms", "выровненные, после {0} мс невыровненные";
+    CkptFailovers => ", failovers: {0}", ", перезапусков: {0}";
+    CkptCancelled => ", job cancelled", ", задание отменено";
     CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
     CkptDuration => "Checkpoint duration", "Длительность чекпоинта";
     CkptStartDelay => "Start delay", "Задержка старта";
@@ -660,7 +663,7 @@ strings! {
     SetProtocol => "transaction protocol", "протокол транзакций";
     SetCheckpoints => "checkpoints", "чекпоинты";
     SetCheckpointing => "checkpointing", "режим чекпоинтов";
-    ForkReaderN => "consumer {0}", "консьюмер {0}";
+    ForkReaderN => "consumer {0}", "потребитель {0}";
     ForkKeyN => "key {0}", "ключ {0}";
     FateNoCopy => "{0}, no copy readable", "{0}, читаемых копий нет";
     FateCopies => "{0}, {1} copies in {2}", "{0}, копий: {1} в {2}";
@@ -709,9 +712,9 @@ strings! {
     RestartStrategyRow => "restart strategy", "стратегия перезапуска";
     FixedDelayN => "fixed-delay, {0}", "fixed-delay, {0}";
     ExponentialDelayN => "exponential-delay: {0}, × 1.5 per failure within an hour, up to {1}; ± 10 %", "exponential-delay: {0}, × 1,5 за каждый сбой в течение часа, до {1}; ± 10 %";
-    RestoredFromCp => "↺ restored CP {0} at {1}", "↺ восстановлен CP {0} в {1}";
-    RestartedFromScratch => "↺ restarted from scratch at {0}", "↺ перезапуск с нуля в {0}";
-    SnapshotTip => "the last checkpoint this task snapshotted (a source's: the positions it saved, where a restore resumes)", "последний чекпоинт, в который задача сделала снимок (у источника — сохранённые позиции, с которых продолжит восстановление)";
+    RestoredFromCp => "↺ restored cp {0} at {1}", "↺ восстановлено из №{0} на {1}";
+    RestartedFromScratch => "↺ restarted from scratch at {0}", "↺ перезапуск с нуля на {0}";
+    SnapshotTip => "the last checkpoint this task snapshotted (a source's: the positions it saved); a restore uses it only if that checkpoint completes", "последний чекпоинт, в который задача сделала снимок (у источника — сохранённые позиции); восстановление возьмёт его, только если этот чекпоинт завершится";
     SnapshotN => "snapshot {0}", "снимок {0}";
     Veiled => "— hidden while the lesson's question waits for your answer: it would give the answer away.", "— скрыто до ответа на вопрос урока: иначе ответ был бы виден здесь.";
     SnapshotSaved => "saved {0}", "сохранено {0}";
@@ -728,6 +731,8 @@ strings! {
     Running => "running", "работает";
     Restarting => "restarting", "перезапуск";
     Finished => "finished", "завершено";
+    Cancelled => "cancelled", "отменено";
+    TaskCancelled => "cancelled", "отменена";
     TaskCrashed => "crashed", "упала";
     TaskFinished => "finished", "завершена";
     InspectCheckpoint => "Inspect checkpoint {0}", "Открыть чекпоинт {0}";
@@ -762,7 +767,12 @@ strings! {
         "Все подзадачи подтвердили его: при перезапуске задание может из него восстановиться.";
     CpExpiredWhy => "It timed out before every subtask acknowledged it, and was discarded: a restart cannot use it.",
         "Истёк таймаут раньше, чем все подзадачи его подтвердили, и он отброшен: при перезапуске его не использовать.";
-    CpAbortedWhy => "A failover abandoned it, or a later checkpoint subsumed it, before it completed.", "До завершения его прервал перезапуск задания или заменил более поздний чекпоинт.";
+    CpAbortedWhy => "A failover abandoned it before it completed: the cancelled subtasks could not finish it.", "Его прервал перезапуск задания: отменённые подзадачи не смогли его завершить.";
+    CpSubsumedWhy => "A later checkpoint completed first and subsumed it: the coordinator keeps only the newest.", "Более поздний чекпоинт завершился раньше и заменил его: координатор хранит только самый новый.";
+    SpCompletedWhy => "Every subtask acknowledged it: the job stopped with it (stop-with-savepoint), and a new run of the job can start from it.",
+        "Все подзадачи подтвердили её: задание остановилось на ней (stop-with-savepoint), и следующий запуск задания может начаться с неё.";
+    SpExpiredWhy => "It timed out before every subtask acknowledged it: the stop failed and the job kept running (the run tries the stop again with a new savepoint).",
+        "Истёк таймаут раньше, чем все подзадачи её подтвердили: остановка не удалась, и задание продолжило работу (прогон повторяет остановку с новой точкой сохранения).";
     CpPending => "pending", "идёт";
     CpCompleted => "completed", "завершён";
     CpExpired => "expired", "истёк";
@@ -776,6 +786,7 @@ strings! {
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
     SinkWrittenUnacked => "{0} ({1} written, {2} not yet acknowledged)", "{0} (записано {1}, не подтверждено {2})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
+    Savepoint => "savepoint {0}", "точка сохранения {0}";
     Aligning => "aligning cp\u{a0}{0} ({1}/{2}\u{a0}inputs)", "выравнивание чекпоинта\u{a0}{0} (входов\u{a0}{1}/{2})";
     TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",
         "барьеры чекпоинта {0}: {1}/{2} входов, без блокировки";
@@ -886,7 +897,7 @@ strings! {
     StillDown => "down since {0} (crashed)", "не работает с {0} (упал)";
     NowN => "now · {0}", "сейчас · {0}";
     LaneProducer => "producer", "продюсер";
-    LaneConsumer => "consumer", "консьюмер";
+    LaneConsumer => "consumer", "потребитель";
     LaneProcessor => "processor", "обработчик";
     LaneTask => "task", "задача";
     // Share menu, import errors.

@@ -561,17 +561,32 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 crate::components::focus_soon("lesson-title");
             })
         };
+        // The setting the run changed, named as the fork names it ("guarantee (billing):
+        // at-least-once → at-most-once"), then the try-it's own words; an added fault has
+        // only those.
         let trying = ui.trying.and_then(|(s, k)| {
             let t = lesson.steps.get(s)?.try_it.get(k)?;
-            Some(t.text.get(i18n.lang).to_string())
+            let change = (!matches!(t.action, eos_core::lesson::try_it::TryAction::Inject(_)))
+                .then(|| {
+                    crate::components::fork_panel::change_in(
+                        i18n.lang,
+                        lesson.scenario(),
+                        &t.action,
+                    )
+                });
+            Some((change, t.text.get(i18n.lang).to_string()))
         });
         return html! {
             <>
             { props.share.clone() }
             <section class="lesson-away" aria-label={i18n.t(S::Lessons)}>
-                if let Some(text) = trying {
+                if let Some((change, text)) = trying {
                     <div id="trying" class="trying" tabindex="-1">
-                        <strong>{ i18n.t(S::Trying) }</strong>
+                        <p><strong>{ i18n.t(S::Trying) }</strong>
+                            if let Some(change) = change {
+                                {" "}<span class="trying-change">{ change }</span>
+                            }
+                        </p>
                         { crate::markdown::render(&text) }
                     </div>
                 }

@@ -1551,7 +1551,7 @@ pub(crate) mod tests {
         let mut sim = builtin::get(builtin::DEFAULT)
             .expect("built-in")
             .simulation(None);
-        assert_eq!(producers(&sim, Lang::Ru)[0].identity, "ждёт producer id");
+        assert_eq!(producers(&sim, Lang::Ru)[0].identity, "ждёт id продюсера");
         sim.run(RunLimit::Until(eos_core::time::ms(10)));
         let (en, ru) = (&producers(&sim, Lang::En)[0], &producers(&sim, Lang::Ru)[0]);
         assert_ne!(en.settings, ru.settings);
@@ -1580,7 +1580,10 @@ pub(crate) mod tests {
             .into_iter()
             .map(|c| c.1)
             .collect();
-        assert_eq!(lanes, vec!["продюсер app", "брокер 0", "консьюмер reader"]);
+        assert_eq!(
+            lanes,
+            vec!["продюсер app", "брокер 0", "потребитель reader"]
+        );
         assert!(fault_schedule(&done, Lang::Ru)[0].starts_with("5 мс: "));
     }
 

@@ -129,7 +129,7 @@ pub fn fork_panel(props: &ForkPanelProps) -> Html {
 /// The change in the reader's language: the setting's name and its on/off values are
 /// translated; configuration values (`read_committed`, `EXACTLY_ONCE`, `at-least-once`, the
 /// protocol's version) stay as the systems spell them.
-fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
+pub(crate) fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
     if lang == Lang::En {
         return change_label(s, a);
     }
@@ -454,7 +454,7 @@ mod tests {
             rows(Lang::Ru),
             [
                 "v7′ | доставлена, копий: 2 в invoices-0 | доставлена, копий: 1 в invoices-0",
-                "консьюмер auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
+                "потребитель auditor | read_committed: прочитано 13 | read_committed: прочитано 12",
             ]
         );
         assert_eq!(

@@ -228,12 +228,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     }
                     { markdown::render(&vm.text) }
                 </div>
+                // The answer before the question's column in the page's order (the grid places
+                // it under the text): the focus it takes on a reveal goes on, by Tab, to the
+                // question and its try-its, not past them to the controls.
                 if let Some((question, feedback)) = question {
+                    { feedback.unwrap_or_default() }
                     <div class="lesson-side">
                         { question }
                         { side_try_its.unwrap_or_default() }
                     </div>
-                    { feedback.unwrap_or_default() }
                 }
             </div>
             if let (Some(chart), Some(scenario)) = (&vm.chart, &*chart_scenario) {

@@ -13,6 +13,13 @@ use eos_core::{RunLimit, Scenario};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub unaligned: bool,
+    /// Each checkpoint starts aligned and goes unaligned after this long
+    /// (`aligned-checkpoint-timeout`).
+    pub aligned_timeout_ms: Option<u64>,
+    /// Failovers in the run, and whether its job was cancelled (its stop's savepoints kept
+    /// expiring): what the checkpoints alone do not show.
+    pub failovers: u32,
+    pub cancelled: bool,
     /// AT_LEAST_ONCE checkpointing: barriers are tracked, no channel is blocked, and there is
     /// no unaligned variant (it needs EXACTLY_ONCE).
     pub at_least_once: bool,
@@ -26,7 +33,8 @@ pub struct Run {
 }
 
 /// The scenario as it is and with `unaligned` flipped (only under exactly-once
-/// checkpointing, where unaligned checkpoints exist); aligned first.
+/// checkpointing, where unaligned checkpoints exist); aligned first. A job that starts
+/// aligned and goes unaligned at a timeout is set against the plain aligned one.
 pub fn runs(scenario: &Scenario) -> Vec<Run> {
     let Some(spec) = scenario.file.flink.as_ref() else {
         return Vec::new();
@@ -35,7 +43,12 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
     if spec.checkpointing == "exactly-once" {
         let mut file = scenario.file.clone();
         if let Some(f) = file.flink.as_mut() {
-            f.unaligned = !f.unaligned;
+            if f.aligned_checkpoint_timeout_ms.is_some_and(|t| t > 0) {
+                f.aligned_checkpoint_timeout_ms = None;
+                f.unaligned = false;
+            } else {
+                f.unaligned = !f.unaligned;
+            }
         }
         if let Ok(flipped) = Scenario::from_file(file) {
             variants.push(flipped);
@@ -50,6 +63,9 @@ pub fn runs(scenario: &Scenario) -> Vec<Run> {
             Some(Run {
                 final_checkpoint: sim.flink.as_ref().and_then(|j| j.final_checkpoint),
                 unaligned: flink.unaligned,
+                aligned_timeout_ms: flink.aligned_checkpoint_timeout_ms,
+                failovers: flink.failovers,
+                cancelled: flink.end == "cancelled",
                 at_least_once: spec.checkpointing == "at-least-once",
                 checkpoints: flink.checkpoints,
                 timeout_ms: spec.checkpoint_timeout_ms,
@@ -79,21 +95,28 @@ pub struct Charts {
 /// aborted (they have no duration to draw).
 pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     let label = |r: &Run| {
-        let name = match r.unaligned {
-            _ if r.at_least_once => S::CkptAloRun,
-            false => S::CkptAligned,
-            true => S::CkptUnaligned,
-        }
-        .get(lang);
+        let name = match (r.unaligned, r.aligned_timeout_ms) {
+            _ if r.at_least_once => S::CkptAloRun.get(lang).to_string(),
+            (true, Some(t)) => S::CkptAlignedThenUnaligned.f(lang, &[&t]),
+            (false, _) => S::CkptAligned.get(lang).to_string(),
+            (true, None) => S::CkptUnaligned.get(lang).to_string(),
+        };
         let failed = r
             .checkpoints
             .iter()
             .filter(|c| c.outcome != "completed")
             .count();
-        match failed {
-            0 => name.to_string(),
+        let mut label = match failed {
+            0 => name,
             n => S::CkptFailed.f(lang, &[&name, &n]),
+        };
+        if r.failovers > 0 {
+            label.push_str(&S::CkptFailovers.f(lang, &[&r.failovers]));
         }
+        if r.cancelled {
+            label.push_str(S::CkptCancelled.get(lang));
+        }
+        label
     };
     // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
     // duration and start-delay charts); none elsewhere.
@@ -180,6 +203,31 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A job that starts aligned and goes unaligned at a timeout is set against the plain
+    /// aligned job, each labelled as what it is; the channel state it stores is charted.
+    #[test]
+    fn an_aligned_timeout_job_is_set_against_the_plain_aligned_one() {
+        let scenario =
+            crate::builtins::get("flink-backpressure-aligned-timeout").expect("built-in");
+        let runs = runs(&scenario);
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        assert_eq!(
+            (runs[0].unaligned, runs[1].aligned_timeout_ms),
+            (false, Some(100))
+        );
+        let c = charts(&runs, Lang::En);
+        let labels: Vec<&str> = c.duration.series.iter().map(|s| s.label.as_str()).collect();
+        assert!(labels[0].starts_with("aligned"), "{labels:?}");
+        assert!(
+            labels[1].starts_with("aligned, unaligned after 100 ms"),
+            "{labels:?}"
+        );
+        let timeout_run = c.channel_state.series.last().expect("its line");
+        assert!(timeout_run.label.starts_with("aligned, unaligned after"));
+        let stored: f64 = timeout_run.points.iter().map(|p| p.1).sum();
+        assert!(stored > 0.0, "{:?}", c.channel_state);
+    }
 
     #[test]
     fn under_backpressure_unaligned_checkpoints_complete_and_do_not_align() {
