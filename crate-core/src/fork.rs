@@ -44,6 +44,14 @@ pub fn changes(s: &Scenario) -> Vec<TryAction> {
                 .map(TryAction::Guarantee),
         );
     }
+    // A Flink scenario's own settings first: the one offered before any other.
+    if f.flink.is_some() {
+        let flink =
+            |a: &TryAction| matches!(a, TryAction::Flip(Flip::Unaligned | Flip::Checkpointing));
+        let (mut first, rest): (Vec<TryAction>, Vec<TryAction>) = out.into_iter().partition(flink);
+        first.extend(rest);
+        out = first;
+    }
     out
 }
 

@@ -68,3 +68,13 @@ fn a_guarantee_is_offered_only_where_processors_are_not_under_it_and_a_change_th
     let plain = builtin::get(builtin::DEFAULT).expect("built-in");
     assert!(fork(&plain, None, &TryAction::Flip(Flip::Unaligned), 0).is_err());
 }
+
+/// A Flink scenario offers its own settings first: the fork's first choice is about the job,
+/// not a Kafka client feeding it.
+#[test]
+fn a_flink_scenario_offers_its_checkpoint_settings_first() {
+    let s = builtin::get("flink-backpressure-aligned").expect("built-in");
+    let c = changes(&s);
+    assert_eq!(c.first(), Some(&TryAction::Flip(Flip::Unaligned)), "{c:?}");
+    assert!(c.contains(&TryAction::Flip(Flip::Idempotence)), "{c:?}");
+}

@@ -369,7 +369,7 @@ pub fn app() -> Html {
                     <Held hold={hold} class="held">
                         <Live<WirePart> sim={live.clone()} part={WirePart { selected, on_select: on_pick.clone() }} />
                     </Held>
-                    <FaultPanel processes={state.scenario.process_names()} schedule={schedule}
+                    <FaultPanel processes={state.scenario.process_names()} flink={state.scenario.flink_process_names()} schedule={schedule}
                         injected={state.injected} on_inject={on_inject.clone()} down={down}
                         added={state.added.iter().map(view_model::describe_added).collect::<Vec<_>>()}
                         on_remove={on_remove}

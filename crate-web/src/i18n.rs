@@ -288,6 +288,9 @@ strings! {
     AlreadyDown => "It is down now: restart it first", "Он сейчас не работает: сначала перезапустите";
     NotDown => "It is running: there is nothing to restart", "Он работает: перезапускать нечего";
     CrashTip => "Crash the process: it stays down until restarted", "Аварийно остановить процесс: он не работает до перезапуска";
+    CrashTaskTip => "Crash it: the JobManager fails the job over and restarts every subtask from the latest completed checkpoint", "Аварийно остановить: JobManager перезапустит задание, и все подзадачи восстановятся из последнего завершённого чекпоинта";
+    RestartedByJobManager => "The JobManager restarts it itself, after the restart delay", "Его перезапускает сам JobManager после задержки перезапуска";
+    WorkerOnlyCrashes => "A TaskManager can only crash here", "TaskManager здесь можно только аварийно остановить";
     Restart => "Restart", "Перезапустить";
     FaultSchedule => "Fault schedule", "Расписание сбоев";
     ByClick => " (+{0} by click)", " (+{0} вручную)";
@@ -614,9 +617,9 @@ strings! {
     CkptAloRun => "AT_LEAST_ONCE (barrier spread, nothing blocked)", "AT_LEAST_ONCE (без блокировки)";
     CkptAligned => "aligned", "выровненные";
     CkptUnaligned => "unaligned", "невыровненные";
-    CkptAlignedThenUnaligned => "aligned, unaligned after {0} ms", "выровненные, после {0} мс невыровненные";
-    CkptFailovers => ", failovers: {0}", ", перезапусков: {0}";
-    CkptCancelled => ", job cancelled", ", задание отменено";
+    CkptAlignedThenUnaligned => "unaligned after {0} ms", "невыровненные через {0} мс";
+    CkptFailovers => "the {0} run: failovers: {1}", "прогон «{0}»: перезапусков: {1}";
+    CkptCancelled => ", then the job cancelled, its stop's savepoints expired", ", затем задание отменено: точки сохранения для остановки истекли";
     CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
     CkptDuration => "Checkpoint duration", "Длительность чекпоинта";
     CkptStartDelay => "Start delay", "Задержка старта";
@@ -751,7 +754,7 @@ strings! {
     LongestAlignment => "longest alignment", "самое долгое выравнивание";
     AligningSoFar => "{0} so far (still aligning)", "{0} на данный момент (выравнивание идёт)";
     NoSnapshotYet => "none yet", "пока нет";
-    UnalignedTasks => "subtasks that did not align", "подзадачи без выравнивания";
+    UnalignedTasks => "subtasks that snapshotted unaligned", "подзадачи с невыровненным снимком";
     ChannelStateRecords => "in-flight records stored", "сохранено записей в пути";
     SnapshotOf => "snapshot of {0}", "снимок {0}";
     SnapshotsDropped => "The coordinator no longer keeps this checkpoint's snapshots: a later one is the one a restart restores.",

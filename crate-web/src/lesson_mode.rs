@@ -584,7 +584,8 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                     <div id="trying" class="trying" tabindex="-1">
                         <p><strong>{ i18n.t(S::Trying) }</strong>
                             if let Some(change) = change {
-                                {" "}<span class="trying-change">{ change }</span>
+                                // "at-most-once" kept whole at a line's end.
+                                {" "}<span class="trying-change">{ change.replace('-', "\u{2011}") }</span>
                             }
                         </p>
                         { crate::markdown::render(&text) }

@@ -313,6 +313,7 @@ impl Job {
                     epoch,
                     partitions: txn.added.iter().copied().collect(),
                     records: txn.written.clone(),
+                    recovered: false,
                 };
                 ctx.note(Note::Flink(FlinkNote::SinkPreCommitted {
                     task: Self::node(t),
@@ -518,6 +519,7 @@ impl Job {
                                 transactional_id: c.transactional_id.clone(),
                                 checkpoint: c.checkpoint,
                                 records: c.records.clone(),
+                                recovered: c.recovered,
                             }));
                         }
                         Some(KafkaError::ConcurrentTransactions) => {

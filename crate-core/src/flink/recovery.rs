@@ -28,6 +28,7 @@ impl Job {
             cause,
             strategy: self.config.restart_strategy,
             backoff: delay.base,
+            aborted: self.coordinator.pending.keys().copied().collect(),
         }));
         let attempt = self.cancel_tasks(ctx);
         ctx.set_timer_for_jittered(
@@ -60,6 +61,15 @@ impl Job {
         // The scheduler stops: a trigger queued behind them goes too.
         self.coordinator.queued = false;
         for id in aborted {
+            // An alignment cut short still took its time: the longest so far is kept.
+            let aligning = self
+                .tasks
+                .iter()
+                .filter_map(|t| t.align.as_ref())
+                .filter(|a| a.id == id)
+                .map(|a| ctx.now.saturating_sub(a.first_at))
+                .max()
+                .unwrap_or(0);
             if let Some(s) = self
                 .coordinator
                 .history
@@ -69,6 +79,7 @@ impl Job {
             {
                 s.outcome = CheckpointOutcome::Aborted;
                 s.finished_at = Some(ctx.now);
+                s.alignment = s.alignment.max(aligning);
             }
         }
         for c in &mut self.channels {
@@ -185,7 +196,8 @@ impl Job {
                     .as_ref()
                     .and_then(|c| c.snapshots.get(&(t as u8)))
                     .unwrap_or(&empty);
-                for c in snap.pending.clone() {
+                for mut c in snap.pending.clone() {
+                    c.recovered = true;
                     ctx.note(Note::Flink(FlinkNote::RecoverAndCommit {
                         task: Self::node(t),
                         transactional_id: c.transactional_id.clone(),

@@ -18,6 +18,10 @@ pub struct Committable {
     pub partitions: Vec<Tp>,
     /// The output records it holds.
     pub records: Vec<RecordId>,
+    /// Restored from a checkpoint and committed again (`recoverAndCommit`): Kafka may have
+    /// committed it already.
+    #[serde(default)]
+    pub recovered: bool,
 }
 
 /// One channel's in-flight records stored by an unaligned checkpoint.

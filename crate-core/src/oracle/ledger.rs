@@ -661,6 +661,7 @@ mod tests {
             transactional_id: "sink-0-1".into(),
             checkpoint: 1,
             records: vec![RecordId(0)],
+            recovered: false,
         });
         for (step, note) in [sink_wrote(0), appended(0, 4, 0), committed]
             .iter()

@@ -50,18 +50,19 @@ pub fn process_names_of(file: &ScenarioFile) -> Vec<String> {
         .chain(file.producers.iter().map(|p| p.name.clone()))
         .chain(file.processors.iter().map(|p| p.name.clone()))
         .chain(file.consumers.iter().map(|c| c.name.clone()))
-        .chain(
-            file.flink
-                .as_ref()
-                .map(build_flink::task_names)
-                .unwrap_or_default(),
-        )
-        .chain(
-            file.flink
-                .iter()
-                .flat_map(|f| (0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}"))),
-        )
+        .chain(flink_process_names_of(file))
         .collect()
+}
+
+/// The Flink job's processes a fault can target: its subtasks, then its task managers.
+/// The JobManager restarts them itself (a failover), and a task manager can only crash.
+pub fn flink_process_names_of(file: &ScenarioFile) -> Vec<String> {
+    let Some(f) = file.flink.as_ref() else {
+        return Vec::new();
+    };
+    let mut names = build_flink::task_names(f);
+    names.extend((0..f.taskmanagers.max(1)).map(|w| format!("taskmanager-{w}")));
+    names
 }
 
 /// A whole number that does not fit its field's type (`count = -5`) is told the field's own
@@ -156,6 +157,11 @@ impl Scenario {
     /// Every process a fault can target, by the name a scenario uses for it.
     pub fn process_names(&self) -> Vec<String> {
         process_names_of(&self.file)
+    }
+
+    /// The Flink job's subtasks and task managers (`flink_process_names_of`).
+    pub fn flink_process_names(&self) -> Vec<String> {
+        flink_process_names_of(&self.file)
     }
 
     /// The scenario as TOML again (for export).

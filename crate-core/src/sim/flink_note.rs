@@ -135,6 +135,9 @@ pub enum FlinkNote {
         checkpoint: u64,
         /// The output records the transaction held.
         records: Vec<RecordId>,
+        /// A restored transaction committed again (`recoverAndCommit`).
+        #[serde(default)]
+        recovered: bool,
     },
     /// Kafka refused the commit (the transaction had timed out and been aborted); Flink's
     /// `KafkaCommitter` discards it as failed for a known reason (no failover), so the
@@ -162,6 +165,9 @@ pub enum FlinkNote {
         strategy: crate::flink::config::RestartStrategy,
         #[serde(default)]
         backoff: SimTime,
+        /// The checkpoints pending at the failure: aborted with it.
+        #[serde(default)]
+        aborted: Vec<u64>,
     },
     JobRestored {
         checkpoint: Option<u64>,
@@ -281,7 +287,7 @@ impl FlinkNote {
                 unaligned_job,
                 pending,
             } => format!(
-                "The JobManager stops the job with a savepoint, {id} (stop-with-savepoint: the sources finish after barrier {id}).{}{}",
+                "The JobManager stops the job with savepoint {id}: each source reads the rest of its input first, then sends barrier {id} as its last record and finishes.{}{}",
                 if *unaligned_job {
                     " A savepoint is always aligned, unlike this job's checkpoints: its barriers wait behind the buffered records."
                 } else {
@@ -352,7 +358,7 @@ impl FlinkNote {
                 format!("{} learns that checkpoint {id} is complete.", n(task))
             }
             FlinkNote::StopRequested => {
-                "The run ends: the JobManager will stop the job with a savepoint (stop-with-savepoint).".into()
+                "The run ends: the JobManager will stop the job with a savepoint once the sources have read their input to the end. (Flink's own stop-with-savepoint stops a source where it is; here the input is read to the end first, so that every run's output, with faults or without, covers all of it.)".into()
             }
             FlinkNote::JobFinished { checkpoint } => format!(
                 "The job finished with checkpoint {checkpoint}; the sinks commit what it covers."
@@ -396,7 +402,12 @@ impl FlinkNote {
                 n(task),
                 count(u64::from(*records))
             ),
-            FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records } => format!(
+            FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records, recovered: true } => format!(
+                "{}'s recoverAndCommit of {transactional_id} (checkpoint {checkpoint}, {}) succeeds: the transaction is committed. Kafka answers the same whether this call committed it or an earlier one had (a commit is idempotent), so its records are visible once either way.",
+                n(task),
+                count(records.len() as u64)
+            ),
+            FlinkNote::SinkCommitted { task, transactional_id, checkpoint, records, recovered: false } => format!(
                 "{} commits {transactional_id} (checkpoint {checkpoint}, {}): Kafka has decided the commit; read_committed readers see the records once its COMMIT markers are written.",
                 n(task),
                 count(records.len() as u64)
@@ -419,8 +430,13 @@ impl FlinkNote {
                 "{} is cancelled: closing its KafkaWriter, it aborts the transaction it has open, {transactional_id} (EndTxn(abort), best effort). A writer whose process died cannot; the restored writer aborts it then.",
                 n(task)
             ),
-            FlinkNote::JobFailing { cause, strategy, backoff } => format!(
-                "The job fails over ({cause}): every task is cancelled; in-flight records and uncommitted work are gone. {}",
+            FlinkNote::JobFailing { cause, strategy, backoff, aborted } => format!(
+                "The job fails over ({cause}): every task is cancelled; in-flight records and uncommitted work are gone.{} {}",
+                match aborted.as_slice() {
+                    [] => String::new(),
+                    [one] => format!(" Checkpoint {one}, pending, is aborted."),
+                    more => format!(" Checkpoints {}, pending, are aborted.", more.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")),
+                },
                 match strategy {
                     crate::flink::config::RestartStrategy::FixedDelay => format!("It restarts in {} (fixed-delay).", format_duration(*backoff)),
                     crate::flink::config::RestartStrategy::ExponentialDelay => format!(

@@ -41,6 +41,9 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
             if let Some(note) = &charts.final_note {
                 <p class="muted" id="ckpt-final">{ note }</p>
             }
+            if let Some(note) = &charts.runs_note {
+                <p class="muted" id="ckpt-runs">{ note }</p>
+            }
             if !status.is_empty() {
                 <p class="share-status" role="status">{ format!("{} {}", t(S::ChartsDownloaded), *status) }</p>
             }

@@ -22,6 +22,10 @@ pub struct FaultPanelProps {
     pub on_inject: Callback<FaultSpec>,
     /// The processes down now: they can be restarted, not crashed or frozen.
     pub down: Vec<String>,
+    /// A Flink job's subtasks and task managers: the JobManager restarts them (a failover),
+    /// never a click; a task manager can only crash.
+    #[prop_or_default]
+    pub flink: Vec<String>,
 }
 
 /// Faults by click: pick a process, freeze it for the chosen number of seconds, crash it
@@ -39,6 +43,8 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
         props.processes.first().cloned().unwrap_or_default()
     };
     let is_down = props.down.contains(&current);
+    let flink = props.flink.contains(&current);
+    let worker = flink && current.starts_with("taskmanager-");
     let on_pick = {
         let picked = picked.clone();
         Callback::from(move |e: Event| {
@@ -98,11 +104,16 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                     <span class="label">{ t(S::SecondsUnit) }</span>
                 </label>
                 { button("fault-freeze", freeze_label, "freeze", seconds.clone().unwrap_or(0) * 1_000,
-                    seconds.is_ok() && !is_down, is_down.then(|| t(S::AlreadyDown).to_string())) }
+                    seconds.is_ok() && !is_down && !worker,
+                    if worker { Some(t(S::WorkerOnlyCrashes).to_string()) } else { is_down.then(|| t(S::AlreadyDown).to_string()) }) }
                 { button("fault-crash", t(S::Crash).into(), "crash", 0, !is_down,
-                    Some(t(if is_down { S::AlreadyDown } else { S::CrashTip }).to_string())) }
-                { button("fault-restart", t(S::Restart).into(), "restart", 0, is_down,
-                    (!is_down).then(|| t(S::NotDown).to_string())) }
+                    Some(t(match (is_down, flink) {
+                        (true, _) => S::AlreadyDown,
+                        (false, true) => S::CrashTaskTip,
+                        (false, false) => S::CrashTip,
+                    }).to_string())) }
+                { button("fault-restart", t(S::Restart).into(), "restart", 0, is_down && !flink,
+                    if flink { Some(t(S::RestartedByJobManager).to_string()) } else { (!is_down).then(|| t(S::NotDown).to_string()) }) }
             </div>
             <div class="quick-freeze" role="group" aria-label={t(S::FreezeLength)}>
                 { for FREEZE_SECONDS.iter().map(|s| {

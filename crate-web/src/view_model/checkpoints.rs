@@ -89,35 +89,44 @@ pub struct Charts {
     /// Which checkpoint of each run is a stop's final one (its duration spikes: it waits for
     /// the sources to drain), said under the charts: in a legend it ran past a phone's chart.
     pub final_note: Option<String>,
+    /// Each run's failovers, and whether its job was cancelled.
+    pub runs_note: Option<String>,
 }
 
 /// The charts: completed checkpoints by id; a run's label says how many expired or were
 /// aborted (they have no duration to draw).
 pub fn charts(runs: &[Run], lang: Lang) -> Charts {
+    let name = |r: &Run| match (r.unaligned, r.aligned_timeout_ms) {
+        _ if r.at_least_once => S::CkptAloRun.get(lang).to_string(),
+        (true, Some(t)) => S::CkptAlignedThenUnaligned.f(lang, &[&t]),
+        (false, _) => S::CkptAligned.get(lang).to_string(),
+        (true, None) => S::CkptUnaligned.get(lang).to_string(),
+    };
     let label = |r: &Run| {
-        let name = match (r.unaligned, r.aligned_timeout_ms) {
-            _ if r.at_least_once => S::CkptAloRun.get(lang).to_string(),
-            (true, Some(t)) => S::CkptAlignedThenUnaligned.f(lang, &[&t]),
-            (false, _) => S::CkptAligned.get(lang).to_string(),
-            (true, None) => S::CkptUnaligned.get(lang).to_string(),
-        };
         let failed = r
             .checkpoints
             .iter()
             .filter(|c| c.outcome != "completed")
             .count();
-        let mut label = match failed {
-            0 => name,
-            n => S::CkptFailed.f(lang, &[&name, &n]),
-        };
-        if r.failovers > 0 {
-            label.push_str(&S::CkptFailovers.f(lang, &[&r.failovers]));
+        match failed {
+            0 => name(r),
+            n => S::CkptFailed.f(lang, &[&name(r), &n]),
         }
-        if r.cancelled {
-            label.push_str(S::CkptCancelled.get(lang));
-        }
-        label
     };
+    // What the checkpoints alone do not show, said under the charts (a legend entry that
+    // long runs past the plot): the failovers, and a job cancelled.
+    let fates: Vec<String> = runs
+        .iter()
+        .filter(|r| r.failovers > 0 || r.cancelled)
+        .map(|r| {
+            let mut fate = S::CkptFailovers.f(lang, &[&name(r), &r.failovers]);
+            if r.cancelled {
+                fate.push_str(S::CkptCancelled.get(lang));
+            }
+            fate
+        })
+        .collect();
+    let runs_note = (!fates.is_empty()).then(|| format!("{}.", fates.join("; ")));
     // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
     // duration and start-delay charts); none elsewhere.
     let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>, expired: bool| -> Vec<Series> {
@@ -169,10 +178,10 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         .iter()
         .filter_map(|r| {
             let id = r.final_checkpoint?;
-            let run = match (r.at_least_once, r.unaligned) {
-                (true, _) => "AT_LEAST_ONCE",
-                (false, false) => S::CkptAligned.get(lang),
-                (false, true) => S::CkptUnaligned.get(lang),
+            let run = if r.at_least_once {
+                "AT_LEAST_ONCE".to_string()
+            } else {
+                name(r)
             };
             Some(S::CkptFinalRun.f(lang, &[&run, &id]))
         })
@@ -183,6 +192,7 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     });
     Charts {
         final_note,
+        runs_note,
         duration: LineChart {
             series: series(&|c| c.duration_ms, true),
             mark_label: Some(S::CkptRinged.get(lang).into()),
@@ -220,11 +230,18 @@ mod tests {
         let labels: Vec<&str> = c.duration.series.iter().map(|s| s.label.as_str()).collect();
         assert!(labels[0].starts_with("aligned"), "{labels:?}");
         assert!(
-            labels[1].starts_with("aligned, unaligned after 100 ms"),
+            labels[1].starts_with("unaligned after 100 ms"),
             "{labels:?}"
         );
+        // The plain aligned job fails over at its first expired checkpoint and, its stop's
+        // savepoints expiring behind the backlog, is cancelled: said under the charts.
+        let note = c.runs_note.expect("the aligned run's fate");
+        assert!(
+            note.starts_with("the aligned run: failovers: 1") && note.contains("cancelled"),
+            "{note}"
+        );
         let timeout_run = c.channel_state.series.last().expect("its line");
-        assert!(timeout_run.label.starts_with("aligned, unaligned after"));
+        assert!(timeout_run.label.starts_with("unaligned after"));
         let stored: f64 = timeout_run.points.iter().map(|p| p.1).sum();
         assert!(stored > 0.0, "{:?}", c.channel_state);
     }
@@ -248,11 +265,14 @@ mod tests {
         );
         let Charts {
             final_note,
+            runs_note,
             duration,
             start_delay,
             alignment,
             channel_state,
         } = charts(&runs, Lang::En);
+        // Neither run fails over.
+        assert_eq!(runs_note, None);
         // The aligned run's barriers wait behind the backlog (start delay); the unaligned
         // run's overtake it. Neither aligns: each task has one input.
         // (The stop's final checkpoint waits for the drain in both: left out.)
