@@ -618,8 +618,9 @@ strings! {
     CkptAligned => "aligned", "выровненные";
     CkptUnaligned => "unaligned", "невыровненные";
     CkptAlignedThenUnaligned => "unaligned after {0} ms", "невыровненные через {0} мс";
-    CkptFailovers => "the {0} run: failovers: {1}", "прогон «{0}»: перезапусков: {1}";
-    CkptCancelled => ", then the job cancelled, its stop's savepoints expired", ", затем задание отменено: точки сохранения для остановки истекли";
+    CkptFailovers => "The {0} run failed over (failovers: {1})", "Прогон «{0}» перезапускался (перезапусков: {1})";
+    CkptCancelled => ", and its job was cancelled: the stop's savepoints kept expiring", ", и его задание отменено: точки сохранения для остановки истекали раз за разом";
+    CkptOnlyCancelled => "The {0} run's job was cancelled: the stop's savepoints kept expiring", "В прогоне «{0}» задание отменено: точки сохранения для остановки истекали раз за разом";
     CkptFailed => "{0} ({1} expired or aborted)", "{0} (неудачных: {1})";
     CkptDuration => "Checkpoint duration", "Длительность чекпоинта";
     CkptStartDelay => "Start delay", "Задержка старта";

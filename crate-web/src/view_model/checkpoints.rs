@@ -118,15 +118,17 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
     let fates: Vec<String> = runs
         .iter()
         .filter(|r| r.failovers > 0 || r.cancelled)
-        .map(|r| {
-            let mut fate = S::CkptFailovers.f(lang, &[&name(r), &r.failovers]);
-            if r.cancelled {
-                fate.push_str(S::CkptCancelled.get(lang));
-            }
-            fate
+        .map(|r| match (r.failovers, r.cancelled) {
+            (0, _) => format!("{}.", S::CkptOnlyCancelled.f(lang, &[&name(r)])),
+            (n, false) => format!("{}.", S::CkptFailovers.f(lang, &[&name(r), &n])),
+            (n, true) => format!(
+                "{}{}.",
+                S::CkptFailovers.f(lang, &[&name(r), &n]),
+                S::CkptCancelled.get(lang)
+            ),
         })
         .collect();
-    let runs_note = (!fates.is_empty()).then(|| format!("{}.", fates.join("; ")));
+    let runs_note = (!fates.is_empty()).then(|| fates.join(" "));
     // `expired`: the checkpoints that expired, ringed at the timeout they ran to (the
     // duration and start-delay charts); none elsewhere.
     let series = |y: &dyn Fn(&CheckpointLine) -> Option<u64>, expired: bool| -> Vec<Series> {
@@ -237,7 +239,7 @@ mod tests {
         // savepoints expiring behind the backlog, is cancelled: said under the charts.
         let note = c.runs_note.expect("the aligned run's fate");
         assert!(
-            note.starts_with("the aligned run: failovers: 1") && note.contains("cancelled"),
+            note == "The aligned run failed over (failovers: 1), and its job was cancelled: the stop's savepoints kept expiring.",
             "{note}"
         );
         let timeout_run = c.channel_state.series.last().expect("its line");
