@@ -382,9 +382,16 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::
     if f.checkpoints.len() > 16 {
         println!("  (the first 16 of {} checkpoints)", f.checkpoints.len());
     }
+    // AT_LEAST_ONCE blocks no input: the time from a task's first barrier to its last is
+    // their spread, not an alignment.
+    let align = if f.checkpointing == "at-least-once" {
+        "barrier spread"
+    } else {
+        "alignment"
+    };
     for c in f.checkpoints.iter().take(16) {
         println!(
-            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>7}  start delay {:>7}  alignment {:>4} ms  acks {:<2} channel state {}{}",
+            "  cp {:<3} {:<9} triggered at {:>6} ms  took {:>7}  start delay {:>7}  {align} {:>8}  acks {:<2} channel state {}{}",
             c.id,
             c.outcome,
             c.triggered_at_ms,
@@ -395,7 +402,7 @@ fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::
                 (None, "expired", Some(d)) => format!(">{d} ms"),
                 _ => "-".into(),
             },
-            c.alignment_ms,
+            eos_core::time::format_duration(c.alignment_us),
             c.acks,
             c.channel_state_records,
             if c.savepoint { "  (the stop's savepoint)" } else { "" }

@@ -16,6 +16,9 @@ pub struct CheckpointLine {
     pub triggered_at_ms: u64,
     pub duration_ms: Option<u64>,
     pub alignment_ms: u64,
+    /// The same in microseconds: an alignment under a millisecond is not 0.
+    #[serde(default)]
+    pub alignment_us: u64,
     /// The longest time from the trigger until a task's first barrier arrived (Flink's start
     /// delay); `null` while some task never got its barrier (an expired checkpoint's, say).
     #[serde(default)]
@@ -96,6 +99,7 @@ fn line(s: &CheckpointStat) -> CheckpointLine {
         triggered_at_ms: to_ms(s.triggered_at),
         duration_ms: s.duration().map(to_ms),
         alignment_ms: to_ms(s.alignment),
+        alignment_us: s.alignment,
         start_delay_ms: (s.barriers_awaited == 0).then(|| to_ms(s.start_delay)),
         acks: s.acks.len() as u32,
         unaligned_tasks: s.unaligned_tasks,
