@@ -43,24 +43,32 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
                 && s.finished_at == stat.finished_at
         })
     };
-    let (outcome, why) = match stat.outcome {
-        CheckpointOutcome::Pending => (S::CpPending, S::CpPendingWhy),
-        CheckpointOutcome::Completed if stat.last => (S::CpCompleted, S::SpCompletedWhy),
-        CheckpointOutcome::Completed => (S::CpCompleted, S::CpCompletedWhy),
-        CheckpointOutcome::Expired if stat.last => (S::CpExpired, S::SpExpiredWhy),
-        CheckpointOutcome::Expired => (S::CpExpired, S::CpExpiredWhy),
-        CheckpointOutcome::Aborted if subsumed() => (S::CpAborted, S::CpSubsumedWhy),
-        CheckpointOutcome::Aborted => (S::CpAborted, S::CpAbortedWhy),
+    let why = match stat.outcome {
+        CheckpointOutcome::Pending => S::CpPendingWhy,
+        CheckpointOutcome::Completed if stat.last => S::SpCompletedWhy,
+        CheckpointOutcome::Completed => S::CpCompletedWhy,
+        CheckpointOutcome::Expired if stat.last => S::SpExpiredWhy,
+        CheckpointOutcome::Expired => S::CpExpiredWhy,
+        CheckpointOutcome::Aborted if subsumed() => S::CpSubsumedWhy,
+        CheckpointOutcome::Aborted => S::CpAbortedWhy,
+    };
+    // Russian agrees the words with «точка сохранения», feminine.
+    let outcome = crate::flink_view::outcome_word(
+        crate::flink_view::outcome_name(stat.outcome),
+        stat.last,
+        lang,
+    );
+    let (triggered, finished, discarded) = if stat.last {
+        (S::SpTriggeredAt, S::SpFinishedAt, S::SpSnapshotsDiscarded)
+    } else {
+        (S::TriggeredAt, S::FinishedAt, S::SnapshotsDiscarded)
     };
     let mut rows = vec![
-        (
-            S::Outcome.get(lang).to_string(),
-            outcome.get(lang).to_string(),
-        ),
-        (S::TriggeredAt.get(lang).to_string(), dur(stat.triggered_at)),
+        (S::Outcome.get(lang).to_string(), outcome.to_string()),
+        (triggered.get(lang).to_string(), dur(stat.triggered_at)),
     ];
     if let Some(done) = stat.finished_at {
-        rows.push((S::FinishedAt.get(lang).to_string(), dur(done)));
+        rows.push((finished.get(lang).to_string(), dur(done)));
         rows.push((
             S::Duration.get(lang).to_string(),
             dur(done.saturating_sub(stat.triggered_at)),
@@ -155,7 +163,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
             notes.push(S::CpCommits.get(lang).to_string());
         }
         CheckpointOutcome::Expired | CheckpointOutcome::Aborted => {
-            notes.push(S::SnapshotsDiscarded.get(lang).to_string());
+            notes.push(discarded.get(lang).to_string());
         }
         _ => {}
     }
@@ -164,7 +172,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     }
     InspectorVm {
         kind: "cp",
-        title: format!("{title} · {}", outcome.get(lang)),
+        title: format!("{title} · {outcome}"),
         rows,
         notes,
         message: None,

@@ -23,7 +23,9 @@ pub fn versus_failure_free(
     lang: Lang,
 ) -> Option<(String, bool)> {
     let job = sim.flink.as_ref()?;
-    if !matches!(job.phase, JobPhase::Finished | JobPhase::Cancelled) {
+    // A cancelled job never processed all of its input: its output says nothing of the
+    // faults (the phase badge says it was cancelled).
+    if job.phase != JobPhase::Finished {
         return None;
     }
     let run = eos_core::flink::outcome::FlinkOutput::of(sim)?;
@@ -168,11 +170,26 @@ pub fn status_word(status: &str, lang: Lang) -> &'static str {
 }
 
 /// A checkpoint's outcome (`CheckpointVm::outcome`) in the page's language.
-pub fn outcome_word(outcome: &str, lang: Lang) -> &'static str {
-    match outcome {
-        "completed" => S::CpCompleted.get(lang),
-        "expired" => S::CpExpired.get(lang),
-        "aborted" => S::CpAborted.get(lang),
+/// A checkpoint's outcome as the view models name it (`CheckpointVm::outcome`).
+pub fn outcome_name(o: CheckpointOutcome) -> &'static str {
+    match o {
+        CheckpointOutcome::Pending => "pending",
+        CheckpointOutcome::Completed => "completed",
+        CheckpointOutcome::Expired => "expired",
+        CheckpointOutcome::Aborted => "aborted",
+    }
+}
+
+/// A savepoint's (`savepoint`) in the word's feminine form, as Russian needs for
+/// «точка сохранения».
+pub fn outcome_word(outcome: &str, savepoint: bool, lang: Lang) -> &'static str {
+    match (outcome, savepoint) {
+        ("completed", false) => S::CpCompleted.get(lang),
+        ("completed", true) => S::SpCompleted.get(lang),
+        ("expired", false) => S::CpExpired.get(lang),
+        ("expired", true) => S::SpExpired.get(lang),
+        ("aborted", false) => S::CpAborted.get(lang),
+        ("aborted", true) => S::SpAborted.get(lang),
         _ => S::CpPending.get(lang),
     }
 }
@@ -412,12 +429,7 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
         .map(|s| CheckpointVm {
             id: s.id,
             savepoint: s.last,
-            outcome: match s.outcome {
-                CheckpointOutcome::Pending => "pending",
-                CheckpointOutcome::Completed => "completed",
-                CheckpointOutcome::Expired => "expired",
-                CheckpointOutcome::Aborted => "aborted",
-            },
+            outcome: outcome_name(s.outcome),
             acks: format!("{}/{total}", s.acks.len()),
             timing: match s.duration() {
                 Some(d) if s.alignment > 0 => {
@@ -552,8 +564,14 @@ pub fn inspect(
             for c in &vm.checkpoints {
                 rows.push((
                     S::Checkpoint.f(lang, &[&c.id]),
-                    S::CheckpointLine
-                        .f(lang, &[&outcome_word(c.outcome, lang), &c.acks, &c.timing]),
+                    S::CheckpointLine.f(
+                        lang,
+                        &[
+                            &outcome_word(c.outcome, c.savepoint, lang),
+                            &c.acks,
+                            &c.timing,
+                        ],
+                    ),
                 ));
             }
         }
@@ -908,7 +926,7 @@ mod tests {
         assert!(ru.summary.starts_with("каждые "), "{}", ru.summary);
         assert_eq!(phase_word(ru.phase, Lang::Ru), "завершено");
         assert_eq!(
-            outcome_word(ru.checkpoints[0].outcome, Lang::Ru),
+            outcome_word(ru.checkpoints[0].outcome, false, Lang::Ru),
             "завершён"
         );
         let jm = inspect(&s, NodeId::JobManager, Lang::Ru);

@@ -253,7 +253,7 @@ strings! {
     ForkSteps => "steps", "шагов";
     ForkCheckpoints => "checkpoints", "чекпоинты";
     ForkCompleted => "completed", "завершено";
-    ForkExpired => "expired", "просрочено";
+    ForkExpired => "expired", "истекло";
     ForkFailovers => "failovers", "перезапуски";
     ForkMoreNotableEvents => "… more notable events: {0}", "… ещё заметных событий: {0}";
     ForkNotListed => "… and more not listed: {0}", "… и ещё не показанных: {0}";
@@ -629,7 +629,7 @@ strings! {
     CkptX => "checkpoint", "чекпоинт";
     Ms => "ms", "мс";
     CkptInFlight => "in-flight records", "записей в пути";
-    CkptFinalRun => "{0} cp {1}", "{0} — чекпоинт {1}";
+    CkptFinalRun => "{0}: savepoint {1}", "{0}: точка сохранения {1}";
     CkptFinalLead => "The savepoint that stops the job (always aligned, so it waits behind the buffered records; one that expires is tried again):",
         "Точка сохранения, с которой задание останавливается (stop-with-savepoint; всегда выровненная, поэтому ждёт за записями в буферах; истёкшая повторяется):";
     CkptRinged => "ringed: expired at the timeout", "в кольце: истёк по таймауту";
@@ -746,9 +746,12 @@ strings! {
     CpCommits => "The two-phase-commit sink now commits the transactions this checkpoint's barrier pre-committed.",
         "Приёмник с двухфазной фиксацией теперь фиксирует транзакции, предварительно зафиксированные по барьеру этого чекпоинта.";
     SnapshotsDiscarded => "The snapshots its subtasks took were discarded with it.", "Снимки, сделанные подзадачами, отброшены вместе с ним.";
+    SpSnapshotsDiscarded => "The snapshots its subtasks took were discarded with it.", "Снимки, сделанные подзадачами, отброшены вместе с ней.";
     Outcome => "outcome", "исход";
     TriggeredAt => "triggered at", "запущен в";
     FinishedAt => "finished at", "закончен в";
+    SpTriggeredAt => "triggered at", "запущена в";
+    SpFinishedAt => "finished at", "закончена в";
     Duration => "duration", "длительность";
     AckedBy => "acknowledged by {0} of {1}", "подтвердили {0} из {1}";
     NotAckedBy => "not acknowledged by", "не подтвердили";
@@ -781,6 +784,9 @@ strings! {
     CpCompleted => "completed", "завершён";
     CpExpired => "expired", "истёк";
     CpAborted => "aborted", "прерван";
+    SpCompleted => "completed", "завершена";
+    SpExpired => "expired", "истекла";
+    SpAborted => "aborted", "прервана";
     OpSource => "source", "источник";
     Op2pcSink => "2pc sink", "приёмник 2PC";
     OpUpsertSink => "upsert sink", "upsert-приёмник";

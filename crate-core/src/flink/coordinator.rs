@@ -282,6 +282,7 @@ impl Job {
             id,
             duration,
             alignment,
+            last: p.last,
         }));
         // A completed checkpoint subsumes the older pending ones.
         let older: Vec<u64> = self
@@ -326,6 +327,7 @@ impl Job {
             acks: p.acks.len() as u32,
             of: self.tasks.len() as u32,
             last: p.last,
+            gives_up: p.last && self.coordinator.failed_stops + 1 >= STOP_ATTEMPTS,
         }));
         self.jm_send_all(
             Rpc::Abort {

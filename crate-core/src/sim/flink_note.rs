@@ -69,6 +69,9 @@ pub enum FlinkNote {
         id: u64,
         duration: SimTime,
         alignment: SimTime,
+        /// The stop's savepoint.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        last: bool,
     },
     CheckpointExpired {
         id: u64,
@@ -77,6 +80,9 @@ pub enum FlinkNote {
         /// The stop's savepoint: the stop fails, and is tried again.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         last: bool,
+        /// The stop's last attempt: the run cancels the job instead of trying again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gives_up: bool,
     },
     NotifyReceived {
         task: NodeId,
@@ -344,14 +350,18 @@ impl FlinkNote {
                 "{} acknowledges checkpoint {id} ({acks} of {of}).",
                 n(task)
             ),
-            FlinkNote::CheckpointCompleted { id, duration, .. } => format!(
-                "Checkpoint {id} is complete after {}: every task acknowledged. notifyCheckpointComplete({id}) goes out.",
+            FlinkNote::CheckpointCompleted { id, duration, last, .. } => format!(
+                "{} {id} is complete after {}: every task acknowledged. notifyCheckpointComplete({id}) goes out.",
+                if *last { "The stop's savepoint" } else { "Checkpoint" },
                 format_duration(*duration)
             ),
-            FlinkNote::CheckpointExpired { id, acks, of, last: false } => format!(
+            FlinkNote::CheckpointExpired { id, acks, of, last: false, .. } => format!(
                 "Checkpoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements: it is discarded."
             ),
-            FlinkNote::CheckpointExpired { id, acks, of, last: true } => format!(
+            FlinkNote::CheckpointExpired { id, acks, of, last: true, gives_up: true } => format!(
+                "The stop's savepoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements: the stop fails for the third time, and the run gives up on it."
+            ),
+            FlinkNote::CheckpointExpired { id, acks, of, last: true, gives_up: false } => format!(
                 "The stop's savepoint {id} expires at the checkpoint timeout with {acks} of {of} acknowledgements (a savepoint has the checkpoints' timeout): the stop fails and the job keeps running. The run tries the stop again at once with a new savepoint, as an operator would, three times at most; a failed savepoint does not count against the tolerable checkpoint failures."
             ),
             FlinkNote::NotifyReceived { task, id } => {

@@ -129,7 +129,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                             <button class="cp-open" {onclick} aria-pressed={lit.to_string()}
                                 title={i18n.f(S::InspectCheckpoint, &[&c.id])}>
                                 <strong>{ i18n.f(if c.savepoint { S::Savepoint } else { S::CpN }, &[&c.id]) }</strong>
-                                <span>{ outcome_word(c.outcome, lang) }</span>
+                                <span>{ outcome_word(c.outcome, c.savepoint, lang) }</span>
                                 <span>{ i18n.f(S::AcksN, &[&c.acks]) }</span>
                                 <span>{ &c.timing }</span>
                             </button>

@@ -153,6 +153,8 @@ pub(crate) fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
             .map(|part| match part {
                 "on" => S::On.get(lang),
                 "off" => S::Off.get(lang),
+                "aligned" => S::CkptAligned.get(lang),
+                "unaligned" => S::CkptUnaligned.get(lang),
                 other => other,
             })
             .collect::<Vec<_>>()

@@ -178,6 +178,8 @@ pub fn charts(runs: &[Run], lang: Lang) -> Charts {
         };
     let finals: Vec<String> = runs
         .iter()
+        // A cancelled job was never stopped by one (the note after says so).
+        .filter(|r| !r.cancelled)
         .filter_map(|r| {
             let id = r.final_checkpoint?;
             let run = if r.at_least_once {
@@ -320,7 +322,10 @@ mod tests {
         // savepoint is).
         assert_eq!(unaligned.label, "unaligned (1 expired or aborted)");
         let note = final_note.expect("a note on the final checkpoints");
-        assert!(note.contains(&format!("unaligned cp {last}")), "{note}");
+        assert!(
+            note.contains(&format!("unaligned: savepoint {last}")),
+            "{note}"
+        );
         assert!(unaligned.points.iter().any(|p| p.0 == last as f64));
         assert!(alignment
             .series

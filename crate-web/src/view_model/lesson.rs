@@ -73,16 +73,25 @@ pub fn step(lesson: &Lesson, ui: &LessonUi, lang: Lang) -> StepVm {
                 _ => None,
             };
             let right = right_index.and_then(|k| choices.get(k as usize).cloned());
-            // The reading confirms a choice that names it ("offset 5: …"); beside "No: every
-            // task must acknowledge first" a bare "reads 0" would only puzzle.
+            // The reading confirms a choice whose head names it ("offset 5: …", "About 160
+            // ms"); beside "No: every task must acknowledge first" a bare "reads 0" would only
+            // puzzle, and "No: …, and checkpoint 1 expires" names a 1 that is not the reading.
             let reading = r.grade.actual.to_string();
+            let names_it = |label: &str| {
+                label
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .split(|c: char| !c.is_ascii_digit() && c != '-')
+                    .any(|w| w == reading)
+            };
             let actual = match right {
                 Some(label) if label.trim() == reading => S::RightIsReading.f(lang, &[&label]),
-                Some(label) if !label.contains(&reading) => {
-                    format!("{}: {label}", S::RightChoice.get(lang))
+                Some(label) if !names_it(&label) => {
+                    format!("{}: {label}.", S::RightChoice.get(lang))
                 }
                 Some(label) => format!(
-                    "{}: {label} ({} {})",
+                    "{}: {label} ({} {}).",
                     S::RightChoice.get(lang),
                     S::SimulationReads.get(lang).to_lowercase(),
                     r.grade.actual
@@ -264,15 +273,19 @@ mod tests {
         let no = verdict("flink-barriers", 1, 0, 1);
         assert_eq!(
             no,
-            "The right answer: No: every task must acknowledge first"
+            "The right answer: No: every task must acknowledge first."
         );
+        // flink-unaligned: "No: …, and checkpoint 1 expires" reads 1 expired checkpoint; the
+        // 1 in its words is another number, so no reading is added.
+        let expired = verdict("flink-unaligned", 1, 1, 1);
+        assert!(!expired.contains("reads"), "{expired}");
         // last-stable-offset: "1: only `plain`"… the right one, 0, is named "0": the bare
         // number is not said twice.
         let zero = verdict("last-stable-offset", 3, 0, 0);
         assert_eq!(zero, "The right answer: 0, as the simulation shows.");
         // A choice naming the reading among other words gets it confirmed.
         let offset = verdict("lost-ack", 3, 5, 2);
-        assert!(offset.ends_with("(the simulation reads 5)"), "{offset}");
+        assert!(offset.ends_with("(the simulation reads 5)."), "{offset}");
     }
 
     #[test]
