@@ -1237,7 +1237,7 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   await page.waitForTimeout(300);
   assert(!loaded.some((u) => u.includes('eos-lessons-ru')), 'an English page does not load the Russian lessons');
   await page.click('#lang-ru');
-  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замёрзший брокер' }).waitFor({ timeout: 10000 });
+  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замерший брокер' }).waitFor({ timeout: 10000 });
   assert(loaded.some((u) => u.includes('eos-lessons-ru')), 'the Russian page loads them');
   assert((await lessonStep(page)).startsWith('Шаг 1 из 6'), `Russian step label: ${await lessonStep(page)}`);
   assert((await page.locator('#reset').innerText()).includes('Сброс'), 'controls in Russian');
@@ -1245,7 +1245,7 @@ test('Russian: the chrome and the lesson switch, and the choice persists', async
   assert((await page.locator('html').getAttribute('lang')) === 'ru', 'html lang');
   await page.reload();
   await page.waitForSelector('#lesson-panel');
-  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замёрзший брокер' }).waitFor({ timeout: 10000 });
+  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замерший брокер' }).waitFor({ timeout: 10000 });
   assert((await page.locator('footer').innerText()).includes('Клавиши'), 'footer in Russian');
   for (let i = 0; i < 3; i++) await page.click('#lesson-next');
   await page.fill('#answer-number', '2');
@@ -1327,7 +1327,7 @@ test('a page that opens in Russian draws in Russian from its first frame', async
   });
   await page.reload();
   await page.waitForSelector('#lesson-title');
-  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замёрзший брокер' }).waitFor({ timeout: 10000 });
+  await page.locator('#lesson-title', { hasText: 'Идемпотентный продюсер и замерший брокер' }).waitFor({ timeout: 10000 });
   const first = await page.evaluate(() => window.__firstResetText);
   assert(first && first.includes('Сброс'), `the first Reset drawn: ${first}`);
 }, { lesson: true });
