@@ -296,11 +296,32 @@ pub fn flink(sim: &Simulation, lang: Lang) -> Option<FlinkVm> {
                     .iter()
                     .map(|c| S::CpN.f(lang, &[&c.checkpoint]))
                     .collect();
-                Some(if pending.is_empty() {
+                let mut line = if pending.is_empty() {
                     S::SinkOpen.f(lang, &[&open])
                 } else {
                     S::SinkOpenPending.f(lang, &[&open, &pending.join(", ")])
-                })
+                };
+                // Commits under way (EndTxn sent, no answer yet), a restored one named so: a
+                // restore commits the last checkpoint's transactions again (recoverAndCommit).
+                let committing: Vec<String> = sink
+                    .committing
+                    .values()
+                    .chain(&sink.retry_commits)
+                    .map(|c| {
+                        // An id kept whole at a line's end.
+                        let id = c.transactional_id.replace('-', "\u{2011}");
+                        if c.recovered {
+                            S::SinkRecovered.f(lang, &[&id, &c.checkpoint])
+                        } else {
+                            id
+                        }
+                    })
+                    .collect();
+                if !committing.is_empty() {
+                    line.push_str(" · ");
+                    line.push_str(&S::SinkCommitting.f(lang, &[&committing.join(", ")]));
+                }
+                Some(line)
             } else if let (None, OperatorKind::Sink(kind @ (SinkKind::Upsert | SinkKind::Append))) =
                 (&t.align, &op.kind)
             {
@@ -596,6 +617,44 @@ mod tests {
     fn sim(name: &str) -> Simulation {
         let s = builtin::get(name).expect("built-in");
         s.simulation(None)
+    }
+
+    /// After a restore the sink commits the last checkpoint's transaction again: its card
+    /// names it as restored while the commit is under way.
+    #[test]
+    fn a_restored_transaction_being_committed_is_on_the_sink_card() {
+        let mut s = sim("flink-2pc-crash-recovery");
+        let mut seen = None;
+        while seen.is_none() && s.step() == eos_core::sim::StepOutcome::Stepped {
+            let vm = flink(&s, Lang::En).expect("a job");
+            seen = vm
+                .tasks
+                .iter()
+                .filter_map(|t| t.detail.clone())
+                .find(|d| d.contains("committing:"));
+        }
+        // The first: checkpoint 1's own commit, before the crash.
+        let detail = seen.expect("a commit under way on the sink card");
+        assert!(
+            detail.contains("committing: flink\u{2011}sink\u{2011}0\u{2011}1")
+                && !detail.contains("restored"),
+            "{detail}"
+        );
+        // Stepping on to the restore, the recovered commit is named as such.
+        let mut restored = false;
+        while !restored && s.step() == eos_core::sim::StepOutcome::Stepped {
+            let vm = flink(&s, Lang::En).expect("a job");
+            restored = vm
+                .tasks
+                .iter()
+                .filter_map(|t| t.detail.as_deref())
+                .any(|d| {
+                    d.contains(
+                        "committing: flink\u{2011}sink\u{2011}0\u{2011}1 (restored from cp 1)",
+                    )
+                });
+        }
+        assert!(restored, "the restored commit is named on the card");
     }
 
     #[test]

@@ -792,6 +792,8 @@ strings! {
     OpUpsertSink => "upsert sink", "upsert-приёмник";
     OpAppendSink => "append sink", "append-приёмник";
     SinkOpen => "open: {0}", "открыта: {0}";
+    SinkCommitting => "committing: {0}", "фиксация: {0}";
+    SinkRecovered => "{0} (restored from cp {1})", "{0} (восстановлена из №{1})";
     SinkOpenPending => "open: {0} · pending: {1}", "открыта: {0} · ждут: {1}";
     SinkWritten => "{0} ({1} written)", "{0} (записано {1})";
     SinkWrittenUnacked => "{0} ({1} written, {2} not yet acknowledged)", "{0} (записано {1}, не подтверждено {2})";
