@@ -89,6 +89,15 @@ pub fn duration(t: SimTime, lang: Lang) -> String {
     }
 }
 
+/// A number with `places` decimals in `lang`: `6.5` / `6,5`.
+pub fn decimal(value: f64, places: usize, lang: Lang) -> String {
+    let en = format!("{value:.places$}");
+    match lang {
+        Lang::En => en,
+        Lang::Ru => en.replace('.', ","),
+    }
+}
+
 /// A picker group of the built-in scenarios in `lang` (an unknown group as it is written).
 pub fn group(name: &str, lang: Lang) -> &str {
     if lang == Lang::En {

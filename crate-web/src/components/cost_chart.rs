@@ -53,7 +53,7 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
                 <table>
                     <thead><tr>{ for heads.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
                     <tbody>
-                        { for cost::rows(points).into_iter().map(|r| html! {
+                        { for cost::rows(points, i18n.lang).into_iter().map(|r| html! {
                             <tr class={r[0].clone()}>{ for r.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr>
                         }) }
                     </tbody>

@@ -66,16 +66,17 @@ pub fn charts(points: &[CostPoint], lang: Lang) -> (LineChart, LineChart) {
 
 /// One table row: guarantee, interval, mean and p95 latency, messages per record,
 /// duplicates, losses (the ringed points' reason).
-pub fn rows(points: &[CostPoint]) -> Vec<[String; 7]> {
+pub fn rows(points: &[CostPoint], lang: Lang) -> Vec<[String; 7]> {
+    let decimal = |milli: u64, places| crate::i18n::decimal(milli as f64 / 1000.0, places, lang);
     points
         .iter()
         .map(|p| {
             [
                 p.guarantee.clone(),
                 p.commit_interval_ms.to_string(),
-                format!("{:.1}", p.mean_latency_us as f64 / 1000.0),
-                format!("{:.1}", p.p95_latency_us as f64 / 1000.0),
-                format!("{:.2}", p.messages_per_record_milli as f64 / 1000.0),
+                decimal(p.mean_latency_us, 1),
+                decimal(p.p95_latency_us, 1),
+                decimal(p.messages_per_record_milli, 2),
                 p.duplicates.to_string(),
                 p.lost.to_string(),
             ]
@@ -102,7 +103,12 @@ mod tests {
         );
         assert_eq!(eos.points.len(), 2);
         assert!(eos.points[1].1 > eos.points[0].1, "latency grows: {eos:?}");
-        assert_eq!(rows(&points).len(), 6);
+        let en_rows = rows(&points, Lang::En);
+        assert_eq!(en_rows.len(), 6);
+        assert!(en_rows[0][2].contains('.'), "{:?}", en_rows[0]);
+        let ru_rows = rows(&points, Lang::Ru);
+        assert_eq!(ru_rows[0][2], en_rows[0][2].replace('.', ","));
+        assert!(ru_rows[0][4].contains(','), "{:?}", ru_rows[0]);
         let (ru, _) = charts(&points, Lang::Ru);
         assert_ne!(ru.title, latency.title);
         let svg = crate::charts::svg(&latency).expect("draws");
