@@ -111,9 +111,13 @@ pub fn broker_failed(brokers: &mut [Broker], alive: &[bool], failed: u8, ctx: &m
             }
         } else if let Some(l) = leader {
             set_metadata(brokers, tp, leader, epoch, &isr);
+            // The leader, with the smaller ISR, may advance its high watermark and answer
+            // what waited: only a live one that hears the controller (a frozen one does it
+            // when it catches up; a crashed one holds nothing).
             if let Some(r) = brokers
                 .iter_mut()
-                .find(|b| b.id == l)
+                .find(|b| b.id == l && !b.deaf)
+                .filter(|_| alive.get(usize::from(l)).copied().unwrap_or(false))
                 .and_then(|b| b.replicas.get_mut(&tp))
             {
                 release_acks(l, r, NodeId::Broker(l), ctx);
@@ -134,7 +138,9 @@ pub struct CaughtUp {
 /// Broker `back`, deaf while frozen, applies the metadata it missed. Where it is no longer
 /// the leader, the produce requests waiting for its followers are answered
 /// NOT_LEADER_OR_FOLLOWER (Kafka completes them so when a leader becomes a follower).
-pub fn catch_up(brokers: &mut [Broker], back: u8, ctx: &mut Ctx) -> CaughtUp {
+/// A `live` one (thawed, not crashed while frozen) that still leads releases what a smaller
+/// ISR lets it answer.
+pub fn catch_up(brokers: &mut [Broker], back: u8, live: bool, ctx: &mut Ctx) -> CaughtUp {
     let mut out = CaughtUp::default();
     let Some(b) = brokers.iter_mut().find(|b| b.id == back) else {
         return out;
@@ -151,6 +157,13 @@ pub fn catch_up(brokers: &mut [Broker], back: u8, ctx: &mut Ctx) -> CaughtUp {
         apply(b, m.tp, m.leader, m.leader_epoch, &m.isr);
         if demoted {
             out.demoted.push(m.tp);
+        }
+        if let Some(r) = b
+            .replicas
+            .get_mut(&m.tp)
+            .filter(|r| live && r.is_leader(back))
+        {
+            release_acks(back, r, node, ctx);
         }
         for ack in waiting {
             out.answered += 1;
@@ -214,38 +227,44 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
     }
 }
 
-/// Followers drop anything past the leader's log end (the divergent tail of a deposed
+/// Followers drop where their log parts from the leader's (the divergent tail of a deposed
 /// leader), then the leader pushes what they lack.
 fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, ctx: &mut Ctx) {
-    let Some(leader_leo) = brokers
+    let Some(leader_log) = brokers
         .iter()
         .find(|b| b.id == leader)
         .and_then(|b| b.replicas.get(&tp))
-        .map(|r| r.log.log_end_offset())
+        .map(|r| &r.log)
     else {
         return;
     };
+    let leader_leo = leader_log.log_end_offset();
+    let is_alive = |id: u8| alive.get(usize::from(id)).copied().unwrap_or(false);
+    // Where each live follower's log parts from the leader's (OffsetsForLeaderEpoch).
+    let keeps: Vec<(u8, u64)> = brokers
+        .iter()
+        .filter(|b| b.id != leader && is_alive(b.id))
+        .filter_map(|b| Some((b.id, b.replicas.get(&tp)?.log.parts_from(leader_log))))
+        .collect();
     let mut follower_leos = Vec::new();
-    for b in brokers.iter_mut().filter(|b| b.id != leader) {
-        if !alive.get(usize::from(b.id)).copied().unwrap_or(false) {
+    for (id, keep) in keeps {
+        let Some(r) = brokers
+            .iter_mut()
+            .find(|b| b.id == id)
+            .and_then(|b| b.replicas.get_mut(&tp))
+        else {
             continue;
+        };
+        if r.log.log_end_offset() > keep {
+            let dropped = r.truncate_to(keep);
+            ctx.note(Note::LogTruncated {
+                broker: NodeId::Broker(id),
+                tp,
+                to_offset: keep,
+                dropped,
+            });
         }
-        let id = b.id;
-        if let Some(r) = b.replicas.get_mut(&tp) {
-            // Records below the follower's high watermark are on every in-sync replica, the new
-            // leader included; anything past it may have diverged (truncate-to-HW recovery).
-            let keep = leader_leo.min(r.high_watermark);
-            if r.log.log_end_offset() > keep {
-                let dropped = r.truncate_to(keep);
-                ctx.note(Note::LogTruncated {
-                    broker: NodeId::Broker(id),
-                    tp,
-                    to_offset: keep,
-                    dropped,
-                });
-            }
-            follower_leos.push((id, r.log.log_end_offset()));
-        }
+        follower_leos.push((id, r.log.log_end_offset()));
     }
     if let Some(r) = brokers
         .iter_mut()

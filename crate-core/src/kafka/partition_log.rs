@@ -134,6 +134,23 @@ impl PartitionLog {
         &self.batches
     }
 
+    /// The first offset where this log and `leader`'s part: the base of the first batch they
+    /// do not share, or the shorter log's end. What a follower keeps when it follows a new
+    /// leader: Kafka finds this point by leader epoch (OffsetsForLeaderEpoch, KIP-101 and
+    /// KIP-279), so a follower keeps every record the leader has at the same offset, not just
+    /// those below its high watermark.
+    pub fn parts_from(&self, leader: &PartitionLog) -> u64 {
+        let end = self.log_end_offset.min(leader.log_end_offset);
+        self.batches
+            .iter()
+            .zip(&leader.batches)
+            .find(|(mine, theirs)| mine != theirs)
+            .map_or(end, |(mine, theirs)| {
+                mine.base_offset.min(theirs.base_offset)
+            })
+            .min(end)
+    }
+
     /// Appends a data batch at the log end; returns the base offset it was given.
     #[allow(clippy::too_many_arguments)]
     pub fn append(

@@ -929,7 +929,7 @@ impl Simulation {
                 let node = NodeId::Broker(*broker);
                 let alive = self.alive_brokers();
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-                let caught = controller::catch_up(&mut self.brokers, *broker, &mut ctx);
+                let caught = controller::catch_up(&mut self.brokers, *broker, true, &mut ctx);
                 notes.push(Note::MetadataCaughtUp {
                     broker: node,
                     demoted: caught.demoted,
@@ -983,7 +983,7 @@ impl Simulation {
                         }
                         if self.brokers.get(usize::from(i)).is_some_and(|b| b.deaf) {
                             // Crashed while frozen: it reads the metadata when it restarts.
-                            controller::catch_up(&mut self.brokers, i, &mut ctx);
+                            controller::catch_up(&mut self.brokers, i, false, &mut ctx);
                         }
                         if self.broker_session_timeout_ms == 0 {
                             let alive: Vec<bool> = (0..self.brokers.len())
