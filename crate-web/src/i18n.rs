@@ -427,6 +427,7 @@ strings! {
     LeaderEpoch => "leader epoch", "эпоха лидера";
     Replicas => "replicas", "реплики";
     Isr => "in-sync replicas", "синхронные реплики (ISR)";
+    MinInsync => "min.insync.replicas (acks=all)", "min.insync.replicas (для acks=all)";
     LogEndOffset => "log end offset", "log end offset";
     HighWatermark => "high watermark", "high watermark";
     LastStableOffset => "last stable offset", "last stable offset";

@@ -481,6 +481,13 @@ impl Broker {
         let respond = |ctx: &mut Ctx, result: ProduceResult| {
             answer_produce(ctx, from, request_id, tp, acks, result)
         };
+        let refuse = |ctx: &mut Ctx, error: KafkaError| {
+            let result = ProduceResult::Error {
+                error,
+                leader_hint: None,
+            };
+            answer_produce(ctx, from, request_id, tp, acks, result)
+        };
         let Some(replica) = self.replicas.get_mut(&tp).filter(|r| r.is_leader(me)) else {
             let leader = self.replicas.get(&tp).and_then(|r| r.leader);
             ctx.note(Note::NotLeader {
@@ -529,6 +536,20 @@ impl Broker {
             return;
         }
         let records: Vec<RecordId> = batch.records.iter().map(|r| r.value).collect();
+        if acks == Acks::All && replica.too_few_in_sync() && !batch.corrupt {
+            // Kafka's `Partition.appendRecordsToLeader` checks the ISR before the log sees the
+            // batch (a retry of a stored batch is refused too).
+            ctx.note(Note::TooFewInSync {
+                broker: node,
+                tp,
+                isr: replica.isr.clone(),
+                min_insync: replica.min_insync,
+                appended_at: None,
+                records,
+            });
+            refuse(ctx, KafkaError::NotEnoughReplicas);
+            return;
+        }
         let last_sequence = sequence_add(batch.base_sequence, batch.records.len() as i32 - 1);
         let decision = if batch.corrupt {
             // The CRC check comes before anything else: nothing is stored, no state changes.
@@ -574,13 +595,7 @@ impl Broker {
                     expected_sequence: expected_seq,
                     records,
                 });
-                respond(
-                    ctx,
-                    ProduceResult::Error {
-                        error,
-                        leader_hint: None,
-                    },
-                );
+                refuse(ctx, error);
             }
             AppendDecision::Append => {
                 if batch.transactional {
@@ -601,13 +616,7 @@ impl Broker {
                             expected_sequence: None,
                             records,
                         });
-                        respond(
-                            ctx,
-                            ProduceResult::Error {
-                                error,
-                                leader_hint: None,
-                            },
-                        );
+                        refuse(ctx, error);
                         return;
                     }
                 }
@@ -935,15 +944,37 @@ pub fn release_acks(me: u8, replica: &mut Replica, node: NodeId, ctx: &mut Ctx) 
         });
     }
     for ack in replica.take_releasable_acks() {
+        // Kafka's `DelayedProduce`: replicated to the ISR, but the ISR is too small.
+        let result = if replica.too_few_in_sync() {
+            ctx.note(Note::TooFewInSync {
+                broker: node,
+                tp: replica.tp,
+                isr: replica.isr.clone(),
+                min_insync: replica.min_insync,
+                appended_at: Some(ack.base_offset),
+                records: replica
+                    .log
+                    .records_below(ack.end_offset)
+                    .filter(|r| r.offset >= ack.base_offset)
+                    .map(|r| r.value)
+                    .collect(),
+            });
+            ProduceResult::Error {
+                error: KafkaError::NotEnoughReplicasAfterAppend,
+                leader_hint: None,
+            }
+        } else {
+            ProduceResult::Appended {
+                base_offset: ack.base_offset,
+            }
+        };
         ctx.send_as(
             node,
             ack.producer,
             Message::ProduceResponse {
                 request_id: ack.request_id,
                 tp: replica.tp,
-                result: ProduceResult::Appended {
-                    base_offset: ack.base_offset,
-                },
+                result,
             },
         );
     }

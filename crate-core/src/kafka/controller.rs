@@ -208,7 +208,8 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
                 set_metadata(brokers, tp, Some(l), epoch, &isr);
                 align_followers(brokers, alive, tp, l, ctx);
             }
-            Some(_) => {}
+            // Back before its session expired, still the leader: its followers catch up.
+            Some(_) => align_followers(brokers, alive, tp, back, ctx),
             None if isr.contains(&back) => {
                 set_metadata(brokers, tp, Some(back), epoch + 1, &[back]);
                 ctx.note(Note::LeaderElected {
@@ -228,8 +229,13 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
 }
 
 /// Followers drop where their log parts from the leader's (the divergent tail of a deposed
-/// leader), then the leader pushes what they lack.
+/// leader), then the leader pushes what they lack. Nothing happens while the leader is down:
+/// a follower's fetches to it go unanswered (it aligns them when it restarts).
 fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, ctx: &mut Ctx) {
+    let is_alive = |id: u8| alive.get(usize::from(id)).copied().unwrap_or(false);
+    if !is_alive(leader) {
+        return;
+    }
     let Some(leader_log) = brokers
         .iter()
         .find(|b| b.id == leader)
@@ -239,7 +245,6 @@ fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, c
         return;
     };
     let leader_leo = leader_log.log_end_offset();
-    let is_alive = |id: u8| alive.get(usize::from(id)).copied().unwrap_or(false);
     // Where each live follower's log parts from the leader's (OffsetsForLeaderEpoch).
     let keeps: Vec<(u8, u64)> = brokers
         .iter()

@@ -31,10 +31,16 @@ pub enum KafkaError {
     InvalidTransactionTimeout,
     /// A transaction holds offsets for the partition (KIP-447): ask again later.
     UnstableOffsetCommit,
-    /// Kafka's answer when a partition leader could not confirm with the transaction
-    /// coordinator that the partition is in the transaction (KIP-890: the coordinator was
-    /// busy or unreachable); it does not make the client refresh its metadata. Retriable.
+    /// An `acks=all` write to a partition with fewer in-sync replicas than
+    /// `min.insync.replicas`: refused before the append. Also Kafka's answer when a partition
+    /// leader could not confirm with the transaction coordinator that the partition is in the
+    /// transaction (KIP-890: the coordinator was busy or unreachable); it does not make the
+    /// client refresh its metadata. Retriable.
     NotEnoughReplicas,
+    /// An `acks=all` write appended and copied to every in-sync replica, but those are fewer
+    /// than `min.insync.replicas` (the ISR shrank while it waited): the records stay in the
+    /// log, and a retry may store them twice. Retriable.
+    NotEnoughReplicasAfterAppend,
     /// The group coordinator could not reach the transaction coordinator for a
     /// TxnOffsetCommit's check (KIP-890). Retriable.
     CoordinatorNotAvailable,
@@ -58,6 +64,7 @@ impl KafkaError {
             KafkaError::InvalidTransactionTimeout => "INVALID_TRANSACTION_TIMEOUT",
             KafkaError::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
             KafkaError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            KafkaError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
             KafkaError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
         }
     }
@@ -74,6 +81,7 @@ impl KafkaError {
                 | KafkaError::ConcurrentTransactions
                 | KafkaError::UnstableOffsetCommit
                 | KafkaError::NotEnoughReplicas
+                | KafkaError::NotEnoughReplicasAfterAppend
                 | KafkaError::CoordinatorNotAvailable
         )
     }

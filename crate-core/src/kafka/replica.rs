@@ -28,6 +28,8 @@ pub struct Replica {
     pub leader_epoch: u32,
     pub replicas: Vec<u8>,
     pub isr: Vec<u8>,
+    /// `min.insync.replicas` of its topic.
+    pub min_insync: u8,
     pub high_watermark: u64,
     pub follower_leo: VecMap<u8, u64>,
     pub pending_acks: Vec<PendingAck>,
@@ -45,11 +47,17 @@ impl Replica {
             leader_epoch: 0,
             isr: replicas.clone(),
             replicas,
+            min_insync: 1,
             high_watermark: 0,
             follower_leo: VecMap::new(),
             pending_acks: Vec::new(),
             txn: TxnIndex::default(),
         }
+    }
+
+    /// Fewer replicas in sync than `min.insync.replicas`: `acks=all` cannot be met.
+    pub fn too_few_in_sync(&self) -> bool {
+        self.isr.len() < usize::from(self.min_insync)
     }
 
     pub fn is_leader(&self, me: u8) -> bool {

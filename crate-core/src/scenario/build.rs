@@ -260,6 +260,15 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         }
         let partitions = t.partitions.clamp(1, MAX_PARTITIONS);
         let rf = t.replication_factor.clamp(1, brokers);
+        if t.min_insync_replicas < 1 || t.min_insync_replicas > rf {
+            c.err(
+                format!("{f}.min_insync_replicas"),
+                format!(
+                    "{} is out of range (allowed: 1 to {rf}, the topic's replication_factor)",
+                    t.min_insync_replicas
+                ),
+            );
+        }
         topic_index.insert(t.name.as_str(), (ti as u16, partitions));
         for p in 0..partitions {
             let tp = Tp {
@@ -274,9 +283,9 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 b.leaders.insert(tp, Some(replicas[0]));
             }
             for b in &replicas {
-                broker_list[usize::from(*b)]
-                    .replicas
-                    .insert(tp, Replica::new(tp, replicas.clone()));
+                let mut replica = Replica::new(tp, replicas.clone());
+                replica.min_insync = t.min_insync_replicas.clamp(1, rf);
+                broker_list[usize::from(*b)].replicas.insert(tp, replica);
             }
         }
     }

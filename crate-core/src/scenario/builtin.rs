@@ -27,6 +27,8 @@ builtin!(
     "producer-restart-new-pid",
     "acks1-leader-crash-loss",
     "acks-all-leader-crash-no-loss",
+    "acks-all-isr-shrunk-loss",
+    "min-isr-retry-duplicate",
     "paused-leader-fenced-loss",
     "consumer-restart-from-commit",
     "seed-commit-abort",

@@ -8,6 +8,10 @@ use std::collections::BTreeMap;
 fn default_seed() -> u64 {
     1
 }
+fn is_one_u8(n: &u8) -> bool {
+    *n == 1
+}
+
 fn one_u8() -> u8 {
     1
 }
@@ -163,6 +167,9 @@ pub struct TopicSpec {
     pub partitions: u16,
     #[serde(default = "one_u8")]
     pub replication_factor: u8,
+    /// `min.insync.replicas`: an `acks=all` write needs this many in-sync replicas.
+    #[serde(default = "one_u8", skip_serializing_if = "is_one_u8")]
+    pub min_insync_replicas: u8,
 }
 
 /// `acks` as Kafka users write it: `0`, `1`, `-1`, `"all"`.

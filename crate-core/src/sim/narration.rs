@@ -478,6 +478,34 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} holds the answer for offset {base_offset} until every in-sync replica has it (acks=all).",
             n(broker)
         ),
+        Note::TooFewInSync {
+            broker,
+            tp: t,
+            isr,
+            min_insync,
+            appended_at,
+            records: ids,
+        } => {
+            let in_sync = format!(
+                "{} of {} {} in sync ({}), fewer than min.insync.replicas={min_insync}",
+                counted(isr.len() as u64, "replica", "replicas"),
+                tp(t),
+                if isr.len() == 1 { "is" } else { "are" },
+                isr.iter().map(|b| format!("broker {b}")).collect::<Vec<_>>().join(", ")
+            );
+            match appended_at {
+                None => format!(
+                    "{} refuses {} (acks=all): only {in_sync}. NOT_ENOUGH_REPLICAS: nothing is appended, and the producer will retry.",
+                    n(broker),
+                    records(names, ids)
+                ),
+                Some(offset) => format!(
+                    "{} has {} at offset {offset} on every in-sync replica, but only {in_sync}: it answers NOT_ENOUGH_REPLICAS_AFTER_APPEND. The records stay in the log; a retry may store them again.",
+                    n(broker),
+                    records(names, ids)
+                ),
+            }
+        }
         Note::Replicated {
             broker,
             tp: t,

@@ -140,6 +140,17 @@ pub enum Note {
         tp: Tp,
         base_offset: u64,
     },
+    /// An `acks=all` write meets fewer in-sync replicas than `min.insync.replicas`: refused
+    /// before the append (`appended_at: None`, NOT_ENOUGH_REPLICAS), or answered so after
+    /// it was appended and copied (`Some(base offset)`, NOT_ENOUGH_REPLICAS_AFTER_APPEND).
+    TooFewInSync {
+        broker: NodeId,
+        tp: Tp,
+        isr: Vec<u8>,
+        min_insync: u8,
+        appended_at: Option<u64>,
+        records: Vec<RecordId>,
+    },
     Replicated {
         broker: NodeId,
         tp: Tp,
@@ -552,7 +563,7 @@ impl Note {
                 error: KafkaError::InvalidProducerEpoch,
                 ..
             } => Some(Notable::Fencing),
-            Note::AppendRejected { .. } => Some(Notable::Rejected),
+            Note::AppendRejected { .. } | Note::TooFewInSync { .. } => Some(Notable::Rejected),
             Note::TxnPartitionCheckFailed {
                 answered: KafkaError::ProducerFenced | KafkaError::InvalidProducerEpoch,
                 ..
@@ -701,6 +712,7 @@ impl Note {
             Note::DuplicateDetected { .. } => "duplicate_detected",
             Note::AppendRejected { .. } => "append_rejected",
             Note::AckWaitsForReplicas { .. } => "ack_waits_for_replicas",
+            Note::TooFewInSync { .. } => "too_few_in_sync",
             Note::Replicated { .. } => "replicated",
             Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
             Note::NotLeader { .. } => "not_leader",

@@ -700,6 +700,7 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
             row(S::LeaderEpoch, lang, r.leader_epoch.to_string()),
             row(S::Replicas, lang, list(&r.replicas)),
             row(S::Isr, lang, list(&r.isr)),
+            row(S::MinInsync, lang, r.min_insync.to_string()),
             row(S::LogEndOffset, lang, r.log.log_end_offset().to_string()),
             row(S::HighWatermark, lang, r.high_watermark.to_string()),
             row(
