@@ -617,3 +617,27 @@ fn the_documented_example_report_has_the_current_trace_hash() {
     let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(report["trace_hash"], documented, "docs/report-format.md");
 }
+
+/// The summary says which inputs a read-process-write stage lost or output twice, what an
+/// output never handed over is, and how a transactional record's transaction ended.
+#[test]
+fn the_summary_names_lost_and_doubled_inputs_and_aborted_records() {
+    let amo = stdout(&eos_sim(&["run", "rpw-crash-at-most-once"]));
+    assert!(
+        amo.contains("processing at-most-once: 12 inputs, 11 visible outputs; no output any reader sees, and committed past: v7"),
+        "{amo}"
+    );
+    assert!(amo.contains("v19    never handed to a producer"), "{amo}");
+    assert!(!amo.contains("key null"), "{amo}");
+    let alo = stdout(&eos_sim(&["run", "rpw-crash-at-least-once"]));
+    assert!(alo.contains("; output more than once: v7"), "{alo}");
+    let txn = stdout(&eos_sim(&["run", "seed-commit-abort"]));
+    let aborted: Vec<&str> = txn
+        .lines()
+        .filter(|l| l.ends_with("(transaction aborted)"))
+        .collect();
+    assert!(
+        aborted.len() == 1 && aborted[0].trim_start().starts_with("v2 "),
+        "{txn}"
+    );
+}

@@ -268,3 +268,75 @@ fn a_crashed_broker_is_said_to_refuse_nothing() {
         "broker 0 crashes: whatever it held in memory is gone; its log on disk stays. Nothing answers for it, not even a refused connection"
     ));
 }
+
+/// A request other than Produce that times out is said before the connection closes, and a
+/// batch sent after an epoch bump names its epoch.
+#[test]
+fn a_timed_out_init_producer_id_and_a_bumped_epoch_are_said() {
+    let frozen_from_the_start = eos_core::Scenario::parse(
+        r#"
+version = 1
+name = "init-timeout"
+[[topics]]
+name = "events"
+[[producers]]
+name = "app"
+request_timeout_ms = 1000
+[[producers.sends]]
+at_ms = 0
+topic = "events"
+key = "a"
+[[faults]]
+at_ms = 0
+action = "freeze"
+target = "broker-0"
+duration_ms = 5000
+"#,
+    )
+    .expect("valid");
+    let said = sentences_of(&frozen_from_the_start);
+    assert!(
+        said.iter().any(|(_, s)| s
+            == "app heard nothing for 1000 ms (request.timeout.ms) about its InitProducerId request: it closes its connection to broker 0 and will open a new one."),
+        "{said:#?}"
+    );
+    // Three records expire in a frozen broker's buffer: the producer bumps its epoch
+    // (KIP-360), and the next record goes out at epoch 1 from sequence 0.
+    let expired = eos_core::Scenario::parse(
+        r#"
+version = 1
+name = "epoch-bump"
+[[topics]]
+name = "events"
+[[producers]]
+name = "app"
+request_timeout_ms = 2000
+delivery_timeout_ms = 3000
+linger_ms = 0
+[[producers.sends]]
+at_ms = 3
+topic = "events"
+key = "a"
+count = 3
+interval_us = 1000
+[[producers.sends]]
+at_ms = 6000
+topic = "events"
+key = "b"
+[[faults]]
+at_ms = 4
+action = "freeze"
+target = "broker-0"
+duration_ms = 5000
+"#,
+    )
+    .expect("valid");
+    let said = sentences_of(&expired);
+    assert!(
+        said.iter()
+            .any(|(_, s)| s
+                .starts_with("app sends record v3 with producer id 0, epoch 1, sequence 0 ")),
+        "{said:#?}"
+    );
+    assert!(!said.iter().any(|(_, s)| s.contains("epoch 0, sequence")));
+}

@@ -310,10 +310,23 @@ fn print_summary(r: &Report, names: &eos_core::sim::names::Names) {
         "outcome    duplicates {}, lost {}, aborted reads {}",
         r.outcome.duplicates, r.outcome.lost, r.outcome.aborted_reads
     );
+    if let Some(p) = &r.processing {
+        print_processing(p);
+    }
     println!("deliveries");
     for d in r.deliveries.iter().take(20) {
+        if d.producer.is_empty() && d.topic.is_none() {
+            println!("  {:<6} never handed to a producer", d.record);
+            continue;
+        }
+        // A transaction's record: how its transaction ended, which decides if it is read.
+        let txn = match d.transaction.as_deref() {
+            Some("aborted") => "  (transaction aborted)",
+            Some("undecided") => "  (transaction undecided)",
+            _ => "",
+        };
         println!(
-            "  {:<6} key {:<14} {:<12} {:<14} offset {:<6} attempts {:<3} at {}",
+            "  {:<6} key {:<14} {:<12} {:<14} offset {:<6} attempts {:<3} at {}{txn}",
             d.record,
             d.key.clone().unwrap_or_else(|| "null".into()),
             format!(
@@ -361,6 +374,35 @@ fn print_summary(r: &Report, names: &eos_core::sim::names::Names) {
         print_flink(f, names);
     }
     println!("trace      {}", r.trace_hash);
+}
+
+/// The read-process-write stage: which inputs came out twice, and which not at all.
+fn print_processing(p: &eos_core::report::Processing) {
+    let with = |pick: fn(u32) -> bool| -> Vec<&str> {
+        let inputs = p
+            .ledger
+            .iter()
+            .filter(|(input, copies)| pick(**copies) && !p.unread.iter().any(|u| u == *input));
+        inputs.map(|(input, _)| input.as_str()).collect()
+    };
+    let (twice, never) = (with(|c| c > 1), with(|c| c == 0));
+    let mut line = format!(
+        "processing {}: {} inputs, {} visible outputs",
+        p.guarantee, p.inputs, p.visible_outputs
+    );
+    if !twice.is_empty() {
+        line.push_str(&format!("; output more than once: {}", twice.join(", ")));
+    }
+    if !never.is_empty() {
+        line.push_str(&format!(
+            "; no output any reader sees, and committed past: {}",
+            never.join(", ")
+        ));
+    }
+    if !p.unread.is_empty() {
+        line.push_str(&format!("; not yet processed: {}", p.unread.join(", ")));
+    }
+    println!("{line}");
 }
 
 fn print_flink(f: &eos_core::flink::report::FlinkReport, names: &eos_core::sim::names::Names) {

@@ -6,7 +6,7 @@ use super::config::{ClientKind, ProducerConfig};
 use super::errors::KafkaError;
 use super::partition_log::{sequence_add, LogRecord};
 use super::partitioner::partition_for_key;
-use super::protocol::{Message, ProduceResult, ProducerBatch};
+use super::protocol::{Message, MessageKind, ProduceResult, ProducerBatch};
 use super::txn_client::{TxnClient, TxnPhase, TxnRequest};
 use super::{Acks, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
 use crate::ids::{NodeId, RecordId, Tp};
@@ -312,7 +312,9 @@ impl Producer {
                     if self.init_blocked_too_long(ctx) {
                         return true;
                     }
-                    self.close_connection(broker, ctx);
+                    let timeout = self.config.request_timeout_ms;
+                    let timed_out = Some((MessageKind::InitProducerId, timeout));
+                    self.close_connection(broker, timed_out, ctx);
                     // Every record has been delivered or has failed, and no more will come:
                     // the application closes the producer rather than retry for ever (the
                     // run would never end while a broker stays down). A transactional one
@@ -361,7 +363,8 @@ impl Producer {
                             }
                         }
                         let broker = self.txn_destination(&request);
-                        self.close_connection(broker, ctx);
+                        let timed_out = Some((request.kind(), self.config.request_timeout_ms));
+                        self.close_connection(broker, timed_out, ctx);
                         self.send_txn_request(request, ctx);
                         true
                     }
@@ -1362,7 +1365,7 @@ impl Producer {
         // The connection closes below, and the client asks for fresh metadata (see
         // `Command::Disconnect`): the retry goes where the metadata then says.
         self.retry(flight.batch_id, KafkaError::RequestTimedOut, ctx);
-        self.close_connection(flight.broker, ctx);
+        self.close_connection(flight.broker, None, ctx);
         self.drain(ctx);
         true
     }
@@ -1373,7 +1376,12 @@ impl Producer {
     /// Sender's REQUEST_TIMED_OUT, "Disconnected from node due to timeout"; librdkafka's
     /// "N request(s) timed out: disconnect", `_TIMED_OUT`), and goes back to its queue to be
     /// retried with the same pid, epoch and sequence.
-    fn close_connection(&mut self, broker: u8, ctx: &mut Ctx) {
+    fn close_connection(
+        &mut self,
+        broker: u8,
+        timed_out: Option<(MessageKind, u64)>,
+        ctx: &mut Ctx,
+    ) {
         ctx.disconnect(NodeId::Broker(broker));
         let failed: Vec<(u64, u64)> = self
             .in_flight
@@ -1394,6 +1402,7 @@ impl Producer {
             producer: self.owner.unwrap_or(NodeId::Producer(self.index)),
             broker: NodeId::Broker(broker),
             records,
+            timed_out,
         });
         for (_, batch_id) in failed {
             self.retry(batch_id, KafkaError::RequestTimedOut, ctx);

@@ -67,6 +67,19 @@ pub enum TxnRequest {
     },
 }
 
+impl TxnRequest {
+    /// The request's message kind on the wire.
+    pub fn kind(&self) -> super::protocol::MessageKind {
+        use super::protocol::MessageKind;
+        match self {
+            TxnRequest::AddPartitions { .. } => MessageKind::AddPartitionsToTxn,
+            TxnRequest::AddOffsets => MessageKind::AddOffsetsToTxn,
+            TxnRequest::CommitOffsets => MessageKind::TxnOffsetCommit,
+            TxnRequest::End { .. } => MessageKind::EndTxn,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TxnClient {
     pub transactional_id: String,

@@ -263,6 +263,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             tp: t,
             records: ids,
             producer_id,
+            epoch,
             base_sequence,
             attempt,
             ..
@@ -270,8 +271,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             let what = if *producer_id < 0 {
                 format!("{} (idempotence off: no producer id, no sequence)", records(names, ids))
             } else {
+                // The epoch once it is not the first: after a bump it tells a retry of the
+                // old epoch's batch from the new epoch's.
+                let epoch = if *epoch > 0 { format!(", epoch {epoch}") } else { String::new() };
                 format!(
-                    "{} with {}, {}",
+                    "{} with {}{epoch}, {}",
                     records(names, ids),
                     pid(*producer_id),
                     seq_range(*base_sequence, ids.len())
@@ -304,18 +308,31 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             producer,
             broker,
             records: ids,
+            timed_out,
         } => {
+            let why = match timed_out {
+                Some((kind, ms)) => format!(
+                    "{} heard nothing for {ms} ms (request.timeout.ms) about its {}: it",
+                    n(producer),
+                    message_name(*kind)
+                ),
+                None => n(producer),
+            };
             if ids.is_empty() {
                 format!(
-                    "{} closes its connection to {} and will open a new one: no other produce request was waiting on it.",
-                    n(producer),
-                    n(broker)
+                    "{why} closes its connection to {} and will open a new one{}.",
+                    n(broker),
+                    if timed_out.is_some() {
+                        ""
+                    } else {
+                        ": no other produce request was waiting on it"
+                    }
                 )
             } else {
                 format!(
-                    "{} closes its connection to {} and will open a new one. The other requests in flight on it fail with it, as timed out too (REQUEST_TIMED_OUT), and will be retried: {}.",
-                    n(producer),
+                    "{why} closes its connection to {} and will open a new one. The {} requests in flight on it fail with it, as timed out too (REQUEST_TIMED_OUT), and will be retried: {}.",
                     n(broker),
+                    if timed_out.is_some() { "produce" } else { "other" },
                     records(names, ids)
                 )
             }

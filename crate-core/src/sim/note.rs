@@ -63,6 +63,10 @@ pub enum Note {
         broker: NodeId,
         /// The records of the other requests that were in flight on the connection.
         records: Vec<RecordId>,
+        /// The request that went unanswered for `request.timeout.ms` (ms), when it was not
+        /// a Produce request (those have their own `RequestTimedOut`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timed_out: Option<(crate::kafka::protocol::MessageKind, u64)>,
     },
     RetryScheduled {
         producer: NodeId,
