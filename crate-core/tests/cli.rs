@@ -641,3 +641,13 @@ fn the_summary_names_lost_and_doubled_inputs_and_aborted_records() {
         "{txn}"
     );
 }
+
+/// `--help` anywhere asks for the usage, not for a scenario of that name.
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for args in [&["check", "--help"][..], &["run", "-h"], &["--help"]] {
+        let o = eos_sim(args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(stdout(&o).starts_with("usage:"), "{args:?}: {}", stdout(&o));
+    }
+}

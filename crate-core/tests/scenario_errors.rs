@@ -330,3 +330,66 @@ fn a_fault_on_an_unknown_process_lists_the_scenarios_processes() {
         "{message}"
     );
 }
+
+/// What a course author's slips get: a lesson without `kind` is told to add it, a number
+/// too large for its type inside a lesson's scenario is given the field's own range, and an
+/// input naming no operator lists those it may name, without a second, false error.
+#[test]
+fn an_authors_slips_get_a_message_that_says_the_fix() {
+    let lesson_without_kind = r#"
+version = 1
+id = "mine"
+title = { en = "Mine" }
+summary = { en = "Mine." }
+scenario = "seed-frozen-broker"
+
+[[steps]]
+text = { en = "Hello." }
+"#;
+    let message = parse_err(lesson_without_kind).to_string();
+    assert!(
+        message.contains("this looks like a lesson")
+            && message.contains("add kind = \"lesson\" at the top of the file"),
+        "{message}"
+    );
+    let huge = r#"
+kind = "lesson"
+version = 1
+id = "mine"
+title = { en = "Mine" }
+summary = { en = "Mine." }
+
+[scenario]
+version = 1
+name = "mine"
+[[scenario.topics]]
+name = "t"
+[[scenario.producers]]
+name = "app"
+[[scenario.producers.sends]]
+topic = "t"
+count = 1000000000000
+
+[[steps]]
+until = "end"
+text = { en = "Hello." }
+"#;
+    let message = eos_core::lesson::Lesson::parse(huge)
+        .expect_err("too many records")
+        .to_string();
+    assert!(
+        message.contains("expected a whole number from 1 to 2000000"),
+        "{message}"
+    );
+    let flink = eos_core::scenario::builtin::text("flink-barrier-walkthrough")
+        .expect("built-in")
+        .replacen("inputs = [\"", "inputs = [\"nothing-", 1);
+    let errors = field_errors(&flink);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0]
+            .message
+            .contains("is not an operator (declared before"),
+        "{errors:?}"
+    );
+}

@@ -549,6 +549,11 @@ fn main() -> ExitCode {
         eprintln!("eos-sim: {msg}");
         ExitCode::from(2)
     };
+    // `eos-sim check --help` and the like ask for the usage, not for a file called so.
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("list") => {
             // Columns as wide as their longest entry.
@@ -803,7 +808,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some("help") | Some("--help") | Some("-h") => {
+        Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }

@@ -522,8 +522,20 @@ impl Lesson {
                 max: limits::MAX_FILE_BYTES,
             });
         }
-        toml::from_str(text).map_err(|e| LessonError::Parse {
-            message: with_hint(crate::scenario::error::plain_types(&e.to_string())),
+        toml::from_str(text).map_err(|e| {
+            let message = crate::scenario::error::plain_types(&e.to_string());
+            // A number too large for its field's type: the field's own range, as for a
+            // scenario (a lesson's inline scenario has the same fields).
+            let range =
+                crate::scenario::field_range(text, &e, &message, &|patched| match Lesson::parse(
+                    patched,
+                ) {
+                    Err(LessonError::Invalid(errors)) => Some(errors),
+                    _ => None,
+                });
+            LessonError::Parse {
+                message: with_hint(range.unwrap_or(message)),
+            }
         })
     }
 

@@ -86,7 +86,7 @@ pub(crate) fn walk(
                 return Err(FieldError {
                     field: format!("steps[{i}].until"),
                     message: format!(
-                        "the run hit its step limit ({} steps) before {}",
+                        "the run hit its step limit ({} steps) before {}: raise the scenario's [limits] max_steps (up to 100000000) or make the run shorter (fewer records)",
                         sim.steps(),
                         points.get(i).map_or_else(String::new, Until::describe)
                     ),

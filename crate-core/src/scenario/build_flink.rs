@@ -327,9 +327,19 @@ fn operator(
                 ok = false;
             }
             None => {
+                // The operators it may read: those declared before it.
+                let before: Vec<String> = index
+                    .iter()
+                    .filter(|(_, i)| **i < me)
+                    .map(|(n, _)| format!("\"{n}\""))
+                    .collect();
                 e(
                     format!("{f}.inputs[{k}]"),
-                    format!("\"{name}\" is not an operator"),
+                    format!(
+                        "\"{name}\" is not an operator (declared before \"{}\": {})",
+                        o.name,
+                        before.join(", ")
+                    ),
                 );
                 ok = false;
             }
@@ -417,7 +427,8 @@ fn operator(
             return None;
         }
     };
-    if !matches!(kind, OperatorKind::Source { .. }) && inputs.is_empty() {
+    // (An input that names no operator has said so above.)
+    if !matches!(kind, OperatorKind::Source { .. }) && o.inputs.is_empty() {
         e(
             format!("{f}.inputs"),
             format!("a {} needs at least one input", o.kind),

@@ -215,7 +215,7 @@ pub fn check(e: &ExpectSpec, r: &Report, scenario: &super::Scenario) -> Vec<Stri
     }
     if !r.completed {
         out.push(format!(
-            "the run hit its step limit after {} steps",
+            "the run hit its step limit after {} steps: raise [limits] max_steps (up to 100000000) or make the run shorter (fewer records)",
             r.steps
         ));
     }

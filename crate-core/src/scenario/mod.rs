@@ -35,10 +35,24 @@ fn not_a_scenario(text: &str) -> Option<String> {
                 .into(),
         );
     }
-    crate::lesson::kind_line(text).map(|kind| {
-        format!(
+    if let Some(kind) = crate::lesson::kind_line(text) {
+        return Some(format!(
             "kind = {kind}: a scenario file has no `kind`, and a lesson file says kind = \"lesson\""
-        )
+        ));
+    }
+    // A lesson without its `kind` line would be read as a scenario with unknown fields.
+    let top_level_id = text
+        .lines()
+        .map(str::trim_start)
+        .take_while(|line| !line.starts_with('['))
+        .any(|line| {
+            line.strip_prefix("id")
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        });
+    let steps = text.lines().any(|line| line.trim() == "[[steps]]");
+    (top_level_id && steps).then(|| {
+        "this looks like a lesson (it has an `id` and [[steps]]) but does not say so: add kind = \"lesson\" at the top of the file, above the first table header"
+            .into()
     })
 }
 
@@ -69,7 +83,14 @@ pub fn flink_process_names_of(file: &ScenarioFile) -> Vec<String> {
 /// range, not the type's ("from 1 to 2000000", not "from 0 to 4294967295"): the file is read
 /// again with the type's largest value in its place, and the validation, which knows every
 /// field's range, says it.
-fn field_range(text: &str, e: &toml::de::Error, message: &str) -> Option<String> {
+/// `validate` reads the patched text and gives the field errors it breaks (a lesson's too,
+/// with its inline scenario's).
+pub(crate) fn field_range(
+    text: &str,
+    e: &toml::de::Error,
+    message: &str,
+    validate: &dyn Fn(&str) -> Option<Vec<FieldError>>,
+) -> Option<String> {
     const TYPES: [(&str, &str, &str); 4] = [
         ("u8", "255", "a whole number from 0 to 255"),
         ("u16", "65535", "a whole number from 0 to 65535"),
@@ -89,16 +110,22 @@ fn field_range(text: &str, e: &toml::de::Error, message: &str) -> Option<String>
         text.get(..span.start)?,
         text.get(span.end..)?
     );
-    let file: ScenarioFile = toml::from_str(&patched).ok()?;
-    let Err(ScenarioError::Invalid(errors)) = build::build(&file) else {
-        return None;
-    };
+    let errors = validate(&patched)?;
     let allowed = errors.iter().find_map(|f| {
         let rest = f.message.strip_prefix(*probe)?;
         let range = rest.split_once("(allowed: ")?.1;
         range.split_once(')').map(|(r, _)| r.to_string())
     })?;
     Some(message.replacen(said, &format!("a whole number from {allowed}"), 1))
+}
+
+/// The fields scenario `text` breaks, if it reads and breaks any.
+pub(crate) fn invalid_fields(text: &str) -> Option<Vec<FieldError>> {
+    let file: ScenarioFile = toml::from_str(text).ok()?;
+    match build::build(&file) {
+        Err(ScenarioError::Invalid(errors)) => Some(errors),
+        _ => None,
+    }
 }
 
 impl Scenario {
@@ -113,7 +140,7 @@ impl Scenario {
         let file: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError::Parse {
             message: not_a_scenario(text).unwrap_or_else(|| {
                 let message = error::plain_types(&e.to_string());
-                field_range(text, &e, &message).unwrap_or(message)
+                field_range(text, &e, &message, &invalid_fields).unwrap_or(message)
             }),
         })?;
         Scenario::from_file(file)
