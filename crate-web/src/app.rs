@@ -33,6 +33,12 @@ pub fn app() -> Html {
         let place = place.clone();
         Callback::from(move |p| place.set(p))
     };
+    // The stage element the lesson's step points at, lit by the stage's components.
+    let spot = use_state_eq(crate::spot::Spot::default);
+    let on_spot = {
+        let spot = spot.clone();
+        Callback::from(move |s| spot.set(s))
+    };
     // In lesson mode PageDown/PageUp move through the lesson (lesson_mode.rs), not the run.
     let in_lesson = use_mut_ref(|| false);
     *in_lesson.borrow_mut() = place.as_ref().is_some_and(|p| p.trying.is_none());
@@ -301,6 +307,7 @@ pub fn app() -> Html {
         html! { <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} /> };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
+        <ContextProvider<crate::spot::Spot> context={(*spot).clone()}>
         <div class={classes!("app", embed.then_some("embed"), place.as_ref().map(|_| "in-lesson"), sharing.opening.then_some("opening"))} ondragover={sharing.on_dragover} ondrop={sharing.on_drop}>
             if sharing.opening {
                 <p class="opening-note" role="status">{ i18n.t(crate::i18n::S::OpeningLink) }</p>
@@ -345,7 +352,7 @@ pub fn app() -> Html {
             { sharing.import_errors }
             <crate::lesson_mode::LessonMode playground={state.dispatcher()} version={state.version}
                 scenario_name={state.scenario_name.clone()} start={sharing.lesson_start.clone()}
-                embed={embed} on_place={on_place} imported={sharing.imported_lesson.clone()}
+                embed={embed} on_place={on_place} on_spot={on_spot} imported={sharing.imported_lesson.clone()}
                 scenario_imports={sharing.scenario_imports}
                 share={if embed { Html::default() } else { sharing.menu }} on_asking={on_asking} />
             if !embed {
@@ -433,6 +440,7 @@ pub fn app() -> Html {
             </footer>
             }
         </div>
+        </ContextProvider<crate::spot::Spot>>
         </ContextProvider<crate::i18n::I18n>>
     }
 }

@@ -60,6 +60,9 @@ pub struct LessonModeProps {
     pub embed: bool,
     /// Told where the reader is (`None` away from the lessons), for the page's link.
     pub on_place: Callback<Option<LessonPlace>>,
+    /// Told which stage element the step points at (none away from the lessons).
+    #[prop_or_default]
+    pub on_spot: Callback<crate::spot::Spot>,
     /// A lesson the reader imported (or opened by its link): first in the list, and opened
     /// where it says when it arrives.
     #[prop_or_default]
@@ -122,33 +125,6 @@ fn starting_ui(start: &LessonStart, lessons: &[Lesson]) -> LessonUi {
             trying: place.trying.map(|k| (place.step, k)),
             ..LessonUi::default()
         },
-    }
-}
-
-fn spotlight(selector: Option<String>) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    if let Ok(old) = doc.query_selector_all(".spotlight") {
-        for k in 0..old.length() {
-            if let Some(el) = old
-                .item(k)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
-                let _ = el.class_list().remove_1("spotlight");
-            }
-        }
-    }
-    let Some(selector) = selector else { return };
-    if let Ok(found) = doc.query_selector_all(&selector) {
-        for k in 0..found.length() {
-            if let Some(el) = found
-                .item(k)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
-                let _ = el.class_list().add_1("spotlight");
-            }
-        }
     }
 }
 
@@ -363,15 +339,13 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         .and_then(|s| s.spotlight.clone())
         .filter(|_| ui.mode == Mode::Lesson);
     let has_spot = step_spot.is_some();
-    // Lit again after every change (the lit elements may have been redrawn); with nothing
-    // to light and nothing lit, no search of the page at every step.
-    let lit = use_mut_ref(|| false);
-    use_effect_with((step_spot, props.version), move |(spot, _)| {
-        if spot.is_some() || *lit.borrow() {
-            *lit.borrow_mut() = spot.is_some();
-            spotlight(spot.as_deref().and_then(vm::spot_selector));
-        }
-    });
+    // The stage lights it (spot.rs).
+    {
+        let on_spot = props.on_spot.clone();
+        use_effect_with(step_spot, move |spot| {
+            on_spot.emit(crate::spot::Spot(spot.as_deref().map(Into::into)))
+        });
+    }
 
     let reveal = {
         let (pg, ui, progress, resolved, lesson) = (

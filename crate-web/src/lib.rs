@@ -22,6 +22,7 @@ pub mod placement;
 pub mod playback;
 pub mod russian;
 pub mod share;
+pub mod spot;
 pub mod state;
 pub mod storage;
 pub mod view_model;

@@ -524,15 +524,16 @@ impl Lesson {
         }
         toml::from_str(text).map_err(|e| {
             let message = crate::scenario::error::plain_types(&e.to_string());
-            // A number too large for its field's type: the field's own range, as for a
-            // scenario (a lesson's inline scenario has the same fields).
-            let range =
-                crate::scenario::field_range(text, &e, &message, &|patched| match Lesson::parse(
-                    patched,
-                ) {
-                    Err(LessonError::Invalid(errors)) => Some(errors),
-                    _ => None,
-                });
+            // A number too large for its type in the lesson's inline scenario: the field's
+            // own range, as for a scenario file. (Only the scenario is validated: the
+            // lesson's own checks would bring the built-ins into the import worker.)
+            let range = crate::scenario::field_range(text, &e, &message, &|patched| {
+                let file: LessonFile = toml::from_str(patched).ok()?;
+                match file.scenario {
+                    ScenarioSource::Inline(s) => crate::scenario::invalid_fields_of(&s),
+                    ScenarioSource::Builtin(_) => None,
+                }
+            });
             LessonError::Parse {
                 message: with_hint(range.unwrap_or(message)),
             }

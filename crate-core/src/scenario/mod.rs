@@ -121,8 +121,12 @@ pub(crate) fn field_range(
 
 /// The fields scenario `text` breaks, if it reads and breaks any.
 pub(crate) fn invalid_fields(text: &str) -> Option<Vec<FieldError>> {
-    let file: ScenarioFile = toml::from_str(text).ok()?;
-    match build::build(&file) {
+    invalid_fields_of(&toml::from_str(text).ok()?)
+}
+
+/// The fields scenario `file` breaks, if any.
+pub(crate) fn invalid_fields_of(file: &ScenarioFile) -> Option<Vec<FieldError>> {
+    match build::build(file) {
         Err(ScenarioError::Invalid(errors)) => Some(errors),
         _ => None,
     }

@@ -24,13 +24,14 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
     // A channel's records and barriers are one roving group each (rove.rs): Tab goes from a
     // channel to its items' stop, ↑/↓ move among them, Enter opens one.
     let rove = super::rove::use_rove();
+    let spot = crate::spot::use_spot();
     html! {
         <section class={classes!("flink", j.phase)} aria-label={tr(S::FlinkJob)}>
             <header class="flink-head">
                 <h2>{ tr(S::FlinkJob) }</h2>
                 {{
                     let (click, key) = activate(&props.on_select, Selection::Node(NodeId::JobManager));
-                    html! { <button class="ctl jm" data-spot="jobmanager" onclick={click} onkeydown={key} title={tr(S::InspectJobManager)}>{"JobManager"}</button> }
+                    html! { <button class={classes!("ctl", "jm", spot.class("jobmanager"))} data-spot="jobmanager" onclick={click} onkeydown={key} title={tr(S::InspectJobManager)}>{"JobManager"}</button> }
                 }}
                 <span class="flink-mode">{ &j.mode }</span>
                 <span class={classes!("flink-phase", j.phase)}>{ phase_word(j.phase, lang) }</span>
@@ -44,7 +45,7 @@ pub fn flink_stage(props: &FlinkStageProps) -> Html {
                     let sel = Selection::Node(NodeId::Task(i as u8));
                     let (click, key) = activate(&props.on_select, sel);
                     html! {
-                    <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"))} tabindex="0" data-spot={t.name.clone()}
+                    <article class={classes!("card", "task", t.status, (props.selected == Some(sel)).then_some("selected"), spot.class(&t.name))} tabindex="0" data-spot={t.name.clone()}
                         onclick={click} onkeydown={key}
                         title={i18n.f(S::InspectThing, &[&t.name])}
                         aria-label={format!("{} ({}), {}", t.name, kind_word(t.kind, lang), status_word(t.status, lang))}>

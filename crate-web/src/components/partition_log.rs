@@ -39,6 +39,9 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
     let live = props.live;
     let head = live && props.stage;
     let (tab, button) = (head.then_some("0"), head.then_some("button"));
+    // The names a lesson can point at it by (only the stage's own logs).
+    let spots = head.then(|| crate::view_model::lesson::partition_spots(&p.title, broker));
+    let spot = crate::spot::use_spot();
     // The last stable offset and the high watermark are lines drawn on the left of the
     // first cell at or above them, where they fall inside the log (at its end they say
     // nothing): on the cell, so that a wrapping row never parts them.
@@ -66,7 +69,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
         p.cells.iter().any(|c| c.offset == o)
     });
     html! {
-        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"))} data-spot={(live && props.stage).then(|| crate::view_model::lesson::partition_spots(&p.title, broker))} aria-label={p.title.clone()}>
+        <section class={classes!("partition", p.status, p.dedup.is_some().then_some("dedup-flash"), spots.as_deref().and_then(|s| spot.class(s)))} data-spot={spots.clone()} aria-label={p.title.clone()}>
             <div class="partition-head">
                 <span class={classes!("partition-name", head.then_some("pickable"))} tabindex={tab} role={button}
                     aria-label={head.then(|| i18n.f(S::InspectPartition, &[&p.title, &broker]))}

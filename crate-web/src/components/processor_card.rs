@@ -22,11 +22,12 @@ pub fn processor_card(props: &ProcessorCardProps) -> Html {
     let p = &props.processor;
     let (click, key) = activate(&props.on_select, Selection::Node(p.node));
     let live = props.live;
+    let spot = crate::spot::use_spot();
     html! {
         <article tabindex={live.then_some("0")} data-spot={live.then(|| p.name.clone())}
             title={live.then(|| i18n.f(S::InspectProcessor, &[&p.name]))}
             onclick={live.then_some(click)} onkeydown={live.then_some(key)}
-            class={classes!(props.selected.then_some("selected"), "card", "processor", p.guarantee, p.status)}>
+            class={classes!(props.selected.then_some("selected"), "card", "processor", p.guarantee, p.status, live.then(|| spot.class(&p.name)).flatten())}>
             <h3>{ i18n.f(S::ProcessorTitle, &[&p.name]) }</h3>
             <p class="guarantee">{ p.guarantee }</p>
             <p class="identity">{ i18n.f(S::PhaseN, &[&p.phase]) }</p>

@@ -16,11 +16,12 @@ pub struct ProducerCardProps {
 pub fn producer_card(props: &ProducerCardProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let p = &props.producer;
+    let spot = crate::spot::use_spot();
     let (click, key) = activate(&props.on_select, Selection::Node(p.node));
     html! {
         <article tabindex="0" data-spot={p.name.clone()} title={i18n.f(S::InspectProducer, &[&p.name])}
             onclick={click} onkeydown={key}
-            class={classes!(props.selected.then_some("selected"), "card", "producer", p.status)}>
+            class={classes!(props.selected.then_some("selected"), "card", "producer", p.status, spot.class(&p.name))}>
             <h3>{ i18n.f(S::ProducerTitle, &[&p.name]) }</h3>
             <p class="settings">{ &p.settings }</p>
             <p class="identity">{ &p.identity }</p>

@@ -25,11 +25,12 @@ pub struct TransactionsProps {
 #[function_component(Transactions)]
 pub fn transactions(props: &TransactionsProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
+    let spot = crate::spot::use_spot();
     if props.transactions.is_empty() {
         return html! {};
     }
     html! {
-        <section class="card coordinator" data-spot="coordinator" aria-label={i18n.t(S::TxnCoordinator)}>
+        <section class={classes!("card", "coordinator", spot.class("coordinator"))} data-spot="coordinator" aria-label={i18n.t(S::TxnCoordinator)}>
             <h2>{ i18n.t(S::TxnCoordinator) }</h2>
             { for props.transactions.iter().map(|t| html! {
                 <div class="txn">

@@ -184,16 +184,6 @@ pub fn partition_spots(title: &str, broker: impl std::fmt::Display) -> String {
     format!("{title} broker-{broker}")
 }
 
-/// The CSS selector of a spotlight name, or none for a name that is not a plain token (the
-/// core validates names; this keeps a selector from ever being built from odd text).
-pub fn spot_selector(name: &str) -> Option<String> {
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    plain.then(|| format!("[data-spot~=\"{name}\"]"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,20 +290,12 @@ mod tests {
     }
 
     #[test]
-    fn spotlights_find_partitions_by_name_or_broker_and_refuse_odd_names() {
-        assert_eq!(partition_spots("events-0", 2), "events-0 broker-2");
-        assert_eq!(
-            spot_selector("broker-0").as_deref(),
-            Some("[data-spot~=\"broker-0\"]")
-        );
-        assert_eq!(spot_selector("a\"] *"), None);
-        assert_eq!(spot_selector(""), None);
-        for lesson in crate::lessons::all() {
-            for s in &lesson.steps {
-                if let Some(name) = &s.spotlight {
-                    assert!(spot_selector(name).is_some(), "{name}");
-                }
-            }
+    fn spotlights_find_partitions_by_name_or_broker() {
+        let spots = partition_spots("events-0", 2);
+        assert_eq!(spots, "events-0 broker-2");
+        for name in ["events-0", "broker-2"] {
+            let spot = crate::spot::Spot(Some(name.into()));
+            assert_eq!(spot.class(&spots), Some("spotlight"), "{name}");
         }
     }
 }
