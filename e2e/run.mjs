@@ -1053,7 +1053,11 @@ test('every built-in scenario runs to the end in the page with the native trace 
     await page.click('#run-to-end');
     const report = cli(['run', name, '--json']);
     assert((await stepNumber(page)) === report.steps, `${name}: steps UI ${await stepNumber(page)} vs CLI ${report.steps}`);
-    assert((await page.locator('.brokers li.cell.dup').count()) === report.outcome.duplicates, `${name}: duplicates`);
+    // Counted on the leaders' logs: a follower holds copies of the same duplicates.
+    const dups = await page.locator('.brokers section.partition').evaluateAll((ss) => ss
+      .filter((s) => /leader$/.test((s.querySelector('.partition-role')?.textContent ?? '').trim()))
+      .reduce((n, s) => n + s.querySelectorAll('li.cell.dup').length, 0));
+    assert(dups === report.outcome.duplicates, `${name}: duplicates ${dups} vs ${report.outcome.duplicates}`);
     // The oracle's verdict on screen is the report's outcome (a Flink job's own losses are
     // on its stage, so the bar of Kafka counts is not shown there).
     if (report.flink) {
@@ -1490,6 +1494,11 @@ test('an author\'s lesson file opens in lesson mode, and its link carries it who
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#lesson-title')?.textContent?.includes('My lesson'), null, { timeout: 15000 });
   assert((await lessonStep(page)) === 'Step 2 of 2', `the link's step: ${await lessonStep(page)}`);
+  // Its spotlight too, on the consumer its question is about (the stage renders it: a card
+  // drawn after the step keeps it).
+  await page.waitForTimeout(1000);
+  const lit = await page.locator('.spotlight').evaluateAll((els) => els.map((e) => e.getAttribute('data-spot')));
+  assert(lit.length === 1 && lit[0] === 'reader', `the link's step spotlights the reader: ${lit}`);
   // A step past the lesson's last opens its last, and says so.
   const linked = page.url();
   await page.goto(linked.replace(/([?&])ls=\d+/, '$1ls=9'), { waitUntil: 'load' });
