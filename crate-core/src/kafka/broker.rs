@@ -45,6 +45,10 @@ pub struct Broker {
     /// Transactional writes held while the transaction coordinator is asked (KIP-890).
     #[serde(default)]
     pub checks: TxnChecks,
+    /// Where the controller moved the transaction coordination of a fenced broker: the
+    /// ids that hash to the first broker are coordinated by the second (every broker knows).
+    #[serde(default, with = "crate::serde_pairs")]
+    pub coordinator_moves: VecMap<u8, u8>,
 }
 
 /// One partition's metadata as the controller sets it.
@@ -87,7 +91,15 @@ impl Broker {
             deaf: false,
             missed_metadata: Vec::new(),
             checks: TxnChecks::default(),
+            coordinator_moves: VecMap::new(),
         }
+    }
+
+    /// The broker coordinating `transactional_id`'s transactions now: the one it hashes to,
+    /// unless the controller moved that one's coordination.
+    pub fn txn_coordinator_of(&self, transactional_id: &str) -> u8 {
+        let home = coordinator_for(transactional_id, self.cluster_size);
+        self.coordinator_moves.get(&home).copied().unwrap_or(home)
     }
 
     pub fn node(&self) -> NodeId {
@@ -112,6 +124,19 @@ impl Broker {
             .recover(me, &LeaderView(&self.leaders), ctx);
     }
 
+    /// It now leads a fenced broker's `__transaction_state` partition: its coordinator
+    /// loads that broker's transactions (`entries`, its log) and carries them on. Returns
+    /// the transactional ids it loaded.
+    pub fn adopt_coordination(
+        &mut self,
+        entries: Vec<super::txn_log::TxnLogEntry>,
+        ctx: &mut Ctx,
+    ) -> Vec<String> {
+        let me = self.node();
+        self.txn_coordinator
+            .adopt(me, entries, &LeaderView(&self.leaders), ctx)
+    }
+
     pub fn on_timer(&mut self, timer: &CoordinatorTimer, ctx: &mut Ctx) -> bool {
         if self.on_check_timer(timer, ctx) {
             return true;
@@ -121,6 +146,71 @@ impl Broker {
             .on_timer(me, timer, &LeaderView(&self.leaders), ctx)
     }
 
+    /// A request for a transactional id whose coordination moved to another broker (its
+    /// `__transaction_state` partition did): answered NOT_COORDINATOR. Kafka's coordinator
+    /// would fail to write to a partition it no longer leads; a frozen one that wakes with
+    /// requests waiting does the same.
+    fn refuse_as_coordinator(&self, from: NodeId, msg: &Message, ctx: &mut Ctx) -> bool {
+        let (request_id, id, producer_id, epoch) = match msg {
+            Message::InitProducerId {
+                request_id,
+                transactional_id: Some(id),
+                ..
+            } => (*request_id, id, -1, -1),
+            Message::AddPartitionsToTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                ..
+            }
+            | Message::AddOffsetsToTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                ..
+            }
+            | Message::EndTxn {
+                request_id,
+                transactional_id,
+                producer_id,
+                epoch,
+                ..
+            } => (*request_id, transactional_id, *producer_id, *epoch),
+            _ => return false,
+        };
+        let coordinator = self.txn_coordinator_of(id);
+        if coordinator == self.id {
+            return false;
+        }
+        ctx.note(Note::NotCoordinator {
+            broker: self.node(),
+            transactional_id: id.clone(),
+            coordinator: NodeId::Broker(coordinator),
+            kind: msg.kind(),
+        });
+        let error = Some(KafkaError::NotCoordinator);
+        ctx.send(
+            from,
+            match msg {
+                Message::InitProducerId { .. } => Message::InitProducerIdResponse {
+                    request_id,
+                    producer_id,
+                    epoch,
+                    error,
+                },
+                _ => Message::TxnResponse {
+                    request_id,
+                    error,
+                    producer_id,
+                    epoch,
+                },
+            },
+        );
+        true
+    }
+
     fn allocate_producer_id(next: &mut i64) -> i64 {
         let id = *next;
         *next += 1;
@@ -128,6 +218,9 @@ impl Broker {
     }
 
     pub fn handle(&mut self, from: NodeId, msg: &Message, ctx: &mut Ctx) {
+        if self.refuse_as_coordinator(from, msg, ctx) {
+            return;
+        }
         match msg {
             Message::InitProducerId {
                 request_id,
@@ -402,6 +495,11 @@ impl Broker {
                 Message::MetadataResponse {
                     request_id: *request_id,
                     leaders: self.leaders.iter().map(|(tp, l)| (*tp, *l)).collect(),
+                    coordinator_moves: self
+                        .coordinator_moves
+                        .iter()
+                        .map(|(from, to)| (*from, *to))
+                        .collect(),
                 },
             ),
             Message::InitProducerIdResponse { .. }

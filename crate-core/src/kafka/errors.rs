@@ -44,6 +44,9 @@ pub enum KafkaError {
     /// The group coordinator could not reach the transaction coordinator for a
     /// TxnOffsetCommit's check (KIP-890). Retriable.
     CoordinatorNotAvailable,
+    /// The broker no longer coordinates the transactional id (its `__transaction_state`
+    /// partition moved): the client looks the coordinator up again. Retriable.
+    NotCoordinator,
 }
 
 impl KafkaError {
@@ -66,6 +69,7 @@ impl KafkaError {
             KafkaError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
             KafkaError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
             KafkaError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+            KafkaError::NotCoordinator => "NOT_COORDINATOR",
         }
     }
 
@@ -83,6 +87,7 @@ impl KafkaError {
                 | KafkaError::NotEnoughReplicas
                 | KafkaError::NotEnoughReplicasAfterAppend
                 | KafkaError::CoordinatorNotAvailable
+                | KafkaError::NotCoordinator
         )
     }
 }

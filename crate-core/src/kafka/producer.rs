@@ -440,6 +440,48 @@ impl Producer {
         self.drain(ctx);
     }
 
+    /// The cluster's metadata says where the controller moved transaction coordination
+    /// (`moves`: from the broker ids hash to, to the one coordinating them now). A
+    /// transactional producer whose coordinator moved learns it (the Java client's
+    /// FindCoordinator after a disconnect), and sends there at once what waited on the old
+    /// one: its InitProducerId, or its transactional request.
+    pub fn coordinator_moved(&mut self, moves: &[(u8, u8)], ctx: &mut Ctx) {
+        let client = self.node();
+        let initializing = matches!(self.state, ClientState::Initializing { .. });
+        let Some(t) = self.txn.as_mut() else {
+            return;
+        };
+        let Some(to) = moves
+            .iter()
+            .find(|(from, to)| *from == t.coordinator && to != from)
+            .map(|(_, to)| *to)
+        else {
+            return;
+        };
+        t.coordinator = to;
+        // TxnOffsetCommit goes to the group coordinator, which does not move.
+        let waiting = t
+            .outstanding
+            .clone()
+            .filter(|(_, r)| !matches!(r, TxnRequest::CommitOffsets));
+        let resent = if initializing {
+            Some(MessageKind::InitProducerId)
+        } else {
+            waiting.as_ref().map(|(_, r)| r.kind())
+        };
+        ctx.note(Note::TxnCoordinatorFound {
+            client,
+            transactional_id: t.transactional_id.clone(),
+            coordinator: NodeId::Broker(to),
+            resent,
+        });
+        if initializing {
+            self.request_producer_id(to, ctx);
+        } else if let Some((_, request)) = waiting {
+            self.send_txn_request(request, ctx);
+        }
+    }
+
     fn request_producer_id(&mut self, broker: u8, ctx: &mut Ctx) {
         let request_id = self.take_request_id();
         self.state = ClientState::Initializing { request_id, broker };
@@ -794,6 +836,10 @@ impl Producer {
                 self.try_begin(ctx);
             }
             (request, Some(e)) if e.is_retriable() => {
+                if e == KafkaError::NotCoordinator {
+                    // FindCoordinator: the metadata answer says where it moved.
+                    ctx.find_coordinator();
+                }
                 // Kafka's client retries AddPartitionsToTxn quickly (20 ms) while the
                 // coordinator finishes the previous transaction.
                 let backoff = ms(self.config.retry_backoff_ms.min(20));
@@ -1182,6 +1228,10 @@ impl Producer {
                 }
                 self.state = ClientState::Idle;
                 let _ = (producer_id, epoch);
+                if *e == KafkaError::NotCoordinator {
+                    // FindCoordinator: the metadata answer says where it moved.
+                    ctx.find_coordinator();
+                }
                 if e.is_retriable() {
                     // CONCURRENT_TRANSACTIONS: the coordinator is still ending the previous
                     // instance's transaction; the client asks again.

@@ -191,6 +191,10 @@ pub enum Message {
     MetadataResponse {
         request_id: u64,
         leaders: Vec<(Tp, Option<u8>)>,
+        /// Transaction coordination moved off a fenced broker (FindCoordinator's answer,
+        /// carried here): (the broker ids hash to, the broker coordinating them now).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        coordinator_moves: Vec<(u8, u8)>,
     },
 }
 

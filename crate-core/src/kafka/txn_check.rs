@@ -29,7 +29,6 @@
 
 use super::broker::{answer_produce, Broker};
 use super::errors::KafkaError;
-use super::group_coordinator::coordinator_for;
 use super::protocol::{Message, ProduceResult, ProducerBatch};
 use super::txn_coordinator::CoordinatorTimer;
 use super::Acks;
@@ -164,13 +163,15 @@ fn answered(error: Option<KafkaError>, write: &Held, add: bool) -> KafkaError {
         | Some(
             KafkaError::NetworkException
             | KafkaError::RequestTimedOut
-            | KafkaError::NotLeaderOrFollower,
+            | KafkaError::NotLeaderOrFollower
+            | KafkaError::NotCoordinator,
         ) if offsets => KafkaError::CoordinatorNotAvailable,
         None
         | Some(
             KafkaError::NetworkException
             | KafkaError::RequestTimedOut
-            | KafkaError::NotLeaderOrFollower,
+            | KafkaError::NotLeaderOrFollower
+            | KafkaError::NotCoordinator,
         ) => KafkaError::NotEnoughReplicas,
         Some(KafkaError::ConcurrentTransactions) if !offsets && !add => {
             KafkaError::NotEnoughReplicas
@@ -199,7 +200,7 @@ impl Broker {
         let held = HeldWrite {
             id,
             since: ctx.now,
-            coordinator: coordinator_for(transactional_id, self.cluster_size),
+            coordinator: self.txn_coordinator_of(transactional_id),
             transactional_id: transactional_id.to_string(),
             producer_id,
             epoch,

@@ -5,7 +5,7 @@
 use super::errors::KafkaError;
 use super::protocol::Message;
 use super::txn_index::ControlType;
-use super::txn_log::TxnLog;
+use super::txn_log::{TxnLog, TxnLogEntry};
 use super::txn_state::{
     offsets_partition, AddPartitionsPlan, EndTxnPlan, InitProducerIdPlan, TransactionMetadata,
     TxnProtocolVersion, TxnState, TxnStateError, TxnTransitMetadata,
@@ -638,6 +638,52 @@ impl TxnCoordinator {
         // Its scheduler starts again with the broker.
         self.scans_since = ctx.now;
         let ids: Vec<String> = self.transactions.keys().cloned().collect();
+        self.resume(me, ids, leaders, ctx);
+    }
+
+    /// Its broker was fenced and another replica of its `__transaction_state` partition
+    /// leads it now: it gives up its log (written with acks=all, the new leader has it) and
+    /// forgets its transactions (Kafka's `onResignation`).
+    pub fn hand_over(&mut self) -> Vec<TxnLogEntry> {
+        self.transactions.clear();
+        self.markers.clear();
+        self.log.take_entries()
+    }
+
+    /// Takes over another coordinator's transactions (`hand_over`): their log entries join
+    /// its own, and it loads them as after a restart (Kafka's `onElection`, then
+    /// `loadTransactionsForTxnTopicPartition`): decided ones get their markers again, open
+    /// ones their timeouts. Returns the transactional ids it took over.
+    pub fn adopt(
+        &mut self,
+        me: NodeId,
+        entries: Vec<TxnLogEntry>,
+        leaders: &dyn Leaders,
+        ctx: &mut Ctx,
+    ) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::new();
+        for e in entries {
+            if !ids.contains(&e.transit.transactional_id) {
+                ids.push(e.transit.transactional_id.clone());
+            }
+            // A full log keeps what it has (its limit is an error of the scenario's size).
+            let _ = self.log.append(e.transit, e.written_at);
+        }
+        let Ok(mut replayed) = self.log.replay() else {
+            return Vec::new();
+        };
+        for id in &ids {
+            if let Some(meta) = replayed.remove(id) {
+                self.transactions.insert(id.clone(), meta);
+            }
+        }
+        self.resume(me, ids.clone(), leaders, ctx);
+        ids
+    }
+
+    /// After loading `ids` from the log: the decided ones' markers go out again, and the
+    /// open ones' timeouts are watched again.
+    fn resume(&mut self, me: NodeId, ids: Vec<String>, leaders: &dyn Leaders, ctx: &mut Ctx) {
         for id in ids {
             let Some(meta) = self.transactions.get(&id) else {
                 continue;

@@ -110,6 +110,12 @@ impl TxnLog {
         &self.entries
     }
 
+    /// Gives up every entry (its broker no longer leads the partition): the log is empty
+    /// after, its next offset kept.
+    pub fn take_entries(&mut self) -> Vec<TxnLogEntry> {
+        std::mem::take(&mut self.entries)
+    }
+
     pub fn len(&self) -> u32 {
         u32::try_from(self.entries.len()).unwrap_or(u32::MAX)
     }

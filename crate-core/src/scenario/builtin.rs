@@ -42,6 +42,7 @@ builtin!(
     "txn-producer-crash-restart",
     "txn-crash-after-prepare-commit",
     "txn-coordinator-crash-after-prepare-commit",
+    "txn-coordinator-failover",
     "txn-v1-delayed-endtxn",
     "txn-v2-delayed-endtxn",
     "flink-barrier-walkthrough",

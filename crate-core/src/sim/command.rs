@@ -35,6 +35,9 @@ pub enum Command {
     /// does so with its `Disconnect`).
     RefreshMetadata {
         client: NodeId,
+        /// Told NOT_COORDINATOR: it looks its transaction coordinator up (FindCoordinator,
+        /// answered here with the metadata).
+        find_coordinator: bool,
     },
 }
 
@@ -128,7 +131,18 @@ impl<'a> Ctx<'a> {
 
     /// For a node that acts through another's handler (a Flink subtask through the job).
     pub fn refresh_metadata_for(&mut self, client: NodeId) {
-        self.out.push(Command::RefreshMetadata { client });
+        self.out.push(Command::RefreshMetadata {
+            client,
+            find_coordinator: false,
+        });
+    }
+
+    /// Told NOT_COORDINATOR: looks its transaction coordinator up again.
+    pub fn find_coordinator(&mut self) {
+        self.out.push(Command::RefreshMetadata {
+            client: self.me,
+            find_coordinator: true,
+        });
     }
 
     pub fn note(&mut self, note: Note) {

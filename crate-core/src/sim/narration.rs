@@ -901,7 +901,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::MetadataRequested {
             client,
             broker,
+            find_coordinator: true,
+            ..
+        } => format!(
+            "{} asks {} where its transaction coordinator is now (Kafka's FindCoordinator; here the metadata answer tells it).",
+            n(client),
+            n(broker)
+        ),
+        Note::MetadataRequested {
+            client,
+            broker,
             again: false,
+            ..
         } => format!(
             "{} asks {} for fresh metadata, as Kafka's clients do after a request times out.",
             n(client),
@@ -911,6 +922,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             client,
             broker,
             again: true,
+            ..
         } => format!(
             "{} asks {} for fresh metadata again: its earlier Metadata request was on the connection it just closed, and failed with it.",
             n(client),
@@ -1012,6 +1024,46 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "The coordinator ({}) reloads __transaction_state: \"{transactional_id}\" is in {state}, so it sends the markers again.",
             n(coordinator)
         ),
+        Note::TxnCoordinatorMoved { from, to, ids } => format!(
+            "{} becomes the transaction coordinator in place of {}: the controller made it leader of the __transaction_state partition {} led, whose log every in-sync replica has. {}",
+            n(to),
+            n(from),
+            n(from),
+            if ids.is_empty() {
+                "It holds no transaction yet.".to_string()
+            } else {
+                format!(
+                    "It loads {} from that log and carries on with {}.",
+                    ids.iter().map(|id| format!("\"{id}\"")).collect::<Vec<_>>().join(", "),
+                    if ids.len() == 1 { "it" } else { "them" }
+                )
+            }
+        ),
+        Note::NotCoordinator {
+            broker,
+            transactional_id,
+            coordinator,
+            kind,
+        } => format!(
+            "{} no longer coordinates \"{transactional_id}\" ({} took its __transaction_state partition over): it answers the {} NOT_COORDINATOR, and the sender looks the coordinator up again.",
+            n(broker),
+            n(coordinator),
+            message_name(*kind)
+        ),
+        Note::TxnCoordinatorFound {
+            client,
+            transactional_id,
+            coordinator,
+            resent,
+        } => format!(
+            "{} learns that the coordinator of \"{transactional_id}\" is now {} (FindCoordinator){}.",
+            n(client),
+            n(coordinator),
+            match resent {
+                Some(kind) => format!(", and sends its {} there", message_name(*kind)),
+                None => String::new(),
+            }
+        ),
         Note::TxnEndAnsweredAsRetry {
             coordinator,
             transactional_id,
@@ -1094,15 +1146,23 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         ),
         Note::TxnRetry {
             producer,
+            error: KafkaError::NotCoordinator,
+            backoff,
+        } => format!(
+            "{} is told NOT_COORDINATOR: it asks again in {}, where the coordinator is now.",
+            n(producer),
+            format_duration(*backoff)
+        ),
+        Note::TxnRetry {
+            producer,
             error,
             backoff,
         } => format!(
             "The coordinator answers {} with {error}: {} {} asks again in {}.",
             n(producer),
-            if *error == KafkaError::ConcurrentTransactions {
-                "it is still ending the previous transaction."
-            } else {
-                "it cannot answer yet."
+            match error {
+                KafkaError::ConcurrentTransactions => "it is still ending the previous transaction.",
+                _ => "it cannot answer yet.",
             },
             n(producer),
             format_duration(*backoff)

@@ -233,6 +233,30 @@ pub enum Note {
         transactional_id: String,
         state: String,
     },
+    /// The controller fenced `from`: `to`, another replica of its `__transaction_state`
+    /// partition, leads it now and coordinates its transactional ids (`ids`: those it
+    /// loaded from the log).
+    TxnCoordinatorMoved {
+        from: NodeId,
+        to: NodeId,
+        ids: Vec<String>,
+    },
+    /// A broker whose transaction coordination moved is asked as coordinator: it answers
+    /// NOT_COORDINATOR.
+    NotCoordinator {
+        broker: NodeId,
+        transactional_id: String,
+        coordinator: NodeId,
+        kind: crate::kafka::protocol::MessageKind,
+    },
+    /// A transactional client learns that its coordinator moved (FindCoordinator).
+    TxnCoordinatorFound {
+        client: NodeId,
+        transactional_id: String,
+        coordinator: NodeId,
+        /// The request it sends again there at once, if one was waiting on the old one.
+        resent: Option<crate::kafka::protocol::MessageKind>,
+    },
     /// EndTxn found the transaction already ended the same way: answered as a retry,
     /// nothing written.
     TxnEndAnsweredAsRetry {
@@ -461,6 +485,9 @@ pub enum Note {
         /// Its earlier Metadata request went down with the connection it just closed.
         #[serde(default)]
         again: bool,
+        /// It was told NOT_COORDINATOR: it looks its transaction coordinator up.
+        #[serde(default)]
+        find_coordinator: bool,
     },
     /// A broker restarted while the session of the instance that crashed was still valid:
     /// the controller refuses its registration (DUPLICATE_BROKER_REGISTRATION) until that
@@ -735,6 +762,9 @@ impl Note {
             Note::TxnFencedByNewInstance { .. } => "txn_fenced_by_new_instance",
             Note::TxnTimedOut { .. } => "txn_timed_out",
             Note::TxnRecovered { .. } => "txn_recovered",
+            Note::TxnCoordinatorMoved { .. } => "txn_coordinator_moved",
+            Note::TxnCoordinatorFound { .. } => "txn_coordinator_found",
+            Note::NotCoordinator { .. } => "not_coordinator",
             Note::TxnEndAnsweredAsRetry { .. } => "txn_end_answered_as_retry",
             Note::MarkerWritten { .. } => "marker_written",
             Note::TxnOffsetsPending { .. } => "txn_offsets_pending",

@@ -645,6 +645,7 @@ impl Simulation {
                 if let crate::kafka::protocol::Message::MetadataResponse {
                     request_id,
                     leaders,
+                    coordinator_moves,
                 } = &env.msg
                 {
                     if let Some(st) = self.status.get_mut(&to) {
@@ -653,7 +654,7 @@ impl Simulation {
                             .is_some_and(|(id, _, _)| id == *request_id)
                         {
                             st.metadata_asked = None;
-                            self.apply_metadata(to, leaders, true, notes);
+                            self.apply_metadata(to, leaders, coordinator_moves, true, notes);
                         } else {
                             // The answer to a request that failed with the connection it went
                             // on: the client takes no notice of it.
@@ -720,12 +721,17 @@ impl Simulation {
     /// asks its bootstrap servers (at once: the run begins with clients that know the
     /// cluster). Said only when that is news: a leader moved since the client last knew.
     fn learn_metadata(&mut self, node: NodeId, notes: &mut Vec<Note>) {
-        let Some(metadata) = self.metadata_broker().map(|b| b.leaders.clone()) else {
+        let Some(broker) = self.metadata_broker() else {
             return;
         };
         let metadata: Vec<(crate::ids::Tp, Option<u8>)> =
-            metadata.iter().map(|(tp, l)| (*tp, *l)).collect();
-        self.apply_metadata(node, &metadata, false, notes);
+            broker.leaders.iter().map(|(tp, l)| (*tp, *l)).collect();
+        let moves: Vec<(u8, u8)> = broker
+            .coordinator_moves
+            .iter()
+            .map(|(from, to)| (*from, *to))
+            .collect();
+        self.apply_metadata(node, &metadata, &moves, false, notes);
     }
 
     /// A client takes in the leaders a broker told it (at its start, or in a Metadata
@@ -735,6 +741,7 @@ impl Simulation {
         &mut self,
         node: NodeId,
         metadata: &[(crate::ids::Tp, Option<u8>)],
+        moves: &[(u8, u8)],
         refresh: bool,
         notes: &mut Vec<Note>,
     ) {
@@ -793,6 +800,78 @@ impl Simulation {
                 }
             });
         }
+        // And where transaction coordination moved, for a transactional client.
+        if !moves.is_empty() {
+            let step = self.steps + 1;
+            let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+            let producer = match node {
+                NodeId::Producer(i) => self.producers.get_mut(usize::from(i)),
+                NodeId::Processor(i) => self
+                    .processors
+                    .get_mut(usize::from(i))
+                    .map(|p| &mut p.producer),
+                _ => None,
+            };
+            if let Some(p) = producer {
+                p.coordinator_moved(moves, &mut ctx);
+            }
+            self.apply_commands(notes);
+        }
+    }
+
+    /// The controller fenced broker `failed`: the `__transaction_state` partition it led
+    /// moves to another of its replicas, the next live broker among the partition's
+    /// (replication factor min(3, brokers), placed on the brokers after it), whose
+    /// coordinator loads its transactions. Transactional clients learn it from their next
+    /// metadata answer. With no live replica, or nothing transactional that it coordinates,
+    /// nothing moves.
+    fn move_txn_coordination(&mut self, failed: u8, alive: &[bool], notes: &mut Vec<Note>) {
+        let n = self.brokers.len();
+        let Some(to) = (1..n.min(3))
+            .map(|k| ((usize::from(failed) + k) % n) as u8)
+            .find(|b| alive.get(usize::from(*b)).copied().unwrap_or(false))
+        else {
+            return;
+        };
+        let coordinated_by = |p: &crate::kafka::producer::Producer| {
+            p.txn.as_ref().is_some_and(|t| t.coordinator == failed)
+        };
+        let clients = self.producers.iter().any(coordinated_by)
+            || self.processors.iter().any(|p| coordinated_by(&p.producer));
+        let Some(entries) = self
+            .brokers
+            .get_mut(usize::from(failed))
+            .filter(|b| clients || !b.txn_coordinator.log.is_empty())
+            .map(|b| b.txn_coordinator.hand_over())
+        else {
+            return;
+        };
+        for b in self.brokers.iter_mut() {
+            for (_, now) in b.coordinator_moves.iter_mut() {
+                if *now == failed {
+                    *now = to;
+                }
+            }
+            b.coordinator_moves.insert(failed, to);
+        }
+        let step = self.steps + 1;
+        let node = NodeId::Broker(to);
+        let at = notes.len();
+        let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+        let ids = match self.brokers.get_mut(usize::from(to)) {
+            Some(b) => b.adopt_coordination(entries, &mut ctx),
+            None => Vec::new(),
+        };
+        self.apply_commands(notes);
+        // Said before what the new coordinator does with them.
+        notes.insert(
+            at.min(notes.len()),
+            Note::TxnCoordinatorMoved {
+                from: NodeId::Broker(failed),
+                to: node,
+                ids,
+            },
+        );
     }
 
     fn alive_brokers(&self) -> Vec<bool> {
@@ -1038,6 +1117,11 @@ impl Simulation {
                     NodeId::JobManager => {}
                 }
                 self.apply_commands(notes);
+                if let (NodeId::Broker(i), 0) = (*node, self.broker_session_timeout_ms) {
+                    // Fenced at once: its transaction coordination moves now.
+                    let alive = self.alive_brokers();
+                    self.move_txn_coordination(i, &alive, notes);
+                }
                 if let Some(expiry) = session_expires {
                     let at = self.now.saturating_add(ms(self.broker_session_timeout_ms));
                     self.push(at, Event::Fault(expiry));
@@ -1068,6 +1152,7 @@ impl Simulation {
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
                 controller::broker_failed(&mut self.brokers, &alive, *broker, &mut ctx);
                 self.apply_commands(notes);
+                self.move_txn_coordination(*broker, &alive, notes);
                 if registering {
                     // Its registration, tried again and again, is taken now.
                     notes.push(Note::BrokerRegistration {
@@ -1243,6 +1328,7 @@ impl Simulation {
         let mut commands = std::mem::take(&mut self.commands);
         let mut refresh: Vec<NodeId> = Vec::new();
         let mut metadata_failed: Vec<NodeId> = Vec::new();
+        let mut finding: Vec<NodeId> = Vec::new();
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
@@ -1265,7 +1351,13 @@ impl Simulation {
                         refresh.push(client);
                     }
                 }
-                Command::RefreshMetadata { client } => {
+                Command::RefreshMetadata {
+                    client,
+                    find_coordinator,
+                } => {
+                    if find_coordinator {
+                        finding.push(client);
+                    }
                     if !refresh.contains(&client) {
                         refresh.push(client);
                     }
@@ -1316,6 +1408,7 @@ impl Simulation {
                 client,
                 broker,
                 again: metadata_failed.contains(&client),
+                find_coordinator: finding.contains(&client),
             };
             self.ledger.observe(&note, step, now);
             notes.push(note);
