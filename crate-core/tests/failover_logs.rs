@@ -102,3 +102,46 @@ fn a_crashed_broker_changes_nothing_while_it_is_down() {
         "both brokers down and fenced: {down:?}"
     );
 }
+
+#[test]
+fn a_follower_back_in_sync_is_in_the_controllers_isr_and_can_be_elected() {
+    // Broker 0 (the old leader) restarts, catches up with broker 1 and rejoins the ISR;
+    // then broker 1 dies. The controller knows broker 0 is in sync: it makes it leader
+    // rather than leave the partition offline.
+    let fault = |at_ms, action: &str, target: &str| FaultSpec {
+        at_ms,
+        action: action.into(),
+        target: Some(target.into()),
+        count: 1,
+        ..Default::default()
+    };
+    let scenario = builtin::get("acks-all-leader-crash-no-loss")
+        .expect("built-in")
+        .with_fault(fault(9_552, "restart", "broker-0"))
+        .and_then(|s| s.with_fault(fault(10_394, "crash", "broker-1")))
+        .expect("valid faults");
+    let sim = run(&scenario);
+    let notes: Vec<&Note> = sim.trace().iter().flat_map(|r| r.notes.iter()).collect();
+    let expanded = notes
+        .iter()
+        .position(|n| {
+            matches!(
+                n,
+                Note::IsrExpanded {
+                    follower: NodeId::Broker(0),
+                    ..
+                }
+            )
+        })
+        .expect("broker 0 rejoins the ISR");
+    assert!(!notes
+        .iter()
+        .any(|n| matches!(n, Note::PartitionOffline { .. })));
+    assert!(notes[expanded..].iter().any(|n| matches!(
+        n,
+        Note::LeaderElected {
+            broker: NodeId::Broker(0),
+            ..
+        }
+    )));
+}

@@ -383,13 +383,11 @@ text = { en = "Hello." }
     );
     let flink = eos_core::scenario::builtin::text("flink-barrier-walkthrough")
         .expect("built-in")
-        .replacen("inputs = [\"", "inputs = [\"nothing-", 1);
+        .replace("inputs = [\"map\"]", "inputs = [\"mapp\"]");
     let errors = field_errors(&flink);
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0]
-            .message
-            .contains("is not an operator (declared before"),
-        "{errors:?}"
+    assert_eq!(
+        errors[0].message,
+        "\"mapp\" is not an operator (declared before \"sink\": \"source\", \"map\")",
     );
 }

@@ -53,6 +53,11 @@ fn hex(c: RGBColor) -> String {
 
 /// The chart as SVG text.
 pub fn svg(chart: &LineChart) -> Result<String, String> {
+    svg_in(chart, crate::i18n::Lang::En)
+}
+
+/// As `svg`, its axes' decimals written as `lang` writes them (`2.5` / `2,5`).
+pub fn svg_in(chart: &LineChart, lang: crate::i18n::Lang) -> Result<String, String> {
     let points = chart
         .series
         .iter()
@@ -123,13 +128,7 @@ pub fn svg(chart: &LineChart) -> Result<String, String> {
             .x_labels(5)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(5)
-            .y_label_formatter(&|v| {
-                if whole {
-                    format!("{v:.0}")
-                } else {
-                    format!("{v:.1}")
-                }
-            })
+            .y_label_formatter(&|v| crate::i18n::decimal(*v, if whole { 0 } else { 1 }, lang))
             .draw()
             .map_err(e)?;
         for (i, (s, &width)) in series.iter().zip(&widths).enumerate() {
@@ -303,6 +302,18 @@ mod tests {
                 .any(|c| c.contains(&format!("r=\"{r}\"")) && c.contains(&format!("var({colour})")))
         };
         assert!(dots("--g-eos", 6) && dots("--g-alo", 4), "{svg}");
+    }
+
+    #[test]
+    fn a_russian_chart_writes_its_decimals_with_a_comma() {
+        let mut small = chart();
+        small.series.truncate(1);
+        small.series[0].points = vec![(10.0, 0.5), (50.0, 2.5)];
+        let en = svg(&small).expect("draws");
+        let ru = svg_in(&small, crate::i18n::Lang::Ru).expect("draws");
+        assert!(en.contains("\n1.0\n") && en.contains("\n2.0\n"), "{en}");
+        assert!(ru.contains("\n1,0\n") && ru.contains("\n2,0\n"), "{ru}");
+        assert!(!ru.contains("\n1.0\n"));
     }
 
     #[test]

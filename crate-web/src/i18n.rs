@@ -669,6 +669,8 @@ strings! {
     QuietTimer => "A timer of {0} fires.", "Срабатывает таймер {0}.";
     QuietUploaded => "{0} finishes uploading its snapshot.", "{0} заканчивает выгружать свой снимок.";
     QuietFault => "A fault on {0} takes effect.", "Сбой на {0} вступает в силу.";
+    QuietThawCrashed => "{0}'s freeze would end now, but it has crashed meanwhile: nothing happens.", "Заморозка {0} закончилась бы сейчас, но он тем временем упал: ничего не происходит.";
+    QuietRestartUp => "The scheduled restart of {0} finds it running: nothing happens.", "Запланированный перезапуск {0} застаёт его работающим: ничего не происходит.";
     // The fork's change and fates in Russian (English comes from the core's `describe`).
     ForkGuaranteeN => "guarantee {0}", "гарантия {0}";
     ForkAFault => "a fault", "сбой";

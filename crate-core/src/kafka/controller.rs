@@ -45,6 +45,21 @@ fn apply(b: &mut Broker, tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
     }
 }
 
+/// The leader of `tp` grew its ISR (AlterPartition): the controller's metadata takes it, so
+/// that an election after the leader's failure sees the replica in sync.
+pub fn isr_expanded(brokers: &mut [Broker], tp: Tp, leader: u8, isr: &[u8]) {
+    let Some((Some(l), epoch, _, _)) = brokers
+        .iter()
+        .find(|b| b.id == leader)
+        .and_then(|b| meta_of(b, tp))
+    else {
+        return;
+    };
+    if l == leader {
+        set_metadata(brokers, tp, Some(leader), epoch, isr);
+    }
+}
+
 /// A partition's metadata as the controller last set it, from broker `b`'s replica with what
 /// `b` missed while deaf laid over it: (leader, leader epoch, ISR, replicas).
 type Meta = (Option<u8>, u32, Vec<u8>, Vec<u8>);

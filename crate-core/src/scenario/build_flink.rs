@@ -327,12 +327,14 @@ fn operator(
                 ok = false;
             }
             None => {
-                // The operators it may read: those declared before it.
-                let before: Vec<String> = index
+                // The operators it may read: those declared before it, in their order.
+                let mut before: Vec<(usize, &str)> = index
                     .iter()
                     .filter(|(_, i)| **i < me)
-                    .map(|(n, _)| format!("\"{n}\""))
+                    .map(|(n, i)| (*i, *n))
                     .collect();
+                crate::order::sort(&mut before);
+                let before: Vec<String> = before.iter().map(|(_, n)| format!("\"{n}\"")).collect();
                 e(
                     format!("{f}.inputs[{k}]"),
                     format!(

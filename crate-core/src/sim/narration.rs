@@ -495,6 +495,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             "{} holds the answer for offset {base_offset} until every in-sync replica has it (acks=all).",
             n(broker)
         ),
+        Note::IsrExpanded {
+            broker,
+            tp: t,
+            follower,
+            isr,
+        } => format!(
+            "{} has caught up with {}: the leader, {}, adds it to the in-sync replicas (now {}) and tells the controller (AlterPartition).",
+            n(follower),
+            tp(t),
+            n(broker),
+            isr.iter().map(|b| format!("broker {b}")).collect::<Vec<_>>().join(", ")
+        ),
         Note::TooFewInSync {
             broker,
             tp: t,

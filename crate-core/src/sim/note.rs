@@ -144,6 +144,14 @@ pub enum Note {
         tp: Tp,
         base_offset: u64,
     },
+    /// A follower has caught up with the leader: the leader adds it to the ISR and tells the
+    /// controller (AlterPartition), whose metadata every broker then has.
+    IsrExpanded {
+        broker: NodeId,
+        tp: Tp,
+        follower: NodeId,
+        isr: Vec<u8>,
+    },
     /// An `acks=all` write meets fewer in-sync replicas than `min.insync.replicas`: refused
     /// before the append (`appended_at: None`, NOT_ENOUGH_REPLICAS), or answered so after
     /// it was appended and copied (`Some(base offset)`, NOT_ENOUGH_REPLICAS_AFTER_APPEND).
@@ -744,6 +752,7 @@ impl Note {
             Note::AppendRejected { .. } => "append_rejected",
             Note::AckWaitsForReplicas { .. } => "ack_waits_for_replicas",
             Note::TooFewInSync { .. } => "too_few_in_sync",
+            Note::IsrExpanded { .. } => "isr_expanded",
             Note::Replicated { .. } => "replicated",
             Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
             Note::NotLeader { .. } => "not_leader",

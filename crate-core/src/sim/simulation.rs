@@ -1332,6 +1332,15 @@ impl Simulation {
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
+                    if let Note::IsrExpanded {
+                        broker: NodeId::Broker(leader),
+                        tp,
+                        isr,
+                        ..
+                    } = &note
+                    {
+                        controller::isr_expanded(&mut self.brokers, *tp, *leader, isr);
+                    }
                     self.ledger.observe(&note, step, self.now);
                     notes.push(note);
                 }

@@ -31,11 +31,11 @@ pub fn checkpoint_chart(props: &CheckpointChartProps) -> Html {
             }
             <p class="muted" id="ckpt-explain">{ t(S::CkptExplain) }</p>
             <div class="chart-row two-by-two">
-                { figure("ckpt-duration", &charts.duration, &name, &status) }
-                { figure("ckpt-start-delay", &charts.start_delay, &name, &status) }
-                { figure("ckpt-alignment", &charts.alignment, &name, &status) }
+                { figure("ckpt-duration", &charts.duration, &name, &status, i18n.lang) }
+                { figure("ckpt-start-delay", &charts.start_delay, &name, &status, i18n.lang) }
+                { figure("ckpt-alignment", &charts.alignment, &name, &status, i18n.lang) }
                 if runs.iter().any(|r| r.unaligned) {
-                    { figure("ckpt-channel-state", &charts.channel_state, &name, &status) }
+                    { figure("ckpt-channel-state", &charts.channel_state, &name, &status, i18n.lang) }
                 }
             </div>
             if let Some(note) = &charts.final_note {

@@ -41,8 +41,8 @@ pub fn cost_chart(props: &CostChartProps) -> Html {
             <h2>{ t(S::CostTitle) }
                 <span class="muted">{ format!(" · {name}, {}", t(S::CostSub)) }</span></h2>
             <div class="chart-row">
-                { figure("cost-latency", &latency, &name, &status) }
-                { figure("cost-messages", &messages, &name, &status) }
+                { figure("cost-latency", &latency, &name, &status, i18n.lang) }
+                { figure("cost-messages", &messages, &name, &status, i18n.lang) }
             </div>
             <p class="quiet">{ t(S::CostAmoFlat) }</p>
             if !status.is_empty() {
@@ -69,8 +69,9 @@ pub fn figure(
     chart: &crate::charts::LineChart,
     name: &str,
     status: &UseStateHandle<String>,
+    lang: crate::i18n::Lang,
 ) -> Html {
-    let svg = crate::charts::svg(chart).unwrap_or_default();
+    let svg = crate::charts::svg_in(chart, lang).unwrap_or_default();
     let file = format!("{name}-{id}");
     let on_svg = {
         let (file, status) = (file.clone(), status.clone());

@@ -40,9 +40,9 @@ pub fn outcome_chart(props: &OutcomeChartProps) -> Html {
             <h2>{ title }
                 <span class="muted">{ format!(" · {name}, {}", t(S::OutcomesSub)) }</span></h2>
             <div class="chart-row">
-                { figure("outcomes-visible", &visible, &name, &status) }
-                { figure("outcomes-duplicates", &duplicates, &name, &status) }
-                { figure("outcomes-lost", &lost, &name, &status) }
+                { figure("outcomes-visible", &visible, &name, &status, i18n.lang) }
+                { figure("outcomes-duplicates", &duplicates, &name, &status, i18n.lang) }
+                { figure("outcomes-lost", &lost, &name, &status, i18n.lang) }
             </div>
             <p class="quiet">{ t(S::OutcomesLostNote) }</p>
             if !status.is_empty() {

@@ -12,6 +12,7 @@ use eos_core::kafka::{
     protocol::MessageKind,
 };
 use eos_core::sim::event::Timer;
+use eos_core::sim::fault::Fault;
 use eos_core::sim::simulation::StepKind;
 use eos_core::sim::{Simulation, StepRecord};
 
@@ -44,6 +45,54 @@ pub fn line(sim: &Simulation, rec: &StepRecord, lang: Lang) -> String {
             };
             s.f(lang, &[&at])
         }
+        // A freeze's end that finds the process crashed meanwhile, or a restart of one
+        // already up: the schedule's fault has nothing to do.
+        StepKind::Fault {
+            fault: Fault::Thaw { node },
+        } => S::QuietThawCrashed.f(lang, &[&who(*node)]),
+        StepKind::Fault {
+            fault: Fault::Restart { node },
+        } => S::QuietRestartUp.f(lang, &[&who(*node)]),
         StepKind::Fault { .. } => S::QuietFault.f(lang, &[&at]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eos_core::scenario::schema::FaultSpec;
+
+    #[test]
+    fn a_freeze_ending_on_a_crashed_broker_says_nothing_happens() {
+        // The leader freezes at 50 ms for 15 s; it crashes at 1 s, before its thaw.
+        let scenario = crate::builtins::get("paused-leader-fenced-loss")
+            .expect("built-in")
+            .with_fault(FaultSpec {
+                at_ms: 1_000,
+                action: "crash".into(),
+                target: Some("broker-0".into()),
+                count: 1,
+                ..Default::default()
+            })
+            .expect("a valid fault");
+        let mut sim = scenario.simulation(None);
+        sim.run(eos_core::RunLimit::Completion);
+        let thaw = sim
+            .trace()
+            .iter()
+            .find(|r| {
+                matches!(
+                    r.what,
+                    StepKind::Fault {
+                        fault: Fault::Thaw { .. }
+                    }
+                )
+            })
+            .expect("the scheduled thaw");
+        assert!(thaw.notes.is_empty(), "{:?}", thaw.notes);
+        assert_eq!(
+            line(&sim, thaw, Lang::En),
+            "broker 0's freeze would end now, but it has crashed meanwhile: nothing happens."
+        );
     }
 }
