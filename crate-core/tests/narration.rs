@@ -340,3 +340,41 @@ duration_ms = 5000
     );
     assert!(!said.iter().any(|(_, s)| s.contains("epoch 0, sequence")));
 }
+
+/// An unaligned barrier is said to overtake records only when some are queued in its
+/// channel: with none, the checkpoint holds no channel state and the sentence says so.
+#[test]
+fn an_unaligned_barrier_overtakes_only_records_that_are_there() {
+    use eos_core::sim::FlinkNote;
+    let overtaking = |scenario: &eos_core::Scenario| {
+        let mut sim = scenario.simulation(None);
+        sim.run(RunLimit::Completion);
+        let n = sim
+            .trace()
+            .iter()
+            .flat_map(|r| r.notes.iter())
+            .filter(|n| {
+                matches!(
+                    n,
+                    Note::Flink(FlinkNote::BarrierReceived { overtook: true, .. })
+                )
+            })
+            .count();
+        (n, eos_core::report::Report::of(scenario.name(), &sim))
+    };
+    let quiet = eos_core::Scenario::parse(
+        &eos_core::scenario::builtin::text("flink-barrier-walkthrough")
+            .expect("built-in")
+            .replace("[flink]\n", "[flink]\nunaligned = true\n"),
+    )
+    .expect("valid");
+    let (n, report) = overtaking(&quiet);
+    let flink = report.flink.expect("a Flink job");
+    assert!(flink.unaligned);
+    assert!(flink.checkpoints.iter().all(|c| c.channel_state_records == 0));
+    assert_eq!(n, 0);
+    let (n, report) = overtaking(&builtin::get("flink-backpressure-unaligned").expect("built-in"));
+    let flink = report.flink.expect("a Flink job");
+    assert!(flink.checkpoints.iter().any(|c| c.channel_state_records > 0));
+    assert!(n > 0);
+}

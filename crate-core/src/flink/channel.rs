@@ -108,6 +108,11 @@ impl Channel {
 
     /// Takes barrier `id` out from the middle (it overtakes the records ahead of it) and
     /// returns those records, which stay queued for processing.
+    /// Whether a record is queued (a barrier that reached the front overtook these).
+    pub fn holds_records(&self) -> bool {
+        self.queue.iter().any(|s| matches!(s.item, Item::Record(_)))
+    }
+
     pub fn take_barrier_at(&mut self, pos: usize) -> Vec<FRecord> {
         let ahead: Vec<FRecord> = self
             .queue

@@ -514,12 +514,15 @@ impl Job {
                 }
                 a.unaligned = true;
             }
-            // Said after a switch to unaligned, before the snapshot it causes.
+            // Said after a switch to unaligned, before the snapshot it causes. It overtook
+            // the records still queued in the channel (its sender put it ahead of them) or
+            // ahead of it here; with none, there is no channel state to speak of.
+            let overtook = !ahead.is_empty() || self.channels[c].holds_records();
             ctx.note(Note::Flink(FlinkNote::BarrierReceived {
                 task: Self::node(t),
                 id,
                 blocked: false,
-                overtook: true,
+                overtook,
             }));
             if self.tasks[t]
                 .align
