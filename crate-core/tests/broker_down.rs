@@ -631,7 +631,7 @@ fn a_reader_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
     let sim = run_to_end(&early);
     let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
     let (moved, _) = first_note(&sim, |n| {
-        matches!(n, Note::MetadataRefreshed { client: NodeId::Consumer(0), leaders } if !leaders.is_empty() && leaders.iter().all(|(_, b)| *b == 1))
+        matches!(n, Note::MetadataRefreshed { client: NodeId::Consumer(0), leaders, .. } if !leaders.is_empty() && leaders.iter().all(|(_, b)| *b == 1))
     })
     .expect("the reader learns broker 1 leads");
     assert!(moved > fenced, "only after the fence: {moved} vs {fenced}");
@@ -670,7 +670,7 @@ fn a_flink_source_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
     let source = NodeId::Task(0);
     let (fenced, _) = first_note(&sim, |n| matches!(n, Note::BrokerFenced { .. })).expect("fenced");
     let (moved, _) = first_note(&sim, |n| {
-        matches!(n, Note::MetadataRefreshed { client, leaders }
+        matches!(n, Note::MetadataRefreshed { client, leaders, .. }
             if *client == source && !leaders.is_empty() && leaders.iter().all(|(_, b)| *b == 1))
     })
     .expect("the source learns that broker 1 leads");

@@ -371,10 +371,29 @@ fn an_unaligned_barrier_overtakes_only_records_that_are_there() {
     let (n, report) = overtaking(&quiet);
     let flink = report.flink.expect("a Flink job");
     assert!(flink.unaligned);
-    assert!(flink.checkpoints.iter().all(|c| c.channel_state_records == 0));
+    assert!(flink
+        .checkpoints
+        .iter()
+        .all(|c| c.channel_state_records == 0));
     assert_eq!(n, 0);
     let (n, report) = overtaking(&builtin::get("flink-backpressure-unaligned").expect("built-in"));
     let flink = report.flink.expect("a Flink job");
-    assert!(flink.checkpoints.iter().any(|c| c.channel_state_records > 0));
+    assert!(flink
+        .checkpoints
+        .iter()
+        .any(|c| c.channel_state_records > 0));
     assert!(n > 0);
+}
+
+/// Fresh metadata that finds a partition offline says so, not that no leader moved.
+#[test]
+fn fresh_metadata_names_an_offline_partition() {
+    let said = all_sentences("acks-all-isr-shrunk-loss");
+    assert!(
+        said.contains("reader gets the fresh metadata it asked for: orders-0 has no leader (offline, no in-sync replica is up)"),
+        "{said}"
+    );
+    assert!(!said.contains(
+        "reader gets the fresh metadata it asked for: the controller has moved no leader yet"
+    ));
 }

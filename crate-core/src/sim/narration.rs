@@ -885,7 +885,20 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
-        Note::MetadataLearned { client, leaders } | Note::MetadataRefreshed { client, leaders } => {
+        Note::MetadataRefreshed {
+            client,
+            leaders,
+            offline,
+        } if leaders.is_empty() && !offline.is_empty() => format!(
+            "{} gets the fresh metadata it asked for: {} {} no leader (offline, no in-sync replica is up), so its requests there wait for one.",
+            n(client),
+            offline.iter().map(|tp| names.tp(*tp)).collect::<Vec<_>>().join(", "),
+            if offline.len() == 1 { "has" } else { "have" }
+        ),
+        Note::MetadataLearned { client, leaders }
+        | Note::MetadataRefreshed {
+            client, leaders, ..
+        } => {
             let moved: Vec<String> = leaders
                 .iter()
                 .map(|(tp, b)| format!("broker {b} leads {}", names.tp(*tp)))

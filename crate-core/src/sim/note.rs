@@ -484,6 +484,9 @@ pub enum Note {
     MetadataRefreshed {
         client: NodeId,
         leaders: Vec<(Tp, u8)>,
+        /// Partitions the client writes or reads that have no leader at all (offline).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        offline: Vec<Tp>,
     },
     /// A client whose request timed out asks a broker for fresh metadata (a Metadata request
     /// on the wire; `metadata_refreshed` when the answer arrives).

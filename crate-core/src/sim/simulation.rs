@@ -772,8 +772,12 @@ impl Simulation {
             _ => Vec::new(),
         };
         let mut moved: Vec<(crate::ids::Tp, u8)> = Vec::new();
+        let mut offline: Vec<crate::ids::Tp> = Vec::new();
         for hint in hints {
             for (tp, leader) in metadata {
+                if leader.is_none() && hint.contains_key(tp) && !offline.contains(tp) {
+                    offline.push(*tp);
+                }
                 let (Some(leader), Some(was)) = (*leader, hint.get(tp).copied()) else {
                     continue;
                 };
@@ -792,6 +796,7 @@ impl Simulation {
                 Note::MetadataRefreshed {
                     client: node,
                     leaders: moved,
+                    offline,
                 }
             } else {
                 Note::MetadataLearned {
