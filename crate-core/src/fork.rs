@@ -69,7 +69,8 @@ pub fn change_name(a: &TryAction) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChangeSetting {
     /// The setting's English name: `idempotence`, `isolation`, `transaction protocol`,
-    /// `checkpoints` (aligned or unaligned), `checkpointing` (the mode), `guarantee`.
+    /// `checkpoints` (aligned or unaligned), `checkpointing` (the mode), `guarantee`,
+    /// `min.insync.replicas`.
     pub setting: &'static str,
     /// The clients whose setting it is (`app, other-app`), for a client's setting
     /// (idempotence, isolation) when they all have the same value; empty otherwise.
@@ -84,6 +85,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
     let setting = match a {
         TryAction::Flip(Flip::TransactionProtocol) => "transaction protocol",
         TryAction::Flip(Flip::Unaligned) => "checkpoints",
+        TryAction::Flip(Flip::MinInsync) => "min.insync.replicas",
         TryAction::Flip(f) => f.name(),
         TryAction::Guarantee(_) => "guarantee",
         TryAction::Inject(_) => return None,
@@ -107,6 +109,12 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
             TryAction::Flip(Flip::TransactionProtocol) => {
                 vec![f.cluster.transaction_protocol.to_string()]
             }
+            TryAction::Flip(Flip::MinInsync) => f
+                .topics
+                .iter()
+                .filter(|t| t.replication_factor >= 2)
+                .map(|t| t.min_insync_replicas.to_string())
+                .collect(),
             TryAction::Flip(Flip::Unaligned) => f
                 .flink
                 .iter()
@@ -146,6 +154,12 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
             .map(|p| p.name.as_str())
             .collect(),
         TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(|c| c.name.as_str()).collect(),
+        TryAction::Flip(Flip::MinInsync) => f
+            .topics
+            .iter()
+            .filter(|t| t.replication_factor >= 2)
+            .map(|t| t.name.as_str())
+            .collect(),
         _ => Vec::new(),
     };
     let from = values(s)?;

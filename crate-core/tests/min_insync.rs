@@ -104,3 +104,24 @@ fn min_insync_replicas_above_the_replication_factor_is_refused_by_name() {
         .replace("min_insync_replicas = 2", "min_insync_replicas = 0");
     assert!(Scenario::parse(&zero).is_err());
 }
+
+/// The fork offers `min.insync.replicas` where a topic has two replicas or more: on the
+/// shrunk-ISR loss, 1 → 2 turns the acknowledged loss into a refused write.
+#[test]
+fn the_fork_flips_min_insync_replicas() {
+    use eos_core::lesson::try_it::{Flip, TryAction};
+    let s = builtin::get("acks-all-isr-shrunk-loss").expect("built-in");
+    let change = TryAction::Flip(Flip::MinInsync);
+    assert!(eos_core::fork::changes(&s).contains(&change));
+    assert_eq!(
+        eos_core::fork::change_label(&s, &change),
+        "min.insync.replicas (orders): 1 → 2"
+    );
+    let f = eos_core::fork::fork(&s, None, &change, 0).expect("applies");
+    assert_eq!(f.as_is.report.outcome.lost, 1);
+    assert_eq!(f.changed.report.outcome.lost, 0);
+    assert!(f.diverged_at.is_some());
+    // A scenario with no replicated topic is not offered it.
+    let single = builtin::get("lost-ack-idempotence-off").expect("built-in");
+    assert!(!eos_core::fork::changes(&single).contains(&change));
+}

@@ -40,16 +40,20 @@ pub enum Flip {
     /// `acks` of every non-transactional producer: all ↔ 1 (0 becomes all). (Last, so the
     /// built-in lessons' wire form keeps the others' numbers.)
     Acks,
+    /// `min.insync.replicas` of every topic with two replicas or more: 1 ↔ 2 (any other
+    /// value becomes 1). Last, as `Acks`.
+    MinInsync,
 }
 
 impl Flip {
-    pub const ALL: [Flip; 6] = [
+    pub const ALL: [Flip; 7] = [
         Flip::Idempotence,
         Flip::Isolation,
         Flip::TransactionProtocol,
         Flip::Unaligned,
         Flip::Checkpointing,
         Flip::Acks,
+        Flip::MinInsync,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,6 +64,7 @@ impl Flip {
             Flip::Unaligned => "unaligned",
             Flip::Checkpointing => "checkpointing",
             Flip::Acks => "acks",
+            Flip::MinInsync => "min_insync_replicas",
         }
     }
 
@@ -178,6 +183,21 @@ impl TryIt {
                             // Unaligned checkpoints exist only under exactly-once.
                             f.unaligned = false;
                             f.aligned_checkpoint_timeout_ms = None;
+                        }
+                    }
+                    Flip::MinInsync => {
+                        let replicated =
+                            file.topics.iter_mut().filter(|t| t.replication_factor >= 2);
+                        let mut flipped = 0;
+                        for t in replicated {
+                            t.min_insync_replicas = if t.min_insync_replicas == 1 { 2 } else { 1 };
+                            flipped += 1;
+                        }
+                        if flipped == 0 {
+                            return Err(refused(
+                                "topics",
+                                "the scenario has no topic with replication_factor 2 or more",
+                            ));
                         }
                     }
                     Flip::TransactionProtocol => {
