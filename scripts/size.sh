@@ -72,11 +72,11 @@ cd "$(dirname "$0")/.."
 # (savepoints named and a cancelled job shown, the checkpoint charts' aligned-timeout run and
 # their note on failovers, the fault panel's Flink tooltips, the try-it banner's change, the
 # fork's re-fork on a new choice: 643.0 KB; the import worker 468.1 KB, so its budget 468 →
-# 468.5 KB; the Russian 42.3 KB, so its budget 41.5 → 42.5 KB); 652 KB since the fourteenth
-# session of 2026-12-03 (min.insync.replicas, the coordinator's failover, three new built-in
-# scenarios, the spotlight from context: 651.4 KB; the import worker, with the authors'
+# 468.5 KB; the Russian 42.3 KB, so its budget 41.5 → 42.5 KB); 653 KB since the fourteenth
+# session of 2026-12-03 (min.insync.replicas and its fork, the coordinator's failover, three new
+# built-in scenarios, the spotlight from context: 651.9 KB; the import worker, with the authors'
 # error hints, 475.1 KB, so its budget 468.5 → 476 KB; the Russian 42.8 KB, so 42.9 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-652000}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-653000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-476000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-42900}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
