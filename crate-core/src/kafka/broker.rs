@@ -915,13 +915,14 @@ impl Broker {
         if log_end_offset >= leader_leo && !replica.isr.contains(&follower) {
             replica.isr.push(follower);
             crate::order::sort(&mut replica.isr);
-            // AlterPartition: the controller takes the new ISR into the metadata.
             ctx.note(Note::IsrExpanded {
                 broker: node,
                 tp,
                 follower: NodeId::Broker(follower),
                 isr: replica.isr.clone(),
             });
+            // AlterPartition: the controller takes the new ISR into the metadata.
+            ctx.alter_partition(me, tp, replica.isr.clone());
         }
         if log_end_offset < leader_leo {
             ctx.send(

@@ -60,6 +60,28 @@ pub fn isr_expanded(brokers: &mut [Broker], tp: Tp, leader: u8, isr: &[u8]) {
     }
 }
 
+/// The broker that takes fenced broker `failed`'s transaction coordination over: the next
+/// live replica of the `__transaction_state` partition it led (replication factor
+/// min(3, brokers), placed on the brokers after it), if any.
+pub fn txn_successor(brokers: usize, alive: &[bool], failed: u8) -> Option<u8> {
+    (1..brokers.min(3))
+        .map(|k| ((usize::from(failed) + k) % brokers) as u8)
+        .find(|b| alive.get(usize::from(*b)).copied().unwrap_or(false))
+}
+
+/// Every broker's metadata says that `to` coordinates the ids `failed` did, and those
+/// `failed` had taken over.
+pub fn coordination_moved(brokers: &mut [Broker], failed: u8, to: u8) {
+    for b in brokers.iter_mut() {
+        for (_, now) in b.coordinator_moves.iter_mut() {
+            if *now == failed {
+                *now = to;
+            }
+        }
+        b.coordinator_moves.insert(failed, to);
+    }
+}
+
 /// A partition's metadata as the controller last set it, from broker `b`'s replica with what
 /// `b` missed while deaf laid over it: (leader, leader epoch, ISR, replicas).
 type Meta = (Option<u8>, u32, Vec<u8>, Vec<u8>);
@@ -317,5 +339,24 @@ fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, c
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod txn_successor_tests {
+    use super::txn_successor;
+
+    #[test]
+    fn the_next_live_replica_of_the_partition_takes_over() {
+        assert_eq!(txn_successor(3, &[false, true, true], 0), Some(1));
+        assert_eq!(txn_successor(3, &[false, false, true], 0), Some(2));
+        assert_eq!(txn_successor(3, &[true, true, false], 2), Some(0));
+        assert_eq!(txn_successor(2, &[false, true], 0), Some(1));
+        // One broker, or only brokers that hold no replica of the partition, alive.
+        assert_eq!(txn_successor(1, &[false], 0), None);
+        assert_eq!(
+            txn_successor(5, &[false, false, false, true, true], 0),
+            None
+        );
     }
 }

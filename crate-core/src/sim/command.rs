@@ -3,7 +3,7 @@
 
 use super::event::Timer;
 use super::note::Note;
-use crate::ids::NodeId;
+use crate::ids::{NodeId, Tp};
 use crate::kafka::protocol::Message;
 use crate::time::SimTime;
 
@@ -38,6 +38,13 @@ pub enum Command {
         /// Told NOT_COORDINATOR: it looks its transaction coordinator up (FindCoordinator,
         /// answered here with the metadata).
         find_coordinator: bool,
+    },
+    /// A partition leader tells the controller its grown ISR (AlterPartition): the metadata
+    /// every broker has takes it.
+    AlterPartition {
+        leader: u8,
+        tp: Tp,
+        isr: Vec<u8>,
     },
 }
 
@@ -147,5 +154,10 @@ impl<'a> Ctx<'a> {
 
     pub fn note(&mut self, note: Note) {
         self.out.push(Command::Note(note));
+    }
+
+    /// AlterPartition from leader `leader` of `tp`: the controller takes its new ISR.
+    pub fn alter_partition(&mut self, leader: u8, tp: Tp, isr: Vec<u8>) {
+        self.out.push(Command::AlterPartition { leader, tp, isr });
     }
 }

@@ -825,17 +825,12 @@ impl Simulation {
     }
 
     /// The controller fenced broker `failed`: the `__transaction_state` partition it led
-    /// moves to another of its replicas, the next live broker among the partition's
-    /// (replication factor min(3, brokers), placed on the brokers after it), whose
-    /// coordinator loads its transactions. Transactional clients learn it from their next
-    /// metadata answer. With no live replica, or nothing transactional that it coordinates,
-    /// nothing moves.
+    /// moves to another of its replicas (`controller::txn_successor`), whose coordinator
+    /// loads its transactions. Transactional clients learn it from their next metadata
+    /// answer. With no live replica, or nothing transactional that it coordinates, nothing
+    /// moves.
     fn move_txn_coordination(&mut self, failed: u8, alive: &[bool], notes: &mut Vec<Note>) {
-        let n = self.brokers.len();
-        let Some(to) = (1..n.min(3))
-            .map(|k| ((usize::from(failed) + k) % n) as u8)
-            .find(|b| alive.get(usize::from(*b)).copied().unwrap_or(false))
-        else {
+        let Some(to) = controller::txn_successor(self.brokers.len(), alive, failed) else {
             return;
         };
         let coordinated_by = |p: &crate::kafka::producer::Producer| {
@@ -851,14 +846,7 @@ impl Simulation {
         else {
             return;
         };
-        for b in self.brokers.iter_mut() {
-            for (_, now) in b.coordinator_moves.iter_mut() {
-                if *now == failed {
-                    *now = to;
-                }
-            }
-            b.coordinator_moves.insert(failed, to);
-        }
+        controller::coordination_moved(&mut self.brokers, failed, to);
         let step = self.steps + 1;
         let node = NodeId::Broker(to);
         let at = notes.len();
@@ -1337,15 +1325,6 @@ impl Simulation {
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
-                    if let Note::IsrExpanded {
-                        broker: NodeId::Broker(leader),
-                        tp,
-                        isr,
-                        ..
-                    } = &note
-                    {
-                        controller::isr_expanded(&mut self.brokers, *tp, *leader, isr);
-                    }
                     self.ledger.observe(&note, step, self.now);
                     notes.push(note);
                 }
@@ -1364,6 +1343,9 @@ impl Simulation {
                     if !refresh.contains(&client) {
                         refresh.push(client);
                     }
+                }
+                Command::AlterPartition { leader, tp, isr } => {
+                    controller::isr_expanded(&mut self.brokers, tp, leader, &isr);
                 }
                 Command::RefreshMetadata {
                     client,
