@@ -86,6 +86,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
         TryAction::Flip(Flip::TransactionProtocol) => "transaction protocol",
         TryAction::Flip(Flip::Unaligned) => "checkpoints",
         TryAction::Flip(Flip::MinInsync) => "min.insync.replicas",
+        TryAction::Flip(Flip::UncleanElection) => "unclean.leader.election.enable",
         TryAction::Flip(f) => f.name(),
         TryAction::Guarantee(_) => "guarantee",
         TryAction::Inject(_) => return None,
@@ -114,6 +115,12 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
                 .iter()
                 .filter(|t| t.replication_factor >= 2)
                 .map(|t| t.min_insync_replicas.to_string())
+                .collect(),
+            TryAction::Flip(Flip::UncleanElection) => f
+                .topics
+                .iter()
+                .filter(|t| t.replication_factor >= 2)
+                .map(|t| t.unclean_leader_election.to_string())
                 .collect(),
             TryAction::Flip(Flip::Unaligned) => f
                 .flink
@@ -154,7 +161,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
             .map(|p| p.name.as_str())
             .collect(),
         TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(|c| c.name.as_str()).collect(),
-        TryAction::Flip(Flip::MinInsync) => f
+        TryAction::Flip(Flip::MinInsync | Flip::UncleanElection) => f
             .topics
             .iter()
             .filter(|t| t.replication_factor >= 2)
@@ -524,26 +531,29 @@ fn skipped_inputs<'a>(
 /// The records whose fate differs, in record order: each delivery (named as the logs name
 /// it: `v4′` for an output), then, for a Flink job, each input's way through the job.
 fn fates(a: &Simulation, as_is: &Report, changed: &Report) -> Vec<FateDiff> {
+    // Record order: the producers' records, then each stage's outputs (`v4` before `v0′`).
     let number = |name: &str| {
-        name.trim_start_matches('v')
+        let primes = name.chars().filter(|c| *c == '′').count() as u32;
+        let base = name
+            .trim_start_matches('v')
+            .trim_end_matches('′')
             .parse::<u32>()
-            .unwrap_or(u32::MAX)
+            .unwrap_or(u32::MAX);
+        (primes, base)
     };
-    let mut out: Vec<(u32, u8, FateDiff)> = as_is
+    let mut out: Vec<((u32, u32), u8, FateDiff)> = as_is
         .deliveries
         .iter()
         .filter_map(|d| {
             let e = changed.deliveries.iter().find(|e| e.record == d.record)?;
             let (x, y) = (fate(d), fate(e));
-            let id = number(&d.record);
             (x != y).then(|| {
-                let record = a.names.record(crate::ids::RecordId(id));
                 let diff = FateDiff {
-                    subject: Subject::Record(record),
+                    subject: Subject::Record(d.record.clone()),
                     as_is: x,
                     changed: y,
                 };
-                (id, 0, diff)
+                (number(&d.record), 0, diff)
             })
         })
         .collect();

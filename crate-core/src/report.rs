@@ -301,7 +301,7 @@ impl Report {
             .map(|(i, e)| {
                 let id = crate::ids::RecordId(i as u32);
                 Delivery {
-                    record: id.to_string(),
+                    record: sim.names.record(id),
                     producer: sender(e).map(|n| sim.names.node(n)).unwrap_or_default(),
                     key: sim.names.key(e.key),
                     topic: e

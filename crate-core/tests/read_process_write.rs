@@ -384,10 +384,11 @@ proptest! {
         let s = chained(&scenario(records, interval_ms, &faults, seed), &mailer_crashes);
         let what = format!("seed {seed} faults:\n{faults} mailer: {mailer_crashes:?}");
         let report = run_checked(&s, &what);
+        let names = s.simulation(None).names;
         for k in 0..u64::from(records) {
             let id = eos_core::scenario::stages::output_of(&s.file, u64::from(records), 1, k)
                 .expect("a second stage");
-            let name = format!("v{id}");
+            let name = names.record(eos_core::ids::RecordId(id as u32));
             let d = report.deliveries.iter().find(|d| d.record == name);
             let copies = d.map_or(0, |d| d.copies.len());
             prop_assert_eq!(copies, 1, "{}: record v{} → {} has {} copies", what, k, name, copies);

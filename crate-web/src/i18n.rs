@@ -428,6 +428,7 @@ strings! {
     Replicas => "replicas", "реплики";
     Isr => "in-sync replicas", "синхронные реплики (ISR)";
     MinInsync => "min.insync.replicas (acks=all)", "min.insync.replicas (для acks=all)";
+    UncleanElection => "unclean leader election (unclean.leader.election.enable)", "«нечистые» выборы лидера (unclean.leader.election.enable)";
     LogEndOffset => "log end offset", "log end offset";
     HighWatermark => "high watermark", "high watermark";
     LastStableOffset => "last stable offset", "last stable offset";

@@ -1,5 +1,6 @@
 //! The controller's part, kept deliberately small: when a broker dies, partitions it led get
-//! a new leader from the in-sync replicas (clean election only); when it comes back, it
+//! a new leader from the in-sync replicas (or, where the topic enables unclean leader
+//! election and none is left, from the live replicas out of sync); when it comes back, it
 //! truncates to what the leader has and catches up. Metadata reaches every broker at once (a
 //! stand-in for KRaft's metadata log), except a frozen one: it keeps what it missed in
 //! `missed_metadata` and applies it when it thaws (`catch_up`), after serving what waited.
@@ -93,8 +94,63 @@ fn meta_of(b: &Broker, tp: Tp) -> Option<Meta> {
     })
 }
 
-/// Broker `failed` has crashed. `alive` tells which brokers are up.
-pub fn broker_failed(brokers: &mut [Broker], alive: &[bool], failed: u8, ctx: &mut Ctx) {
+/// Whether `tp`'s topic lets a replica out of sync lead (`unclean.leader.election.enable`).
+fn unclean_ok(brokers: &[Broker], tp: Tp) -> bool {
+    brokers
+        .iter()
+        .find_map(|b| b.replicas.get(&tp))
+        .is_some_and(|r| r.unclean_election)
+}
+
+/// What the last leader `old` of `tp` holds past where its log parts from `new`'s: lost when
+/// `new` leads.
+fn lost_to(brokers: &[Broker], tp: Tp, old: u8, new: u8) -> Vec<crate::ids::RecordId> {
+    let log = |id: u8| {
+        brokers
+            .iter()
+            .find(|b| b.id == id)
+            .and_then(|b| b.replicas.get(&tp))
+            .map(|r| &r.log)
+    };
+    let (Some(old_log), Some(new_log)) = (log(old), log(new)) else {
+        return Vec::new();
+    };
+    let parts = old_log.parts_from(new_log);
+    old_log
+        .records_below(u64::MAX)
+        .filter(|r| r.offset >= parts)
+        .map(|r| r.value)
+        .collect()
+}
+
+/// Unclean leader election: `new`, a live replica out of sync, leads `tp` alone in its ISR;
+/// what the last leader `old` had beyond it is lost.
+fn elect_unclean(
+    brokers: &mut [Broker],
+    alive: &[bool],
+    tp: Tp,
+    (old, new, epoch): (u8, u8, u32),
+    ctx: &mut Ctx,
+) {
+    let lost_records = lost_to(brokers, tp, old, new);
+    set_metadata(brokers, tp, Some(new), epoch + 1, &[new]);
+    ctx.note(Note::UncleanLeaderElected {
+        tp,
+        broker: NodeId::Broker(new),
+        leader_epoch: epoch + 1,
+        lost_records,
+    });
+    align_followers(brokers, alive, tp, new, ctx);
+}
+
+/// Broker `failed` has crashed. `alive` tells which brokers are up; `electable`, which may
+/// lead (up and not fenced), for an unclean election.
+pub fn broker_failed(
+    brokers: &mut [Broker],
+    (alive, electable): (&[bool], &[bool]),
+    failed: u8,
+    ctx: &mut Ctx,
+) {
     for tp in partitions(brokers) {
         let Some((leader, epoch, isr, replicas)) = brokers
             .iter()
@@ -141,9 +197,19 @@ pub fn broker_failed(brokers: &mut [Broker], alive: &[bool], failed: u8, ctx: &m
                     align_followers(brokers, alive, tp, new_leader, ctx);
                 }
                 None => {
-                    isr = vec![failed];
-                    set_metadata(brokers, tp, None, epoch, &isr);
-                    ctx.note(Note::PartitionOffline { tp });
+                    let unclean = replicas.iter().copied().find(|b| {
+                        *b != failed && electable.get(usize::from(*b)).copied().unwrap_or(false)
+                    });
+                    match unclean.filter(|_| unclean_ok(brokers, tp)) {
+                        Some(new_leader) => {
+                            elect_unclean(brokers, alive, tp, (failed, new_leader, epoch), ctx)
+                        }
+                        None => {
+                            isr = vec![failed];
+                            set_metadata(brokers, tp, None, epoch, &isr);
+                            ctx.note(Note::PartitionOffline { tp });
+                        }
+                    }
                 }
             }
         } else if let Some(l) = leader {
@@ -260,7 +326,12 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
                 // followers catch up from it.
                 align_followers(brokers, alive, tp, back, ctx);
             }
-            None => {}
+            // Offline, its last in-sync replica down: the topic lets one out of sync lead.
+            None => {
+                if let Some(&old) = isr.first().filter(|_| unclean_ok(brokers, tp)) {
+                    elect_unclean(brokers, alive, tp, (old, back, epoch), ctx);
+                }
+            }
         }
     }
 }

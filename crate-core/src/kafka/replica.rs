@@ -30,6 +30,9 @@ pub struct Replica {
     pub isr: Vec<u8>,
     /// `min.insync.replicas` of its topic.
     pub min_insync: u8,
+    /// `unclean.leader.election.enable` of its topic.
+    #[serde(default)]
+    pub unclean_election: bool,
     pub high_watermark: u64,
     pub follower_leo: VecMap<u8, u64>,
     pub pending_acks: Vec<PendingAck>,
@@ -48,6 +51,7 @@ impl Replica {
             isr: replicas.clone(),
             replicas,
             min_insync: 1,
+            unclean_election: false,
             high_watermark: 0,
             follower_leo: VecMap::new(),
             pending_acks: Vec::new(),

@@ -43,10 +43,13 @@ pub enum Flip {
     /// `min.insync.replicas` of every topic with two replicas or more: 1 ↔ 2 (any other
     /// value becomes 1). Last, as `Acks`.
     MinInsync,
+    /// `unclean.leader.election.enable` of every topic with two replicas or more: false ↔
+    /// true. Last, as `Acks`.
+    UncleanElection,
 }
 
 impl Flip {
-    pub const ALL: [Flip; 7] = [
+    pub const ALL: [Flip; 8] = [
         Flip::Idempotence,
         Flip::Isolation,
         Flip::TransactionProtocol,
@@ -54,6 +57,7 @@ impl Flip {
         Flip::Checkpointing,
         Flip::Acks,
         Flip::MinInsync,
+        Flip::UncleanElection,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,6 +69,7 @@ impl Flip {
             Flip::Checkpointing => "checkpointing",
             Flip::Acks => "acks",
             Flip::MinInsync => "min_insync_replicas",
+            Flip::UncleanElection => "unclean_leader_election",
         }
     }
 
@@ -185,12 +190,17 @@ impl TryIt {
                             f.aligned_checkpoint_timeout_ms = None;
                         }
                     }
-                    Flip::MinInsync => {
+                    Flip::MinInsync | Flip::UncleanElection => {
                         let replicated =
                             file.topics.iter_mut().filter(|t| t.replication_factor >= 2);
                         let mut flipped = 0;
                         for t in replicated {
-                            t.min_insync_replicas = if t.min_insync_replicas == 1 { 2 } else { 1 };
+                            if *flip == Flip::MinInsync {
+                                t.min_insync_replicas =
+                                    if t.min_insync_replicas == 1 { 2 } else { 1 };
+                            } else {
+                                t.unclean_leader_election = !t.unclean_leader_election;
+                            }
                             flipped += 1;
                         }
                         if flipped == 0 {

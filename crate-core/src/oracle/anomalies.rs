@@ -424,7 +424,14 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                                 sim.names.record(y.value),
                                 b.id
                             ),
-                            events: Vec::new(),
+                            // An unclean election is how it came about.
+                            events: sim
+                                .ledger
+                                .unclean_elections
+                                .iter()
+                                .filter(|(t, _)| *t == tp)
+                                .map(|(_, step)| *step)
+                                .collect(),
                         },
                     );
                 }

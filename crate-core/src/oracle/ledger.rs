@@ -233,6 +233,10 @@ pub struct Ledger {
     /// page 4 KB.)
     #[serde(default)]
     unprocessed: Vec<(u8, Tp, u64, RecordId)>,
+    /// Unclean leader elections, (partition, step): after one, an acknowledged offset may
+    /// hold another record, and replicas may disagree below their high watermarks.
+    #[serde(default)]
+    pub unclean_elections: Vec<(Tp, u64)>,
 }
 
 impl Ledger {
@@ -262,6 +266,7 @@ impl Ledger {
             accepted: 0,
             handed: 0,
             unprocessed: Vec::new(),
+            unclean_elections: Vec::new(),
         }
     }
 
@@ -397,6 +402,13 @@ impl Ledger {
             Note::LeaderElected { lost_records, .. } => {
                 let ids = lost_records.clone();
                 self.each(&ids, |_, e| e.witness(step));
+            }
+            Note::UncleanLeaderElected {
+                tp, lost_records, ..
+            } => {
+                let ids = lost_records.clone();
+                self.each(&ids, |_, e| e.witness(step));
+                self.unclean_elections.push((*tp, step));
             }
             Note::LogTruncated { dropped, .. } => {
                 let ids = dropped.clone();

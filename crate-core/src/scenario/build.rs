@@ -285,6 +285,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
             for b in &replicas {
                 let mut replica = Replica::new(tp, replicas.clone());
                 replica.min_insync = t.min_insync_replicas.clamp(1, rf);
+                replica.unclean_election = t.unclean_leader_election;
                 broker_list[usize::from(*b)].replicas.insert(tp, replica);
             }
         }

@@ -29,6 +29,7 @@ builtin!(
     "acks-all-leader-crash-no-loss",
     "acks-all-isr-shrunk-loss",
     "min-isr-retry-duplicate",
+    "unclean-election-loss",
     "paused-leader-fenced-loss",
     "consumer-restart-from-commit",
     "seed-commit-abort",

@@ -129,7 +129,10 @@ pub fn check(e: &ExpectSpec, r: &Report, scenario: &super::Scenario) -> Vec<Stri
             Some(i) => super::stages::output_of(file, records, i, k).unwrap_or(k),
             None => k,
         };
-        let name = format!("v{id}");
+        let name = scenario
+            .setup
+            .names
+            .record(crate::ids::RecordId(u32::try_from(id).unwrap_or(u32::MAX)));
         let Some(got) = r.deliveries.iter().find(|x| x.record == name) else {
             out.push(format!("record {name} does not exist"));
             continue;

@@ -170,6 +170,10 @@ pub struct TopicSpec {
     /// `min.insync.replicas`: an `acks=all` write needs this many in-sync replicas.
     #[serde(default = "one_u8", skip_serializing_if = "is_one_u8")]
     pub min_insync_replicas: u8,
+    /// `unclean.leader.election.enable`: with no in-sync replica alive, the controller may
+    /// elect one that is not in sync (and what it lacks is lost).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unclean_leader_election: bool,
 }
 
 /// `acks` as Kafka users write it: `0`, `1`, `-1`, `"all"`.

@@ -643,6 +643,25 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
+        Note::UncleanLeaderElected {
+            tp: t,
+            broker,
+            leader_epoch,
+            lost_records,
+        } => format!(
+            "No in-sync replica of {} is up, and its topic sets unclean.leader.election.enable=true: the controller elects {}, which is out of sync, as the leader (leader epoch {leader_epoch}), alone in the ISR. {}",
+            tp(t),
+            n(broker),
+            if lost_records.is_empty() {
+                "It lacks nothing the last leader had.".to_string()
+            } else {
+                format!(
+                    "It never received {} from the last leader: {} lost, acknowledged or not.",
+                    records(names, lost_records),
+                    if lost_records.len() == 1 { "it is" } else { "they are" }
+                )
+            }
+        ),
         Note::BrokerFenced {
             broker,
             session_timeout_ms,

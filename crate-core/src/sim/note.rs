@@ -558,6 +558,15 @@ pub enum Note {
         producer: NodeId,
         waited: SimTime,
     },
+    /// No in-sync replica of `tp` is alive and its topic enables unclean leader election:
+    /// the controller elects `broker`, out of sync, alone in the ISR. `lost_records`: what
+    /// the last leader had and it lacks.
+    UncleanLeaderElected {
+        tp: Tp,
+        broker: NodeId,
+        leader_epoch: u32,
+        lost_records: Vec<RecordId>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -619,7 +628,10 @@ impl Note {
             Note::AckLost { .. } | Note::MessageDropped { .. } | Note::DeliveryFailed { .. } => {
                 Some(Notable::Loss)
             }
-            Note::LeaderElected { lost_records, .. } if !lost_records.is_empty() => {
+            Note::LeaderElected { lost_records, .. }
+            | Note::UncleanLeaderElected { lost_records, .. }
+                if !lost_records.is_empty() =>
+            {
                 Some(Notable::Loss)
             }
             Note::Delivered { .. } => Some(Notable::Delivered),
@@ -762,6 +774,7 @@ impl Note {
             Note::FetchServed { .. } => "fetch_served",
             Note::LeaderElected { .. } => "leader_elected",
             Note::PartitionOffline { .. } => "partition_offline",
+            Note::UncleanLeaderElected { .. } => "unclean_leader_elected",
             Note::BrokerFenced { .. } => "broker_fenced",
             Note::BrokerRejoined { .. } => "broker_rejoined",
             Note::BrokerRegistration { .. } => "broker_registration",

@@ -1058,14 +1058,21 @@ impl Simulation {
                             controller::catch_up(&mut self.brokers, i, false, &mut ctx);
                         }
                         if self.broker_session_timeout_ms == 0 {
-                            let alive: Vec<bool> = (0..self.brokers.len())
-                                .map(|j| {
-                                    self.status
-                                        .get(&NodeId::Broker(j as u8))
-                                        .is_some_and(|s| !s.crashed)
-                                })
-                                .collect();
-                            controller::broker_failed(&mut self.brokers, &alive, i, &mut ctx);
+                            let up = |j: usize, fenced_too: bool| {
+                                self.status
+                                    .get(&NodeId::Broker(j as u8))
+                                    .is_some_and(|s| !s.crashed && (fenced_too || !s.fenced))
+                            };
+                            let alive: Vec<bool> =
+                                (0..self.brokers.len()).map(|j| up(j, true)).collect();
+                            let electable: Vec<bool> =
+                                (0..self.brokers.len()).map(|j| up(j, false)).collect();
+                            controller::broker_failed(
+                                &mut self.brokers,
+                                (&alive, &electable),
+                                i,
+                                &mut ctx,
+                            );
                         } else if let Some(st) = self
                             .status
                             .get_mut(node)
@@ -1142,8 +1149,22 @@ impl Simulation {
                 if let Some(me) = alive.get_mut(usize::from(*broker)) {
                     *me = false;
                 }
+                let electable: Vec<bool> = (0..self.brokers.len())
+                    .map(|j| {
+                        alive.get(j).copied().unwrap_or(false)
+                            && self
+                                .status
+                                .get(&NodeId::Broker(j as u8))
+                                .is_some_and(|s| !s.fenced)
+                    })
+                    .collect();
                 let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-                controller::broker_failed(&mut self.brokers, &alive, *broker, &mut ctx);
+                controller::broker_failed(
+                    &mut self.brokers,
+                    (&alive, &electable),
+                    *broker,
+                    &mut ctx,
+                );
                 self.apply_commands(notes);
                 self.move_txn_coordination(*broker, &alive, notes);
                 if registering {

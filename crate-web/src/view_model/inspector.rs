@@ -716,6 +716,11 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
             ),
         ]
         .into_iter()
+        // A replicated topic's unclean.leader.election.enable, when it is on.
+        .chain(
+            r.unclean_election
+                .then(|| row(S::UncleanElection, lang, S::Yes.get(lang))),
+        )
         .chain(producer_state_rows(r, lang))
         .collect(),
         notes: Vec::new(),

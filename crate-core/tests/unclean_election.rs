@@ -1,0 +1,147 @@
+//! `unclean.leader.election.enable`: with no in-sync replica up, the controller may elect one
+//! out of sync. The partition is back, and what the old leader had beyond it is lost, even
+//! acknowledged with acks=all; the old leader truncates it when it returns. Off (Kafka's
+//! default), the partition waits offline for an in-sync replica.
+
+use eos_core::ids::{NodeId, RecordId};
+use eos_core::report::Report;
+use eos_core::sim::Note;
+use eos_core::{builtin, RunLimit, Scenario};
+
+fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let report = Report::of(s.name(), &sim);
+    (sim, report)
+}
+
+fn notes(sim: &eos_core::Simulation) -> Vec<(u64, Note)> {
+    sim.trace()
+        .iter()
+        .flat_map(|r| r.notes.iter().map(move |n| (r.step, n.clone())))
+        .collect()
+}
+
+/// (step, elected broker, lost records) of each unclean election.
+fn unclean(sim: &eos_core::Simulation) -> Vec<(u64, NodeId, Vec<RecordId>)> {
+    notes(sim)
+        .into_iter()
+        .filter_map(|(step, n)| match n {
+            Note::UncleanLeaderElected {
+                broker,
+                lost_records,
+                ..
+            } => Some((step, broker, lost_records)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_unclean_election_loses_the_acknowledged_record_for_good() {
+    let s = builtin::get("unclean-election-loss").expect("built-in");
+    let (sim, report) = run(&s);
+    let elections = unclean(&sim);
+    assert_eq!(elections.len(), 1, "{elections:?}");
+    let (step, broker, lost) = &elections[0];
+    assert_eq!(*broker, NodeId::Broker(1));
+    assert_eq!(lost, &vec![RecordId(0)]);
+    // v0 was acknowledged, and is lost; the anomaly names the election among its causes.
+    let v0 = &report.deliveries[0];
+    assert_eq!(
+        (v0.record.as_str(), v0.status.as_str()),
+        ("v0", "delivered")
+    );
+    assert_eq!(report.outcome.lost, 1);
+    let anomaly = report
+        .anomalies
+        .iter()
+        .find(|a| a.kind == "lost-write")
+        .expect("a lost write");
+    assert!(anomaly.events.contains(step), "{anomaly:?}");
+    // The old leader, back, follows the new one and drops v0 from its own log.
+    assert!(
+        notes(&sim).iter().any(|(_, n)| matches!(n,
+            Note::LogTruncated { broker: NodeId::Broker(0), dropped, .. } if dropped == &vec![RecordId(0)])),
+        "broker 0 truncates v0"
+    );
+    // Writes go on on the new leader: the reader reads v1 alone.
+    assert_eq!(report.reads["reader"].records, 1);
+    // acks=all's promise is void after an unclean election: no invariant claims it.
+    assert!(
+        report.invariants.iter().all(|i| i.holds),
+        "{:?}",
+        report.invariants
+    );
+}
+
+#[test]
+fn with_unclean_election_off_the_partition_waits_for_the_old_leader_and_keeps_the_record() {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let off = text.replace(
+        "unclean_leader_election = true",
+        "unclean_leader_election = false",
+    );
+    assert_ne!(off, text);
+    let (sim, report) = run(&Scenario::parse(&off).expect("parses"));
+    assert!(unclean(&sim).is_empty());
+    assert!(notes(&sim)
+        .iter()
+        .any(|(_, n)| matches!(n, Note::PartitionOffline { .. })));
+    assert_eq!(report.outcome.lost, 0);
+    assert_eq!(report.reads["reader"].records, 2);
+    // The wait is the price: v1 is delivered only once the old leader is back (40 s).
+    let v1 = &report.deliveries[1];
+    assert!(v1.delivered_at_ms.is_some_and(|t| t >= 40_000), "{v1:?}");
+}
+
+/// The follower is still down when the leader is fenced: the partition goes offline, and
+/// the controller elects the follower, out of sync, when it registers again.
+#[test]
+fn a_replica_out_of_sync_that_registers_again_is_elected_then() {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let crashed = text.replace(
+        "action = \"freeze\"\ntarget = \"broker-1\"\nduration_ms = 12000",
+        "action = \"crash\"\ntarget = \"broker-1\"\nrestart_after_ms = 30000",
+    );
+    assert_ne!(crashed, text);
+    let (sim, report) = run(&Scenario::parse(&crashed).expect("parses"));
+    let all = notes(&sim);
+    let offline = all
+        .iter()
+        .find(|(_, n)| matches!(n, Note::PartitionOffline { .. }))
+        .map(|(step, _)| *step)
+        .expect("offline first");
+    let elections = unclean(&sim);
+    assert_eq!(elections.len(), 1, "{elections:?}");
+    let (step, broker, lost) = &elections[0];
+    assert!(*step > offline);
+    assert_eq!(*broker, NodeId::Broker(1));
+    assert_eq!(lost, &vec![RecordId(0)]);
+    assert!(sim.trace().iter().any(|r| r.step == *step
+        && r.notes.iter().any(|n| matches!(
+            n,
+            Note::Restarted {
+                node: NodeId::Broker(1)
+            } | Note::BrokerRegistration { .. }
+        ))));
+    assert_eq!(report.outcome.lost, 1);
+}
+
+/// The fork offers the flip where a topic has two replicas or more.
+#[test]
+fn the_fork_flips_unclean_leader_election() {
+    use eos_core::lesson::try_it::{Flip, TryAction};
+    let s = builtin::get("unclean-election-loss").expect("built-in");
+    let change = TryAction::Flip(Flip::UncleanElection);
+    assert!(eos_core::fork::changes(&s).contains(&change));
+    assert_eq!(
+        eos_core::fork::change_label(&s, &change),
+        "unclean.leader.election.enable (orders): true → false"
+    );
+    let f = eos_core::fork::fork(&s, None, &change, 0).expect("applies");
+    assert_eq!(f.as_is.report.outcome.lost, 1);
+    assert_eq!(f.changed.report.outcome.lost, 0);
+    let single = builtin::get("lost-ack-idempotence-off").expect("built-in");
+    assert!(!eos_core::fork::changes(&single).contains(&change));
+}
