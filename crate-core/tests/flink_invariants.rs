@@ -959,6 +959,36 @@ fn a_commit_after_the_transaction_timeout_loses_that_checkpoint() {
     assert!(run2.committed.values().all(|n| *n == 1));
 }
 
+/// A timeout shorter than the checkpoint interval loses output with no fault at all: the
+/// failure-free twin keeps its transactions open as long as the broker allows, so the run is
+/// not called faithful for losing what the twin would lose too.
+#[test]
+fn a_transaction_timeout_too_short_for_the_checkpoints_is_a_loss_with_no_fault() {
+    let s = load("flink-2pc-txn-timeout-loss");
+    let short = edit(&s, |f| {
+        f.faults.clear();
+        let job = f.flink.as_mut().expect("a job");
+        let interval = job.checkpoint_interval_ms;
+        let op = job
+            .operators
+            .iter_mut()
+            .find(|o| o.kind == "kafka-2pc")
+            .expect("a 2pc sink");
+        op.transaction_timeout_ms = (interval / 2).max(1);
+    });
+    let (sim, _, _) = run_report("txn-timeout, no fault", &short);
+    assert!(flink_notes(&sim).any(|n| matches!(n, FlinkNote::SinkCommitRejected { .. })));
+    let (ff, _, d) = versus_ff(&short, &sim);
+    assert_eq!(
+        ff.committed.len(),
+        inputs(&sim).len(),
+        "the twin outputs all"
+    );
+    assert!(!d.lost.is_empty(), "the loss is reported: {d:?}");
+    let report = Report::counts("txn-timeout, no fault", &sim);
+    assert_eq!(report.outcome.lost as usize, d.lost.len());
+}
+
 // ---------------------------------------------------------------------------------------
 // Item 22: iterations.
 

@@ -138,10 +138,18 @@ impl FlinkReport {
     }
 }
 
-/// The scenario's failure-free twin: the same job, input and seed, no faults.
+/// The scenario's failure-free twin: the same job, input and seed, no faults, and no sink
+/// transaction that can time out (each 2PC sink's `transaction.timeout.ms` at the broker's
+/// cap, 15 minutes): a timeout shorter than a checkpoint's round trip loses output with no
+/// fault at all, and the twin would lose it too and call the run faithful.
 pub fn failure_free_output(scenario: &Scenario, seed: Option<u64>) -> Option<FlinkOutput> {
     let mut file = scenario.file.clone();
     file.faults.clear();
+    if let Some(job) = file.flink.as_mut() {
+        for o in job.operators.iter_mut().filter(|o| o.kind == "kafka-2pc") {
+            o.transaction_timeout_ms = 900_000;
+        }
+    }
     let twin = Scenario::from_file(file).ok()?;
     let mut sim = twin.simulation_without_trace(seed);
     sim.run(RunLimit::Completion);
