@@ -1699,10 +1699,10 @@ test('the fork: idempotence flipped at a step, both futures side by side', async
   await page.click('#fork-here');
   const flinkAsIs = await page.locator('.fork-side.as-is .fork-flink').innerText();
   const flinkChanged = await page.locator('.fork-side.changed .fork-flink').innerText();
-  assert(flinkAsIs.includes('key alice: 46, not 40') && flinkChanged.includes('the same output as a failure-free run'),
+  assert(flinkAsIs.includes('key alice: 50, not 40') && flinkChanged.includes('the same output as a failure-free run'),
     `${flinkAsIs} | ${flinkChanged}`);
   const keyRow = await page.locator('.fork-fates tbody tr').allInnerTexts();
-  assert(keyRow.some((r) => /key alice\s+state 46\s+state 40/.test(r)), `the state row: ${keyRow}`);
+  assert(keyRow.some((r) => /key alice\s+state 50\s+state 40/.test(r)), `the state row: ${keyRow}`);
   await page.locator('.fork').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, '41b-fork-flink.png'), fullPage: false });
   // The fork travels in the page's link: opened again, the same fork is on screen, with its

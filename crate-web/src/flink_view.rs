@@ -37,7 +37,7 @@ pub fn versus_failure_free(
 const KEYS_NAMED: usize = 3;
 
 /// A job's output against its failure-free run, in words: "the same output as a
-/// failure-free run", or only what differs: "10 lost", "key alice: 46, not 40". The flag
+/// failure-free run", or only what differs: "10 lost", "key alice: 50, not 40". The flag
 /// says whether it is the same.
 pub fn describe_diff(
     d: &eos_core::flink::outcome::FlinkDiff,
@@ -47,7 +47,7 @@ pub fn describe_diff(
     if d.is_empty() {
         return (S::SameAsFailureFree.get(lang).to_string(), true);
     }
-    // The keys are named when there are few ("key alice: 46, not 40"), counted otherwise.
+    // The keys are named when there are few ("key alice: 50, not 40"), counted otherwise.
     let keys = d.state_differs.len();
     let parts: Vec<String> = [
         (d.lost.len(), S::NLost),
@@ -683,7 +683,7 @@ mod tests {
         };
         // An over-count names the key as the scenario does, as eos-sim does.
         let (text, same) = at_end("flink-at-least-once-overcount");
-        assert!(!same && text.contains("key alice: 46, not 40"), "{text}");
+        assert!(!same && text.contains("key alice: 50, not 40"), "{text}");
         let (text, same) = at_end("flink-barrier-walkthrough");
         assert!(same, "{text}");
     }

@@ -193,7 +193,9 @@ impl Job {
                     return false;
                 }
                 match t {
-                    FlinkTimer::Process { attempt } if *attempt == self.attempt => {
+                    FlinkTimer::Process { attempt, wake }
+                        if *attempt == self.attempt && *wake == self.tasks[t_index].wakes =>
+                    {
                         self.process(t_index, ctx)
                     }
                     FlinkTimer::Poll { attempt } if *attempt == self.attempt => {

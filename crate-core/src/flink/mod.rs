@@ -41,7 +41,13 @@ pub enum FlinkTimer {
     /// JobManager: stop with a final checkpoint (the bounded run's end).
     Stop,
     /// Task: take the next item from the inputs (or the next fetched record, for a source).
-    Process { attempt: u32 },
+    /// `wake` numbers the task's Process timers: an idle task woken earlier by a record on
+    /// another input voids the later timer it had set.
+    Process {
+        attempt: u32,
+        #[serde(default)]
+        wake: u32,
+    },
     /// Source task: fetch from Kafka.
     Poll { attempt: u32 },
     /// Task: the asynchronous part of snapshot `id` is uploaded; acknowledge it.

@@ -118,6 +118,7 @@ impl Job {
             task.counts = snap.counts.clone();
             task.processed = 0;
             task.scheduled = false;
+            task.idle_until = None;
             task.backpressured = false;
             task.align = None;
             task.uploading.clear();

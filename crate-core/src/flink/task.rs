@@ -38,6 +38,14 @@ pub struct TaskRt {
     pub sink: Option<SinkState>,
     /// A Process timer is pending.
     pub scheduled: bool,
+    /// Idle, its pending Process timer set for an item's arrival on its inputs, at this
+    /// time: an item arriving sooner on another input wakes it sooner (Flink's input
+    /// processors take whichever input has data). `None` while busy with an item.
+    #[serde(default)]
+    pub idle_until: Option<SimTime>,
+    /// The number of the task's latest Process timer; an older one is void.
+    #[serde(default)]
+    pub wakes: u32,
     /// Waiting for room downstream.
     pub backpressured: bool,
     pub next_input: usize,
@@ -94,18 +102,35 @@ impl Job {
 
     /// Schedules the task's next Process step `after` from now (once).
     pub(super) fn wake(&mut self, t: usize, after: SimTime, ctx: &mut Ctx) {
+        self.schedule(t, after, false, ctx);
+    }
+
+    /// Wakes task `t` when an item arrives on one of its inputs, `after` from now: sooner
+    /// than it would wake for a later item, never while it is busy with one.
+    pub(super) fn wake_for_arrival(&mut self, t: usize, after: SimTime, ctx: &mut Ctx) {
+        self.schedule(t, after, true, ctx);
+    }
+
+    fn schedule(&mut self, t: usize, after: SimTime, arrival: bool, ctx: &mut Ctx) {
         let attempt = self.attempt;
         let Some(task) = self.tasks.get_mut(t) else {
             return;
         };
-        if task.scheduled {
+        let at = ctx.now.saturating_add(after);
+        let sooner = task.idle_until.is_some_and(|idle| at < idle);
+        if task.scheduled && !sooner {
             return;
         }
         task.scheduled = true;
+        task.idle_until = arrival.then_some(at);
+        task.wakes = task.wakes.wrapping_add(1);
         ctx.set_timer_for(
             Self::node(t),
             after,
-            Timer::Flink(FlinkTimer::Process { attempt }),
+            Timer::Flink(FlinkTimer::Process {
+                attempt,
+                wake: task.wakes,
+            }),
         );
     }
 
@@ -165,13 +190,14 @@ impl Job {
         };
         ch.push_record(at, r);
         let to = usize::from(self.topology.channels[c].to);
-        self.wake(to, at.saturating_sub(ctx.now), ctx);
+        self.wake_for_arrival(to, at.saturating_sub(ctx.now), ctx);
     }
 
     /// One Process step of a non-source task.
     pub(super) fn process(&mut self, t: usize, ctx: &mut Ctx) -> bool {
         if let Some(task) = self.tasks.get_mut(t) {
             task.scheduled = false;
+            task.idle_until = None;
         }
         if self.phase != JobPhase::Running {
             return false;
@@ -223,7 +249,7 @@ impl Job {
         }
         let Some((c, next)) = chosen else {
             if let Some(a) = next_arrival {
-                self.wake(t, a - ctx.now, ctx);
+                self.wake_for_arrival(t, a - ctx.now, ctx);
             }
             return false;
         };
@@ -691,7 +717,7 @@ impl Job {
             }
             let to = usize::from(self.topology.channels[c].to);
             let arrive = if overtake { ctx.now } else { at };
-            self.wake(to, arrive.saturating_sub(ctx.now), ctx);
+            self.wake_for_arrival(to, arrive.saturating_sub(ctx.now), ctx);
         }
     }
 
