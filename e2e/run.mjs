@@ -1369,6 +1369,47 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   assert((await page.locator('#scenario-picker option:checked').getAttribute('value')) === 'seed-frozen-broker', 'the lesson run again');
 }, { lesson: true });
 
+test('by keyboard, a lesson step takes the focus to its text, and Try again back to the answer', async (page) => {
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+  await page.goto(url + '?lesson=delivery-guarantees', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-next');
+  await page.focus('#lesson-next');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  assert((await focused()) === 'lesson-text', `Next: the step's text has the focus (${await focused()})`);
+  await page.goto(url + '?lesson=delivery-guarantees&ls=1', { waitUntil: 'load' });
+  await page.waitForSelector('#answer-number');
+  await page.focus('#answer-number');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#try-again');
+  await page.focus('#try-again');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  assert((await focused()) === 'answer-number', `Try again: the answer field has the focus (${await focused()})`);
+  // Leaving the lesson puts the focus on Step, where the arrows still step the run.
+  await page.click('#leave-lesson');
+  await page.waitForTimeout(300);
+  assert((await focused()) === 'step', `Free playground: Step has the focus (${await focused()})`);
+}, { lesson: true });
+
+test('the arrows browse the scenario picker without loading; Enter loads, leaving puts it back', async (page) => {
+  await page.goto(url + '?s=rpw-crash-exactly-once&step=5', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  await page.focus('#scenario-picker');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(400);
+  assert((await stepNumber(page)) === 5 && page.url().includes('rpw-crash-exactly-once'), `an arrow loads nothing: ${page.url()}`);
+  await page.keyboard.press('Tab');
+  await page.waitForTimeout(300);
+  assert((await page.locator('#scenario-picker').inputValue()) === 'rpw-crash-exactly-once', 'leaving puts the pick back');
+  await page.focus('#scenario-picker');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(600);
+  assert(page.url().includes('rpw-crash-at-least-once'), `Enter loads the one browsed to: ${page.url()}`);
+});
+
 test('at 1280×720 an answer sits beside its question, and the stage starts on screen', async (page) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(url + '?lesson=idempotent-producer&ls=4', { waitUntil: 'load' });

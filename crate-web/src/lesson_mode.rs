@@ -383,6 +383,9 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 crate::components::focus_soon("feedback");
             } else if step < last {
                 show.emit(step + 1);
+                // The new step's text takes the focus: a screen reader reads it, and the
+                // button pressed may be disabled now (a question waits), which drops it.
+                crate::components::focus_soon("lesson-text");
             } else if let Some(i) = next_lesson {
                 ui.dispatch(LessonAction::Open(i));
                 crate::components::focus_soon("lesson-title");
@@ -394,6 +397,7 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         Callback::from(move |_: ()| {
             if step > 0 {
                 show.emit(step - 1);
+                crate::components::focus_soon("lesson-text");
             }
         })
     };
@@ -470,7 +474,10 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
     let entries = vm::contents(&lessons, &progress, index, i18n.lang);
     let on_open = {
         let ui = ui.clone();
-        Callback::from(move |i: usize| ui.dispatch(LessonAction::Open(i)))
+        Callback::from(move |i: usize| {
+            ui.dispatch(LessonAction::Open(i));
+            crate::components::focus_soon("lesson-title");
+        })
     };
     let on_toggle = {
         let ui = ui.clone();
@@ -494,6 +501,9 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
                 Action::Load(name.clone())
             });
             ui.dispatch(LessonAction::Mode(Mode::Playground));
+            // The button is gone with the lesson: the focus goes to the playground's Step
+            // (the arrow keys still step the run; on the scenario picker they would browse).
+            crate::components::focus_soon("step");
         })
     };
     let on_back = {
@@ -608,6 +618,9 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         Callback::from(move |_| {
             pg.dispatch(Action::Seek(seek_target(&resolved, step, true)));
             ui.dispatch(LessonAction::TryAgain);
+            // Back to the answer (a number field, or the first choice).
+            crate::components::focus_soon("answer-number");
+            crate::components::focus_soon("choice-0");
         })
     };
     let on_try_it = {

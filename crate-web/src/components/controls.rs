@@ -85,6 +85,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             </label>
             <input id="scrub" class="scrub" type="range" min="0" max={props.total_steps.to_string()}
                 value={props.step.to_string()} aria-label={t(S::Scrub)}
+                aria-valuetext={i18n.f(S::StepOfTotal, &[&props.step, &props.total_steps])}
                 oninput={{
                     let cb = props.on_action.clone();
                     Callback::from(move |e: InputEvent| {

@@ -164,9 +164,12 @@ pub fn event_log(props: &EventLogProps) -> Html {
                         aria-current={e.current.then_some("step")}>
                         <button class="step" onclick={seek(e.step)} title={i18n.f(S::GoToStep, &[&e.step])}
                             data-rove={e.id.to_string()} tabindex={super::rove::tabindex(stop == Some(e.id))}
-                            aria-label={i18n.f(S::GoToStep, &[&e.step])}>{ format!("#{}", e.step) }</button>
+                            aria-label={i18n.f(S::GoToStep, &[&e.step])}
+                            aria-describedby={format!("event-text-{}", e.id)}>{ format!("#{}", e.step) }</button>
                         <span class="time">{ &e.time }</span>
-                        <span class="text">{ breakable(&e.text) }</span>
+                        // The button's description: a screen reader says what happened, not
+                        // only the step it goes to.
+                        <span class="text" id={format!("event-text-{}", e.id)}>{ breakable(&e.text) }</span>
                     </li>
                 }) }</>
                 if events.is_empty() {

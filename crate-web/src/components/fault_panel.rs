@@ -55,6 +55,9 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
     };
     let seconds_text = use_state(|| "2".to_string());
     let seconds = parse_freeze_seconds(&seconds_text, i18n.lang);
+    // What a screen reader is told after a click: the fault and that it is scheduled. The
+    // same fault twice in a row differs by an invisible mark, so it is said again.
+    let said = use_state(String::new);
     let button = |id: &'static str,
                   label: String,
                   action: &'static str,
@@ -62,11 +65,16 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                   ok: bool,
                   tip: Option<String>| {
         let cb = props.on_inject.clone();
-        let target = target.clone();
+        let (target, said) = (target.clone(), said.clone());
+        let scheduled = i18n.t(S::FaultScheduled);
+        let text = label.clone();
         html! {
             <button id={id} class="ctl fault" disabled={!ok} title={tip} onclick={Callback::from(move |_| {
                 if let Some(select) = target.cast::<HtmlSelectElement>() {
-                    cb.emit(process_fault(&select.value(), action, freeze_ms));
+                    let process = select.value();
+                    cb.emit(process_fault(&process, action, freeze_ms));
+                    let line = format!("{text} · {process}. {scheduled}");
+                    said.set(if *said == line { format!("{line}\u{200b}") } else { line });
                 }
             })}>{ label }</button>
         }
@@ -134,6 +142,8 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
             if let Some(why) = &props.refused {
                 <p class="field-error" aria-hidden="true">{ why }</p>
             }
+            // Said when a click adds a fault (as the inspector's buttons say it).
+            <p class="visually-hidden" role="status">{ &*said }</p>
             <h3 class="schedule-title" id="fault-schedule-title" tabindex="-1">
                 { t(S::FaultSchedule) }
                 if props.injected > 0 { <span class="injected">{ i18n.f(S::ByClick, &[&props.injected]) }</span> }

@@ -1,6 +1,6 @@
 use crate::i18n::{group, I18n, Lang, S};
 use eos_core::scenario::builtin::BuiltinInfo;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -36,18 +36,26 @@ pub fn header(props: &HeaderProps) -> Html {
                 onclick={Callback::from(move |_| set.emit(lang))}>{ label }</button>
         }
     };
-    let on_change = {
+    // The arrows browse the pickers; Enter or a click loads (browse_select.rs).
+    let scenario_pick = {
         let cb = props.on_select.clone();
-        Callback::from(move |e: Event| {
-            // The try-it's own entry (value "") is the run on screen already.
-            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
-                let name = select.value();
-                if !name.is_empty() {
-                    cb.emit(name);
-                }
+        // The try-it's own entry (value "") is the run on screen already.
+        let on_pick = Callback::from(move |name: String| {
+            if !name.is_empty() {
+                cb.emit(name);
             }
-        })
+        });
+        let shown = if props.trying && props.imported.is_none() {
+            String::new()
+        } else {
+            props.current.clone()
+        };
+        super::browse_select::use_browse_select(on_pick, shown)
     };
+    let guarantee_pick = super::browse_select::use_browse_select(
+        props.on_guarantee.clone(),
+        props.guarantee.clone().unwrap_or_default(),
+    );
     let seed_error = use_state(|| None::<String>);
     {
         // Another scenario or seed on screen: an old complaint about a typed seed goes.
@@ -67,14 +75,6 @@ pub fn header(props: &HeaderProps) -> Html {
                     }
                     Err(message) => error.set(Some(message)),
                 }
-            }
-        })
-    };
-    let on_guarantee = {
-        let cb = props.on_guarantee.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
-                cb.emit(select.value());
             }
         })
     };
@@ -109,7 +109,8 @@ pub fn header(props: &HeaderProps) -> Html {
             </div>
             <label class="picker">
                 <span class="label">{ i18n.t(S::Scenario) }</span>
-                <select id="scenario-picker" onchange={on_change} aria-label={i18n.t(S::Scenario)} title={title.clone()}>
+                <select id="scenario-picker" onchange={scenario_pick.onchange}
+                    onkeydown={scenario_pick.onkeydown} onblur={scenario_pick.onblur} aria-label={i18n.t(S::Scenario)} title={title.clone()}>
                     if let Some(s) = &props.imported {
                         <optgroup label={i18n.t(S::YourScenario)}>
                             <option value={s.name.clone()} selected=true>
@@ -143,7 +144,8 @@ pub fn header(props: &HeaderProps) -> Html {
             if let Some(current) = &props.guarantee {
                 <label class={classes!("guarantee-pick", current.clone())} title={i18n.t(S::GuaranteeTip)}>
                     <span class="label">{ i18n.t(S::Guarantee) }</span>
-                    <select id="guarantee" onchange={on_guarantee} aria-label={i18n.t(S::Guarantee)}>
+                    <select id="guarantee" onchange={guarantee_pick.onchange}
+                        onkeydown={guarantee_pick.onkeydown} onblur={guarantee_pick.onblur} aria-label={i18n.t(S::Guarantee)}>
                         { for eos_core::kafka::processor::Guarantee::ALL.iter().map(|g| html! {
                             <option value={g.name()} selected={g.name() == current.as_str()}>{ g.name() }</option>
                         }) }

@@ -129,7 +129,12 @@ pub fn inspector(props: &InspectorProps) -> Html {
             let enabled = enabled && !added(m, fault);
             html! {
                 <button id={id} class="ctl fault" disabled={!enabled} title={tip}
-                    onclick={Callback::from(move |_| cb.emit(spec.clone()))}>{ label }</button>
+                    onclick={Callback::from(move |_| {
+                        cb.emit(spec.clone());
+                        // The button is disabled now (the fault is in the schedule): the
+                        // focus goes to the line that says so.
+                        crate::components::focus_soon("fault-added");
+                    })}>{ label }</button>
             }
         };
         let any_added = [
@@ -178,7 +183,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                         { button("link-cut", t(S::CutLink).into(), MessageFault::CutLink, true, t(S::CutLinkTip)) }
                     }
                 </div>
-                if any_added { <p class="fault-added" role="status">{ t(S::FaultScheduled) }</p> }
+                if any_added { <p id="fault-added" class="fault-added" role="status" tabindex="-1">{ t(S::FaultScheduled) }</p> }
             </div>
         }
     });

@@ -105,7 +105,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         };
                         html! {
                             <label class={classes!("choice", checked.then_some("checked"), right.then_some("right"))}>
-                                <input type="radio" name="choice" value={k.to_string()} checked={checked}
+                                <input type="radio" name="choice" id={format!("choice-{k}")} value={k.to_string()} checked={checked}
                                     disabled={!q.asking} onkeydown={on_enter}
                                     onchange={Callback::from(move |_| cb.emit(Some(Answer::Choice(k32))))} />
                                 <span>{ markdown::inline_text(label) }</span>
@@ -170,8 +170,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 let cb = props.on_try_it.clone();
                 html! {
                     <div class="try-it">
-                        <div class="try-text">{ markdown::render(text) }</div>
-                        <button id={format!("try-it-{k}")} onclick={Callback::from(move |_| cb.emit(k))}>
+                        <div class="try-text" id={format!("try-text-{k}")}>{ markdown::render(text) }</div>
+                        // Several try-its: each button says which change it makes.
+                        <button id={format!("try-it-{k}")} onclick={Callback::from(move |_| cb.emit(k))}
+                            aria-describedby={format!("try-text-{k}")}>
                             { i18n.t(S::TryIt) }{" ▶"}
                         </button>
                     </div>
@@ -211,7 +213,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <p class="lesson-summary">{ markdown::inline_text(&vm.summary) }</p>
             }
             <div class={classes!("lesson-body", answered.then_some("answered"), aside.then_some("aside"))}>
-                <div id="lesson-text" class="narration">
+                // Focused when the step changes, so that a screen reader reads it.
+                <div id="lesson-text" class="narration" tabindex="-1">
                     if props.spotlight {
                         // What the text names may be far down the page (on a phone, a
                         // screen or two): one click brings it into view, below the sticky bar.
@@ -223,6 +226,11 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                                 .and_then(|d| d.query_selector(".spotlight").ok().flatten());
                             if let Some(el) = lit {
                                 el.scroll_into_view();
+                                // And the focus with it (a card is a button), so that Tab
+                                // goes on from there and Escape or Enter act on it.
+                                if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                                    let _ = el.focus();
+                                }
                             }
                         })}>{ i18n.t(S::ShowSpotlight) }{" ↓"}</button>
                     }

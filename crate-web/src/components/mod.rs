@@ -1,5 +1,6 @@
 //! Small presentational components: props in, callbacks out.
 
+pub mod browse_select;
 pub mod checkpoint_chart;
 pub mod compare_panel;
 pub mod consumer_card;
