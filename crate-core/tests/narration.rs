@@ -397,3 +397,85 @@ fn fresh_metadata_names_an_offline_partition() {
         "reader gets the fresh metadata it asked for: the controller has moved no leader yet"
     ));
 }
+
+/// A barrier is said per input channel, naming the upstream subtask and how many channels
+/// have had it: Flink aligns channels, and one input from a parallel operator is several.
+#[test]
+fn a_barrier_names_its_channel_and_how_many_have_had_it() {
+    let two_inputs = all_sentences("flink-alignment-two-inputs");
+    assert!(
+        two_inputs.contains("Barrier 1 reaches count-0 from clicks-0 (1 of 2 input channels): that channel is blocked (its records wait in the buffer) until barrier 1 has arrived on the other one."),
+        "{two_inputs}"
+    );
+    // One logical input, from a source of parallelism 2: two channels.
+    let parallel = all_sentences("flink-2pc-crash-recovery");
+    assert!(
+        parallel.contains("Barrier 1 reaches count-0 from source-0 (1 of 2 input channels)"),
+        "{parallel}"
+    );
+    // A task with a single channel is not given a count.
+    let unaligned = all_sentences("flink-backpressure-unaligned");
+    assert!(
+        unaligned.contains(
+            "Barrier 1 reaches map-0 from source-0, ahead of the records queued in that channel"
+        ),
+        "{unaligned}"
+    );
+    assert!(!unaligned.contains("1 of 1 input channels"));
+}
+
+/// A transaction pre-committed for a checkpoint that expired stays pending and is committed
+/// when a later checkpoint completes; the probe for lingering transactions says where it
+/// stops.
+#[test]
+fn a_later_checkpoint_commits_an_expired_ones_transaction_and_the_probe_says_where_it_stops() {
+    let text = r#"
+version = 1
+name = "expired-2pc"
+[[topics]]
+name = "in"
+[[topics]]
+name = "out"
+[[producers]]
+name = "web"
+linger_ms = 0
+[[producers.sends]]
+topic = "in"
+key_prefix = "r-"
+count = 20
+interval_us = 50000
+[flink]
+checkpoint_interval_ms = 200
+checkpoint_timeout_ms = 100
+tolerable_failed_checkpoints = 5
+stop_ms = 1500
+[[flink.operators]]
+name = "source"
+kind = "source"
+topic = "in"
+[[flink.operators]]
+name = "sink"
+kind = "kafka-2pc"
+topic = "out"
+inputs = ["source"]
+[[faults]]
+at_ms = 390
+action = "drop"
+from = "source-0"
+to = "jobmanager"
+message = "checkpoint_ack"
+"#;
+    let s = eos_core::Scenario::parse(text).expect("parses");
+    let said: Vec<String> = sentences_of(&s).into_iter().map(|(_, t)| t).collect();
+    let said = said.join("\n");
+    assert!(said.contains("Checkpoint 2 expires"), "{said}");
+    assert!(
+        said.contains("Checkpoint 3 is complete: sink-0 commits every transaction still pending up to it, and so also flink-sink-0-2 (checkpoint 2)"),
+        "{said}"
+    );
+    let restored = all_sentences("flink-2pc-crash-recovery");
+    assert!(
+        restored.contains("to look for a lingering transaction: the id was never used (epoch 0)"),
+        "{restored}"
+    );
+}

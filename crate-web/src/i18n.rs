@@ -813,10 +813,10 @@ strings! {
     SinkWrittenUnacked => "{0} ({1} written, {2} not yet acknowledged)", "{0} (записано {1}, не подтверждено {2})";
     Checkpoint => "checkpoint {0}", "чекпоинт {0}";
     Savepoint => "savepoint {0}", "точка сохранения {0}";
-    Aligning => "aligning cp\u{a0}{0} ({1}/{2}\u{a0}inputs)", "выравнивание чекпоинта\u{a0}{0} (входов\u{a0}{1}/{2})";
-    TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} inputs), blocking none",
-        "барьеры чекпоинта {0}: {1}/{2} входов, без блокировки";
-    Unaligned => "unaligned cp\u{a0}{0} ({1}/{2}\u{a0}inputs)", "невыровненный чекпоинт\u{a0}{0} (входов\u{a0}{1}/{2})";
+    Aligning => "aligning cp\u{a0}{0} ({1}/{2}\u{a0}channels)", "выравнивание чекпоинта\u{a0}{0} (каналов\u{a0}{1}/{2})";
+    TrackingBarriers => "tracking cp {0}'s barriers ({1}/{2} channels), blocking none",
+        "барьеры чекпоинта {0}: {1}/{2} каналов, без блокировки";
+    Unaligned => "unaligned cp\u{a0}{0} ({1}/{2}\u{a0}channels)", "невыровненный чекпоинт\u{a0}{0} (каналов\u{a0}{1}/{2})";
     AlignN => "{0} · align {1}", "{0} · выравнивание {1}";
     // AT_LEAST_ONCE blocks no channel: the time from a task's first barrier to its last.
     BarriersN => "{0} · barriers {1}", "{0} · барьеры {1}";

@@ -349,6 +349,18 @@ impl Job {
         let (due, keep): (Vec<Committable>, Vec<Committable>) =
             sink.pending.drain(..).partition(|c| c.checkpoint <= id);
         sink.pending = keep;
+        let earlier: Vec<(String, u64)> = due
+            .iter()
+            .filter(|c| c.checkpoint < id)
+            .map(|c| (c.transactional_id.clone(), c.checkpoint))
+            .collect();
+        if !earlier.is_empty() {
+            ctx.note(Note::Flink(FlinkNote::SinkCommitsEarlier {
+                task: Self::node(t),
+                notified: id,
+                earlier,
+            }));
+        }
         let mut again: Vec<Committable> = sink.retry_commits.drain(..).collect();
         // A commit whose answer never came is sent again (commits are idempotent).
         again.extend(std::mem::take(&mut sink.committing).into_values());
@@ -475,6 +487,10 @@ impl Job {
                                 }));
                                 self.sink_probe(t, n + 1, ctx);
                             }
+                            None => ctx.note(Note::Flink(FlinkNote::LingeringProbeEnded {
+                                task: node,
+                                transactional_id: tid,
+                            })),
                             _ => {}
                         }
                         return true;

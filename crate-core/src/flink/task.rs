@@ -144,6 +144,16 @@ impl Job {
             .unwrap_or_default()
     }
 
+    /// The subtask at the sending end of channel `c`.
+    fn upstream_of(&self, c: usize) -> NodeId {
+        Self::node(
+            self.topology
+                .channels
+                .get(c)
+                .map_or(0, |ch| usize::from(ch.from)),
+        )
+    }
+
     /// The task sends downstream (not a sink).
     fn has_outputs(&self, t: usize) -> bool {
         self.topology
@@ -399,6 +409,7 @@ impl Job {
             self.finish_alignment(t, ctx);
             return;
         }
+        let arrived = a.received.len() as u32;
         if exactly_once {
             self.channels[c].blocked = true;
         }
@@ -407,6 +418,9 @@ impl Job {
             id,
             blocked: exactly_once,
             overtook: false,
+            from: Some(self.upstream_of(c)),
+            arrived,
+            channels: inputs.len() as u32,
         }));
     }
 
@@ -544,11 +558,17 @@ impl Job {
             // the records still queued in the channel (its sender put it ahead of them) or
             // ahead of it here; with none, there is no channel state to speak of.
             let overtook = !ahead.is_empty() || self.channels[c].holds_records();
+            let arrived = self.tasks[t].align.as_ref().map_or(0, |a| {
+                a.received.len() as u32 + u32::from(!a.received.contains(&c))
+            });
             ctx.note(Note::Flink(FlinkNote::BarrierReceived {
                 task: Self::node(t),
                 id,
                 blocked: false,
                 overtook,
+                from: Some(self.upstream_of(c)),
+                arrived,
+                channels: self.regular_inputs(t).len() as u32,
             }));
             if self.tasks[t]
                 .align

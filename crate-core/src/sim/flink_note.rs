@@ -41,6 +41,15 @@ pub enum FlinkNote {
         /// Unaligned: the barrier overtook the records queued ahead of it.
         #[serde(default)]
         overtook: bool,
+        /// The channel's upstream subtask, and how many of the task's input channels have
+        /// had this barrier, of how many (Flink aligns per channel: an input from a parallel
+        /// operator is a channel per upstream subtask).
+        #[serde(default)]
+        from: Option<NodeId>,
+        #[serde(default)]
+        arrived: u32,
+        #[serde(default)]
+        channels: u32,
     },
     SwitchedToUnaligned {
         task: NodeId,
@@ -198,10 +207,24 @@ pub enum FlinkNote {
         task: NodeId,
         transactional_id: String,
     },
+    /// The lingering-transaction probe after a restore reached an id never used (its
+    /// InitProducerId answered epoch 0): nothing lingers past it, and the probe stops.
+    LingeringProbeEnded {
+        task: NodeId,
+        transactional_id: String,
+    },
+    /// `notifyCheckpointComplete(notified)` commits, with that checkpoint's transaction,
+    /// `earlier` ones (id, checkpoint) still pending: their own checkpoint expired, or its
+    /// notification never came.
+    SinkCommitsEarlier {
+        task: NodeId,
+        notified: u64,
+        earlier: Vec<(String, u64)>,
+    },
 }
 
 impl FlinkNote {
-    pub const KIND_NAMES: [&'static str; 26] = [
+    pub const KIND_NAMES: [&'static str; 28] = [
         "checkpoint_triggered",
         "barrier_emitted",
         "barrier_received",
@@ -228,6 +251,8 @@ impl FlinkNote {
         "job_restored",
         "loop_records_lost",
         "writer_closed_aborting",
+        "lingering_probe_ended",
+        "sink_commits_earlier",
     ];
 
     /// The stable snake_case name of the event (its serialized `flink` tag).
@@ -259,6 +284,8 @@ impl FlinkNote {
             FlinkNote::JobRestored { .. } => "job_restored",
             FlinkNote::LoopRecordsLost { .. } => "loop_records_lost",
             FlinkNote::WriterClosedAborting { .. } => "writer_closed_aborting",
+            FlinkNote::LingeringProbeEnded { .. } => "lingering_probe_ended",
+            FlinkNote::SinkCommitsEarlier { .. } => "sink_commits_earlier",
         }
     }
 
@@ -316,18 +343,38 @@ impl FlinkNote {
                     if pos.is_empty() { "no partitions".to_string() } else { pos.join(", ") }
                 )
             }
-            FlinkNote::BarrierReceived { task, id, blocked: true, .. } => format!(
-                "Barrier {id} reaches {} on one input: that input is blocked (its records wait in the buffer) until barrier {id} has arrived on every other input.",
-                n(task)
-            ),
-            FlinkNote::BarrierReceived { task, id, blocked: false, overtook: true } => format!(
-                "Barrier {id} reaches {} ahead of the records queued in its input (unaligned, it overtook them): they will go into the checkpoint as channel state, and the input is not blocked.",
-                n(task)
-            ),
-            FlinkNote::BarrierReceived { task, id, blocked: false, overtook: false } => format!(
-                "Barrier {id} reaches {} on one input; the input is not blocked.",
-                n(task)
-            ),
+            FlinkNote::BarrierReceived { task, id, blocked, overtook, from, arrived, channels } => {
+                // "from enrich-0 (1 of 2 input channels)": which channel, and how far along.
+                let channel = match from {
+                    Some(f) if *channels > 1 => format!(
+                        " from {} ({arrived} of {channels} input channels)",
+                        n(f)
+                    ),
+                    Some(f) => format!(" from {}", n(f)),
+                    None => " on one input channel".to_string(),
+                };
+                let others = if channels.saturating_sub(*arrived) == 1 {
+                    "the other one"
+                } else {
+                    "every other one"
+                };
+                if *blocked {
+                    format!(
+                        "Barrier {id} reaches {}{channel}: that channel is blocked (its records wait in the buffer) until barrier {id} has arrived on {others}.",
+                        n(task)
+                    )
+                } else if *overtook {
+                    format!(
+                        "Barrier {id} reaches {}{channel}, ahead of the records queued in that channel (unaligned, it overtook them): they will go into the checkpoint as channel state, and the channel is not blocked.",
+                        n(task)
+                    )
+                } else {
+                    format!(
+                        "Barrier {id} reaches {}{channel}; the channel is not blocked.",
+                        n(task)
+                    )
+                }
+            }
             FlinkNote::SwitchedToUnaligned { task, id } => format!(
                 "Checkpoint {id} started longer ago than aligned_checkpoint_timeout (Flink's execution.checkpointing.aligned-checkpoint-timeout): at {} it continues unaligned, and its barriers overtake the records queued ahead of them.",
                 n(task)
@@ -435,6 +482,19 @@ impl FlinkNote {
             FlinkNote::LingeringAborted { task, transactional_id } => format!(
                 "{} calls InitProducerId on {transactional_id}, an id it used before: that fences the id and aborts any transaction it left open (a lingering one). It tries the next id.",
                 n(task)
+            ),
+            FlinkNote::LingeringProbeEnded { task, transactional_id } => format!(
+                "{} calls InitProducerId on {transactional_id} to look for a lingering transaction: the id was never used (epoch 0), so none is left after it, and the search stops. (The coordinator records the new id as Empty.)",
+                n(task)
+            ),
+            FlinkNote::SinkCommitsEarlier { task, notified, earlier } => format!(
+                "Checkpoint {notified} is complete: {} commits every transaction still pending up to it, and so also {}, pre-committed for an earlier checkpoint that expired or whose completion it never heard of. The transaction stayed open, pending in the sink's state, until a later checkpoint completed.",
+                n(task),
+                earlier
+                    .iter()
+                    .map(|(id, cp)| format!("{id} (checkpoint {cp})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             FlinkNote::WriterClosedAborting { task, transactional_id } => format!(
                 "{} is cancelled: closing its KafkaWriter, it aborts the transaction it has open, {transactional_id} (EndTxn(abort), best effort). A writer whose process died cannot; the restored writer aborts it then.",
