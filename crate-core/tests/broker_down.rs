@@ -706,6 +706,23 @@ fn a_flink_source_whose_fetch_times_out_follows_the_metadata_not_a_guess() {
         !stops.is_empty() && stops.len() as u32 <= eos_core::flink::coordinator::STOP_ATTEMPTS,
         "{stops:?}"
     );
+    // The sink, blocked in initTransactions for an id broker 0 coordinated, asks again after
+    // request.timeout.ms, where coordination moved (broker 1): checkpoint 2 completes then.
+    let (retried, _) = first_note(&sim, |n| {
+        matches!(n, Note::Flink(FlinkNote::SinkInitTimedOut { to, .. }) if *to == NodeId::Broker(1))
+    })
+    .expect("the sink asks the new coordinator");
+    assert!(retried > fenced);
+    let cp2 = job
+        .coordinator
+        .history
+        .iter()
+        .find(|c| c.id == 2)
+        .expect("checkpoint 2");
+    assert_eq!(
+        cp2.outcome,
+        eos_core::flink::snapshot::CheckpointOutcome::Completed
+    );
 }
 
 /// A Metadata request fails with the connection it went on: the producer that times out

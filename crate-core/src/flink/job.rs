@@ -68,6 +68,11 @@ pub struct Job {
     /// processed before the job finishes).
     pub final_checkpoint: Option<u64>,
     pub(super) next_request_id: u64,
+    /// Transaction coordination moved from a fenced broker (from → to): a sink's request
+    /// sent again after a timeout goes where its client would find the coordinator now
+    /// (FindCoordinator).
+    #[serde(default, with = "crate::serde_pairs")]
+    pub coordinator_moves: crate::vec_map::VecMap<u8, u8>,
 }
 
 impl Job {
@@ -134,6 +139,7 @@ impl Job {
             brokers,
             final_checkpoint: None,
             next_request_id: 0,
+            coordinator_moves: crate::vec_map::VecMap::new(),
         }
     }
 
@@ -206,6 +212,11 @@ impl Job {
                     }
                     FlinkTimer::AlignmentTimeout { attempt, id } if *attempt == self.attempt => {
                         self.alignment_timeout(t_index, *id, ctx)
+                    }
+                    FlinkTimer::SinkInitTimeout { attempt, request }
+                        if *attempt == self.attempt =>
+                    {
+                        self.sink_init_timeout(t_index, *request, ctx)
                     }
                     FlinkTimer::SinkRetry { attempt } if *attempt == self.attempt => {
                         if self.tasks[t_index]

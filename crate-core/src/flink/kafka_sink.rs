@@ -26,6 +26,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, VecDeque};
 
 const RETRY_BACKOFF_MS: u64 = 100;
+/// The sink's producers' `request.timeout.ms` (Kafka's default).
+const SINK_REQUEST_TIMEOUT_MS: u64 = 30_000;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SinkTxn {
@@ -96,8 +98,66 @@ impl Job {
         id
     }
 
+    /// Where the sink sends a transactional request for the id: its `__transaction_state`
+    /// partition's home broker, or where coordination moved when that broker was fenced.
     fn coordinator(&self, transactional_id: &str) -> NodeId {
-        NodeId::Broker(coordinator_for(transactional_id, self.brokers.max(1)))
+        let home = coordinator_for(transactional_id, self.brokers.max(1));
+        NodeId::Broker(self.coordinator_moves.get(&home).copied().unwrap_or(home))
+    }
+
+    /// InitProducerId, with a timer for `request.timeout.ms`: a request lost to a dead
+    /// broker is asked again (`sink_init_timeout`).
+    fn send_init(&mut self, t: usize, request_id: u64, transactional_id: String, ctx: &mut Ctx) {
+        let Some(sink) = self.tasks.get(t).and_then(|x| x.sink.as_ref()) else {
+            return;
+        };
+        let timeout = sink.transaction_timeout_ms;
+        let to = self.coordinator(&transactional_id);
+        ctx.send_as(
+            Self::node(t),
+            to,
+            Message::InitProducerId {
+                request_id,
+                transactional_id: Some(transactional_id),
+                transaction_timeout_ms: timeout,
+            },
+        );
+        let attempt = self.attempt;
+        ctx.set_timer_for(
+            Self::node(t),
+            ms(SINK_REQUEST_TIMEOUT_MS),
+            Timer::Flink(FlinkTimer::SinkInitTimeout {
+                attempt,
+                request: request_id,
+            }),
+        );
+    }
+
+    /// The InitProducerId the sink waits on had no answer in time: it asks again, with a new
+    /// request, where its client finds the coordinator now.
+    pub(super) fn sink_init_timeout(&mut self, t: usize, request: u64, ctx: &mut Ctx) -> bool {
+        let waiting = self
+            .tasks
+            .get(t)
+            .and_then(|x| x.sink.as_ref())
+            .and_then(|s| s.current.as_ref())
+            .filter(|txn| txn.init_request == Some(request))
+            .map(|txn| txn.transactional_id.clone());
+        let Some(tid) = waiting else {
+            return false;
+        };
+        let request_id = self.take_request();
+        if let Some(txn) = self.tasks[t].sink.as_mut().and_then(|s| s.current.as_mut()) {
+            txn.init_request = Some(request_id);
+        }
+        ctx.note(Note::Flink(FlinkNote::SinkInitTimedOut {
+            task: Self::node(t),
+            transactional_id: tid.clone(),
+            waited: ms(SINK_REQUEST_TIMEOUT_MS),
+            to: self.coordinator(&tid),
+        }));
+        self.send_init(t, request_id, tid, ctx);
+        true
     }
 
     /// beginTransaction: a fresh transactional id for the next checkpoint's output.
@@ -120,22 +180,12 @@ impl Job {
             init_request: Some(request_id),
             ..Default::default()
         });
-        let timeout = sink.transaction_timeout_ms;
         ctx.note(Note::Flink(FlinkNote::SinkTxnBegun {
             task: Self::node(t),
             transactional_id: tid.clone(),
             empty_before,
         }));
-        let to = self.coordinator(&tid);
-        ctx.send_as(
-            Self::node(t),
-            to,
-            Message::InitProducerId {
-                request_id,
-                transactional_id: Some(tid),
-                transaction_timeout_ms: timeout,
-            },
-        );
+        self.send_init(t, request_id, tid, ctx);
     }
 
     pub(super) fn sink_invoke(&mut self, t: usize, r: FRecord, ctx: &mut Ctx) {
@@ -170,6 +220,13 @@ impl Job {
         let base = self.config.output_base;
         let leaders = self.leaders.clone();
         let mut next = self.next_request_id;
+        let coordinator = match self.tasks.get(t).and_then(|x| x.sink.as_ref()) {
+            Some(s) => match s.current.as_ref() {
+                Some(txn) => self.coordinator(&txn.transactional_id),
+                None => return,
+            },
+            None => return,
+        };
         let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
             return;
         };
@@ -191,10 +248,9 @@ impl Job {
             let request_id = next;
             next += 1;
             txn.adding = Some((request_id, new.clone()));
-            let to = NodeId::Broker(coordinator_for(&txn.transactional_id, self.brokers.max(1)));
             ctx.send_as(
                 Self::node(t),
-                to,
+                coordinator,
                 Message::AddPartitionsToTxn {
                     request_id,
                     transactional_id: txn.transactional_id.clone(),
@@ -243,6 +299,15 @@ impl Job {
         self.next_request_id = next;
     }
 
+    /// The sink waits for its transaction's InitProducerId answer.
+    pub(super) fn sink_initializing(&self, t: usize) -> bool {
+        self.tasks
+            .get(t)
+            .and_then(|x| x.sink.as_ref())
+            .and_then(|s| s.current.as_ref())
+            .is_some_and(|txn| txn.init_request.is_some())
+    }
+
     /// Every write of the open transaction is acknowledged (or there is none).
     fn flushed(&self, t: usize) -> bool {
         self.tasks[t]
@@ -265,7 +330,7 @@ impl Job {
         let to_seal = task.sealing.or(task
             .flushing
             .as_ref()
-            .filter(|s| !s.unaligned)
+            .filter(|s| !s.unaligned && !task.sealed)
             .map(|s| s.checkpoint));
         if to_seal.is_some() && !self.flushed(t) {
             return false;
@@ -273,7 +338,15 @@ impl Job {
         self.tasks[t].sealing = None;
         if let Some(id) = to_seal {
             self.seal(t, id, ctx);
+            self.tasks[t].sealed = true;
         }
+        // Flink's snapshotState gets the next checkpoint's transactional producer
+        // (`getTransactionalProducer(checkpointId + 1)`: initTransactions, in the task
+        // thread): the snapshot is done, and acknowledged, once the coordinator answers.
+        if self.sink_initializing(t) {
+            return to_seal.is_some();
+        }
+        self.tasks[t].sealed = false;
         match self.tasks[t].flushing.take() {
             Some(mut snap) => {
                 self.fill_pending(t, &mut snap);
@@ -508,6 +581,8 @@ impl Job {
                         txn.producer = Some((*producer_id, *epoch));
                         self.sink_pump(t, ctx);
                         self.continue_flush(t, ctx);
+                        // No longer blocked in initTransactions: on to its inputs.
+                        self.wake(t, 0, ctx);
                     }
                     Some(KafkaError::ConcurrentTransactions) => {
                         // The coordinator is aborting the previous holder of this id first.

@@ -59,4 +59,7 @@ pub enum FlinkTimer {
     /// Sink task, cancelled at a failover: close the writer (a timer of a task whose
     /// process died is void, so only a live one closes).
     CloseWriter { attempt: u32 },
+    /// Sink task: InitProducerId `request` had no answer within `request.timeout.ms` (its
+    /// coordinator's broker died): ask again, where the coordinator is now.
+    SinkInitTimeout { attempt: u32, request: u64 },
 }

@@ -124,6 +124,7 @@ impl Job {
             task.uploading.clear();
             task.flushing = None;
             task.sealing = None;
+            task.sealed = false;
             task.finished = false;
             task.last_snapshot = latest.as_ref().map_or(0, |c| c.id);
             task.aborted.clear();

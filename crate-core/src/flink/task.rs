@@ -58,6 +58,10 @@ pub struct TaskRt {
     /// `SubtaskCheckpointCoordinatorImpl` keeps the aborted ids it is told of).
     #[serde(default)]
     pub aborted: Vec<u64>,
+    /// A two-phase-commit sink has sealed its checkpoint's transaction and waits for the next
+    /// one's producer before its snapshot is done (`continue_flush`).
+    #[serde(default)]
+    pub sealed: bool,
     /// Snapshots whose asynchronous part is still uploading.
     pub uploading: BTreeMap<u64, TaskSnapshot>,
     /// A two-phase-commit sink flushing before it can pre-commit checkpoint `id`, or an
@@ -221,6 +225,12 @@ impl Job {
             .is_some_and(|x| x.flushing.is_some() || x.sealing.is_some())
         {
             return self.continue_flush(t, ctx);
+        }
+        // A two-phase-commit sink getting its transaction's producer (initTransactions) is
+        // blocked in it, in the task thread: it takes no record and no barrier until the
+        // coordinator answers (the answer wakes it).
+        if self.sink_initializing(t) {
+            return false;
         }
         if self.take_overtaking_barrier(t, ctx) {
             self.wake(t, 0, ctx);

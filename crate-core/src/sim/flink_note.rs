@@ -221,10 +221,18 @@ pub enum FlinkNote {
         notified: u64,
         earlier: Vec<(String, u64)>,
     },
+    /// The sink's InitProducerId had no answer within `request.timeout.ms`: it asks again,
+    /// `to` the coordinator its client finds now.
+    SinkInitTimedOut {
+        task: NodeId,
+        transactional_id: String,
+        waited: SimTime,
+        to: NodeId,
+    },
 }
 
 impl FlinkNote {
-    pub const KIND_NAMES: [&'static str; 28] = [
+    pub const KIND_NAMES: [&'static str; 29] = [
         "checkpoint_triggered",
         "barrier_emitted",
         "barrier_received",
@@ -253,6 +261,7 @@ impl FlinkNote {
         "writer_closed_aborting",
         "lingering_probe_ended",
         "sink_commits_earlier",
+        "sink_init_timed_out",
     ];
 
     /// The stable snake_case name of the event (its serialized `flink` tag).
@@ -286,6 +295,7 @@ impl FlinkNote {
             FlinkNote::WriterClosedAborting { .. } => "writer_closed_aborting",
             FlinkNote::LingeringProbeEnded { .. } => "lingering_probe_ended",
             FlinkNote::SinkCommitsEarlier { .. } => "sink_commits_earlier",
+            FlinkNote::SinkInitTimedOut { .. } => "sink_init_timed_out",
         }
     }
 
@@ -447,11 +457,11 @@ impl FlinkNote {
                 tid => format!("{} writes {} in transaction {tid}.", n(task), rec(record)),
             },
             FlinkNote::SinkTxnBegun { task, transactional_id, empty_before: None } => format!(
-                "{} begins a transaction: {transactional_id}.",
+                "{} begins a transaction: {transactional_id}. It asks the coordinator for the id's producer (InitProducerId, Flink's initTransactions) and waits for the answer in its task thread: until then it takes no record and its snapshot is not done.",
                 n(task)
             ),
             FlinkNote::SinkTxnBegun { task, transactional_id, empty_before: Some(empty) } => format!(
-                "{} wrote nothing in {empty} since the last barrier: it commits that empty transaction as is (a no-op Kafka never hears of) and begins the next checkpoint's: {transactional_id}.",
+                "{} wrote nothing in {empty} since the last barrier: it commits that empty transaction as is (a no-op Kafka never hears of) and begins the next checkpoint's: {transactional_id}, waiting in its task thread for the coordinator's InitProducerId answer.",
                 n(task)
             ),
             FlinkNote::SinkPreCommitted { task, transactional_id, checkpoint, records } => format!(
@@ -495,6 +505,12 @@ impl FlinkNote {
                     .map(|(id, cp)| format!("{id} (checkpoint {cp})"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            FlinkNote::SinkInitTimedOut { task, transactional_id, waited, to } => format!(
+                "{} heard nothing for {} ms (request.timeout.ms) about InitProducerId for {transactional_id}: its client looks the coordinator up again (FindCoordinator) and asks {}.",
+                n(task),
+                waited / 1000,
+                n(to)
             ),
             FlinkNote::WriterClosedAborting { task, transactional_id } => format!(
                 "{} is cancelled: closing its KafkaWriter, it aborts the transaction it has open, {transactional_id} (EndTxn(abort), best effort). A writer whose process died cannot; the restored writer aborts it then.",

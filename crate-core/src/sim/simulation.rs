@@ -836,8 +836,14 @@ impl Simulation {
         let coordinated_by = |p: &crate::kafka::producer::Producer| {
             p.txn.as_ref().is_some_and(|t| t.coordinator == failed)
         };
+        // A Flink job's two-phase-commit sinks pick a new transactional id per checkpoint:
+        // any coordinator may be the next one's.
         let clients = self.producers.iter().any(coordinated_by)
-            || self.processors.iter().any(|p| coordinated_by(&p.producer));
+            || self.processors.iter().any(|p| coordinated_by(&p.producer))
+            || self
+                .flink
+                .as_ref()
+                .is_some_and(|j| j.tasks.iter().any(|t| t.sink.is_some()));
         let Some(entries) = self
             .brokers
             .get_mut(usize::from(failed))
@@ -847,6 +853,9 @@ impl Simulation {
             return;
         };
         controller::coordination_moved(&mut self.brokers, failed, to);
+        if let (Some(job), Some(b)) = (self.flink.as_mut(), self.brokers.first()) {
+            job.coordinator_moves = b.coordinator_moves.clone();
+        }
         let step = self.steps + 1;
         let node = NodeId::Broker(to);
         let at = notes.len();
