@@ -93,6 +93,15 @@ fn with_unclean_election_off_the_partition_waits_for_the_old_leader_and_keeps_th
     // The wait is the price: v1 is delivered only once the old leader is back (40 s).
     let v1 = &report.deliveries[1];
     assert!(v1.delivered_at_ms.is_some_and(|t| t >= 40_000), "{v1:?}");
+    // Meanwhile the producer, told the partition has no leader, sends it nothing and asks
+    // for metadata again every second: one lost attempt (before it knew), then the one that
+    // lands.
+    let waits = notes(&sim)
+        .iter()
+        .filter(|(_, n)| matches!(n, Note::LeaderAwaited { .. }))
+        .count();
+    assert!(waits >= 10, "{waits} metadata rounds while offline");
+    assert_eq!(v1.attempts, 2, "{v1:?}");
 }
 
 /// The follower is still down when the leader is fenced: the partition goes offline, and

@@ -59,7 +59,14 @@ pub enum ProducerTimer {
     TxnRetry {
         request: TxnRequest,
     },
+    /// Batches wait for a partition with no leader: ask for metadata again.
+    LeaderWait,
 }
+
+/// How long a producer holding batches for a partition with no leader waits before it asks
+/// for metadata again: the Java client's `retry.backoff.max.ms` (its metadata requests back
+/// off from `retry.backoff.ms` up to this).
+pub const LEADER_WAIT_MS: u64 = 1_000;
 
 /// Where a workload's keys come from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -165,6 +172,14 @@ pub struct Producer {
     pub next_sequence: VecMap<Tp, i32>,
     #[serde(with = "crate::serde_pairs")]
     pub leader_hint: VecMap<Tp, u8>,
+    /// Partitions the latest metadata says have no leader (offline): their batches wait in
+    /// the accumulator (the Sender drains nothing for a partition with no known leader), and
+    /// the client asks for metadata again every `LEADER_WAIT_MS` until one is elected.
+    #[serde(default)]
+    pub no_leader: Vec<Tp>,
+    /// A `LeaderWait` timer is pending.
+    #[serde(default)]
+    pub leader_wait: bool,
     #[serde(with = "crate::serde_pairs")]
     pub queues: VecMap<Tp, VecDeque<u64>>,
     pub batches: std::collections::BTreeMap<u64, BatchState>,
@@ -204,6 +219,8 @@ impl Producer {
             epoch: NO_PRODUCER_EPOCH,
             next_sequence: VecMap::new(),
             leader_hint: leaders,
+            no_leader: Vec::new(),
+            leader_wait: false,
             queues: VecMap::new(),
             batches: std::collections::BTreeMap::new(),
             in_flight: VecMap::new(),
@@ -290,6 +307,14 @@ impl Producer {
             }
             ProducerTimer::RequestTimeout { request_id } => {
                 self.on_request_timeout(*request_id, ctx)
+            }
+            ProducerTimer::LeaderWait => {
+                self.leader_wait = false;
+                if self.awaiting_leader().is_empty() {
+                    return false;
+                }
+                ctx.refresh_metadata_for_leader();
+                true
             }
             ProducerTimer::BackoffOver { batch_id } => {
                 let Some(batch) = self.batches.get_mut(batch_id) else {
@@ -445,6 +470,50 @@ impl Producer {
     /// transactional producer whose coordinator moved learns it (the Java client's
     /// FindCoordinator after a disconnect), and sends there at once what waited on the old
     /// one: its InitProducerId, or its transactional request.
+    /// Partitions with no leader for which batches wait.
+    pub fn awaiting_leader(&self) -> Vec<Tp> {
+        self.no_leader
+            .iter()
+            .copied()
+            .filter(|tp| self.queues.get(tp).is_some_and(|q| !q.is_empty()))
+            .collect()
+    }
+
+    /// A metadata answer: partitions it gives no leader hold their batches; those that have
+    /// one again send what waited.
+    pub fn leaders_learned(&mut self, metadata: &[(Tp, Option<u8>)], ctx: &mut Ctx) {
+        let mut elected = false;
+        for (tp, leader) in metadata {
+            match leader {
+                None if self.leader_hint.contains_key(tp) && !self.no_leader.contains(tp) => {
+                    self.no_leader.push(*tp);
+                }
+                Some(_) if self.no_leader.contains(tp) => {
+                    self.no_leader.retain(|t| t != tp);
+                    elected = true;
+                }
+                _ => {}
+            }
+        }
+        crate::order::sort(&mut self.no_leader);
+        if elected {
+            self.drain(ctx);
+        }
+        self.arm_leader_wait(ctx);
+    }
+
+    /// Batches wait for a leader: the client asks for metadata again after its backoff.
+    fn arm_leader_wait(&mut self, ctx: &mut Ctx) {
+        if self.leader_wait || self.awaiting_leader().is_empty() {
+            return;
+        }
+        self.leader_wait = true;
+        ctx.set_timer(
+            crate::time::ms(LEADER_WAIT_MS),
+            Timer::Producer(ProducerTimer::LeaderWait),
+        );
+    }
+
     pub fn coordinator_moved(&mut self, moves: &[(u8, u8)], ctx: &mut Ctx) {
         let client = self.node();
         let initializing = matches!(self.state, ClientState::Initializing { .. });
@@ -1078,6 +1147,10 @@ impl Producer {
                     continue;
                 }
             }
+            // No leader known: nothing goes; the client asks for metadata until one is.
+            if self.no_leader.contains(&tp) {
+                continue;
+            }
             let leader = self.leader_hint.get(&tp).copied().unwrap_or(0);
             while let Some(&batch_id) = self.queues.get(&tp).and_then(|q| q.front()) {
                 let ready = self
@@ -1107,6 +1180,7 @@ impl Producer {
         if !to_add.is_empty() && idle {
             self.send_txn_request(TxnRequest::AddPartitions { partitions: to_add }, ctx);
         }
+        self.arm_leader_wait(ctx);
         sent
     }
 

@@ -38,6 +38,8 @@ pub enum Command {
         /// Told NOT_COORDINATOR: it looks its transaction coordinator up (FindCoordinator,
         /// answered here with the metadata).
         find_coordinator: bool,
+        /// A producer whose partitions have no leader asks again after its backoff.
+        for_leader: bool,
     },
     /// A partition leader tells the controller its grown ISR (AlterPartition): the metadata
     /// every broker has takes it.
@@ -141,6 +143,16 @@ impl<'a> Ctx<'a> {
         self.out.push(Command::RefreshMetadata {
             client,
             find_coordinator: false,
+            for_leader: false,
+        });
+    }
+
+    /// A producer holding batches for partitions with no leader asks again.
+    pub fn refresh_metadata_for_leader(&mut self) {
+        self.out.push(Command::RefreshMetadata {
+            client: self.me,
+            find_coordinator: false,
+            for_leader: true,
         });
     }
 
@@ -149,6 +161,7 @@ impl<'a> Ctx<'a> {
         self.out.push(Command::RefreshMetadata {
             client: self.me,
             find_coordinator: true,
+            for_leader: false,
         });
     }
 

@@ -643,6 +643,18 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         }
+        Note::LeaderAwaited {
+            client,
+            broker,
+            tps,
+            backoff,
+        } => format!(
+            "{} still knows no leader for {}: its batches there wait in its buffer, and it asks {} for metadata again ({} ms later, retry.backoff.max.ms), as it will until one is elected.",
+            n(client),
+            tps.iter().map(|tp| names.tp(*tp)).collect::<Vec<_>>().join(", "),
+            n(broker),
+            backoff / 1000
+        ),
         Note::UncleanLeaderElected {
             tp: t,
             broker,

@@ -558,6 +558,14 @@ pub enum Note {
         producer: NodeId,
         waited: SimTime,
     },
+    /// A producer holds batches for partitions the metadata says have no leader: it sends
+    /// them nothing and asks `broker` for metadata again, every `backoff`.
+    LeaderAwaited {
+        client: NodeId,
+        broker: NodeId,
+        tps: Vec<Tp>,
+        backoff: SimTime,
+    },
     /// No in-sync replica of `tp` is alive and its topic enables unclean leader election:
     /// the controller elects `broker`, out of sync, alone in the ISR. `lost_records`: what
     /// the last leader had and it lacks.
@@ -678,6 +686,8 @@ impl Note {
         "fetch_served",
         "leader_elected",
         "partition_offline",
+        "unclean_leader_elected",
+        "leader_awaited",
         "broker_fenced",
         "broker_rejoined",
         "broker_registration",
@@ -775,6 +785,7 @@ impl Note {
             Note::LeaderElected { .. } => "leader_elected",
             Note::PartitionOffline { .. } => "partition_offline",
             Note::UncleanLeaderElected { .. } => "unclean_leader_elected",
+            Note::LeaderAwaited { .. } => "leader_awaited",
             Note::BrokerFenced { .. } => "broker_fenced",
             Note::BrokerRejoined { .. } => "broker_rejoined",
             Note::BrokerRegistration { .. } => "broker_registration",

@@ -789,9 +789,34 @@ impl Simulation {
                 }
             }
         }
+        // What the client's producer knew had no leader.
+        let known_offline: Vec<crate::ids::Tp> = match node {
+            NodeId::Producer(i) => self
+                .producers
+                .get(usize::from(i))
+                .map(|p| p.no_leader.clone()),
+            NodeId::Processor(i) => self
+                .processors
+                .get(usize::from(i))
+                .map(|p| p.producer.no_leader.clone()),
+            _ => None,
+        }
+        .unwrap_or_default();
+        // A partition that was offline and has a leader again is news, even the same one.
+        for (tp, leader) in metadata {
+            if let (Some(l), true) = (*leader, known_offline.contains(tp)) {
+                if !moved.contains(&(*tp, l)) {
+                    moved.push((*tp, l));
+                }
+            }
+        }
         // An answer the client asked for is said even when nothing moved: its retries go
-        // where they went.
-        if !moved.is_empty() || refresh {
+        // where they went. Not one that finds its producer's partitions still offline, as
+        // it knew (its `LeaderAwaited` said it would ask until one is elected).
+        let still_offline = moved.is_empty()
+            && !offline.is_empty()
+            && offline.iter().all(|tp| known_offline.contains(tp));
+        if (!moved.is_empty() || refresh) && !still_offline {
             notes.push(if refresh {
                 Note::MetadataRefreshed {
                     client: node,
@@ -804,6 +829,24 @@ impl Simulation {
                     leaders: moved,
                 }
             });
+        }
+        // A producer holds the batches of a partition with no leader, and sends them once
+        // one is elected.
+        {
+            let step = self.steps + 1;
+            let producer = match node {
+                NodeId::Producer(i) => self.producers.get_mut(usize::from(i)),
+                NodeId::Processor(i) => self
+                    .processors
+                    .get_mut(usize::from(i))
+                    .map(|p| &mut p.producer),
+                _ => None,
+            };
+            if let Some(p) = producer {
+                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+                p.leaders_learned(metadata, &mut ctx);
+                self.apply_commands(notes);
+            }
         }
         // And where transaction coordination moved, for a transactional client.
         if !moves.is_empty() {
@@ -1352,6 +1395,7 @@ impl Simulation {
         let mut refresh: Vec<NodeId> = Vec::new();
         let mut metadata_failed: Vec<NodeId> = Vec::new();
         let mut finding: Vec<NodeId> = Vec::new();
+        let mut leader_wait: Vec<NodeId> = Vec::new();
         for cmd in commands.drain(..) {
             match cmd {
                 Command::Note(note) => {
@@ -1380,9 +1424,13 @@ impl Simulation {
                 Command::RefreshMetadata {
                     client,
                     find_coordinator,
+                    for_leader,
                 } => {
                     if find_coordinator {
                         finding.push(client);
+                    }
+                    if for_leader {
+                        leader_wait.push(client);
                     }
                     if !refresh.contains(&client) {
                         refresh.push(client);
@@ -1430,11 +1478,33 @@ impl Simulation {
             if let Some(st) = self.status.get_mut(&client) {
                 st.metadata_asked = Some((request_id, broker, now));
             }
-            let note = Note::MetadataRequested {
-                client,
-                broker,
-                again: metadata_failed.contains(&client),
-                find_coordinator: finding.contains(&client),
+            let waiting: Vec<crate::ids::Tp> = match client {
+                NodeId::Producer(i) => self
+                    .producers
+                    .get(usize::from(i))
+                    .map(|p| p.awaiting_leader())
+                    .unwrap_or_default(),
+                NodeId::Processor(i) => self
+                    .processors
+                    .get(usize::from(i))
+                    .map(|p| p.producer.awaiting_leader())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            let note = if leader_wait.contains(&client) && !waiting.is_empty() {
+                Note::LeaderAwaited {
+                    client,
+                    broker,
+                    tps: waiting,
+                    backoff: crate::time::ms(crate::kafka::producer::LEADER_WAIT_MS),
+                }
+            } else {
+                Note::MetadataRequested {
+                    client,
+                    broker,
+                    again: metadata_failed.contains(&client),
+                    find_coordinator: finding.contains(&client),
+                }
             };
             self.ledger.observe(&note, step, now);
             notes.push(note);
