@@ -790,18 +790,10 @@ impl Simulation {
             }
         }
         // What the client's producer knew had no leader.
-        let known_offline: Vec<crate::ids::Tp> = match node {
-            NodeId::Producer(i) => self
-                .producers
-                .get(usize::from(i))
-                .map(|p| p.no_leader.clone()),
-            NodeId::Processor(i) => self
-                .processors
-                .get(usize::from(i))
-                .map(|p| p.producer.no_leader.clone()),
-            _ => None,
-        }
-        .unwrap_or_default();
+        let known_offline: Vec<crate::ids::Tp> =
+            producer_of(&mut self.producers, &mut self.processors, node)
+                .map(|p| p.no_leader.clone())
+                .unwrap_or_default();
         // A partition that was offline and has a leader again is news, even the same one.
         for (tp, leader) in metadata {
             if let (Some(l), true) = (*leader, known_offline.contains(tp)) {
@@ -832,35 +824,12 @@ impl Simulation {
         }
         // A producer holds the batches of a partition with no leader, and sends them once
         // one is elected.
-        {
-            let step = self.steps + 1;
-            let producer = match node {
-                NodeId::Producer(i) => self.producers.get_mut(usize::from(i)),
-                NodeId::Processor(i) => self
-                    .processors
-                    .get_mut(usize::from(i))
-                    .map(|p| &mut p.producer),
-                _ => None,
-            };
-            if let Some(p) = producer {
-                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-                p.leaders_learned(metadata, &mut ctx);
-                self.apply_commands(notes);
-            }
-        }
-        // And where transaction coordination moved, for a transactional client.
-        if !moves.is_empty() {
-            let step = self.steps + 1;
+        let step = self.steps + 1;
+        if let Some(p) = producer_of(&mut self.producers, &mut self.processors, node) {
             let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
-            let producer = match node {
-                NodeId::Producer(i) => self.producers.get_mut(usize::from(i)),
-                NodeId::Processor(i) => self
-                    .processors
-                    .get_mut(usize::from(i))
-                    .map(|p| &mut p.producer),
-                _ => None,
-            };
-            if let Some(p) = producer {
+            p.leaders_learned(metadata, &mut ctx);
+            // And where transaction coordination moved, for a transactional client.
+            if !moves.is_empty() {
                 p.coordinator_moved(moves, &mut ctx);
             }
             self.apply_commands(notes);
@@ -1478,19 +1447,10 @@ impl Simulation {
             if let Some(st) = self.status.get_mut(&client) {
                 st.metadata_asked = Some((request_id, broker, now));
             }
-            let waiting: Vec<crate::ids::Tp> = match client {
-                NodeId::Producer(i) => self
-                    .producers
-                    .get(usize::from(i))
+            let waiting: Vec<crate::ids::Tp> =
+                producer_of(&mut self.producers, &mut self.processors, client)
                     .map(|p| p.awaiting_leader())
-                    .unwrap_or_default(),
-                NodeId::Processor(i) => self
-                    .processors
-                    .get(usize::from(i))
-                    .map(|p| p.producer.awaiting_leader())
-                    .unwrap_or_default(),
-                _ => Vec::new(),
-            };
+                    .unwrap_or_default();
             let note = if leader_wait.contains(&client) && !waiting.is_empty() {
                 Note::LeaderAwaited {
                     client,
@@ -1511,5 +1471,19 @@ impl Simulation {
             let msg = crate::kafka::protocol::Message::Metadata { request_id };
             self.send(client, broker, msg, step, notes);
         }
+    }
+}
+
+/// The producer a client sends with: its own, or a read-process-write processor's output
+/// client.
+fn producer_of<'a>(
+    producers: &'a mut [crate::kafka::producer::Producer],
+    processors: &'a mut [crate::kafka::processor::Processor],
+    node: NodeId,
+) -> Option<&'a mut crate::kafka::producer::Producer> {
+    match node {
+        NodeId::Producer(i) => producers.get_mut(usize::from(i)),
+        NodeId::Processor(i) => processors.get_mut(usize::from(i)).map(|p| &mut p.producer),
+        _ => None,
     }
 }
