@@ -622,6 +622,34 @@ test('the inspector opens away from what was clicked', async (page) => {
   await page.waitForFunction(() => !document.querySelector('#inspector')?.classList.contains('folded'));
 });
 
+test('the keyboard never works under the inspector: the panel moves away from what takes the focus', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?s=rpw-crash-exactly-once&step=40', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  await page.locator('article.producer').first().click();
+  await page.waitForFunction(() => document.querySelector('#inspector')?.dataset.dock === 'right');
+  // A log cell on screen under the panel (the panel docks right of the producer card).
+  const found = await page.evaluate(() => {
+    const panel = document.querySelector('#inspector');
+    const p = panel.getBoundingClientRect();
+    const under = [...document.querySelectorAll('li.cell')].find((e) => {
+      const r = e.getBoundingClientRect();
+      return e.checkVisibility() && r.top >= 0 && r.bottom <= innerHeight
+        && !(r.right <= p.left || r.left >= p.right || r.bottom <= p.top || r.top >= p.bottom);
+    });
+    if (!under) return false;
+    under.focus();
+    return document.activeElement === under;
+  });
+  assert(found, 'a focusable log cell under the panel at 1280×720');
+  await page.waitForFunction(() => {
+    const p = document.querySelector('#inspector').getBoundingClientRect();
+    const r = document.activeElement.getBoundingClientRect();
+    return r.right <= p.left || r.left >= p.right || r.bottom <= p.top || r.top >= p.bottom;
+  }, null, { timeout: 3000 }).catch(() => { throw new Error('the focused cell is still under the panel'); });
+  assert((await page.locator('#inspector').getAttribute('data-dock')) === 'left', 'the panel went to the other corner');
+});
+
 test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url + '?s=seed-frozen-broker', { waitUntil: 'load' });
@@ -1131,6 +1159,8 @@ test('the page opens on the first lesson, spotlighting what the narration names'
     const at = await page.evaluate(() => [document.querySelector('.spotlight')?.getBoundingClientRect().top, document.querySelector('.controls')?.getBoundingClientRect().bottom]);
     throw new Error(`"Show where": the spotlight's top and the bar's bottom: ${at}`);
   });
+  // And the focus with it, on the partition lit (not in the Tab order otherwise).
+  assert(await page.evaluate(() => document.activeElement?.matches('section.partition.spotlight') && document.activeElement.tabIndex === -1), 'the focus on the lit partition');
   // "↑ Lesson" in the bar goes back up to the step's text, which "Show where" scrolled away.
   assert(await page.evaluate(() => document.querySelector('#lesson-text').getBoundingClientRect().top < 0), 'the step\'s text is scrolled away');
   await page.click('#to-lesson');
@@ -1220,6 +1250,8 @@ test('progress survives a reload and clears', async (page) => {
   await page.reload();
   await page.waitForSelector('#lesson-panel');
   await page.click('#lesson-contents-toggle');
+  // Opened, the contents have the focus on the lesson open now, the next Tab stop in them.
+  await page.waitForFunction(() => document.activeElement?.id === 'toc-current' && document.activeElement.getAttribute('aria-current') === 'true');
   const first = await page.locator('#lesson-contents li').first().innerText();
   assert(/3\/6 steps seen · 0\/3 right answers/.test(first), `progress after reload: ${first}`);
   await page.click('#clear-progress');
@@ -1408,6 +1440,16 @@ test('the arrows browse the scenario picker without loading; Enter loads, leavin
   await page.keyboard.press('Enter');
   await page.waitForTimeout(600);
   assert(page.url().includes('rpw-crash-at-least-once'), `Enter loads the one browsed to: ${page.url()}`);
+  // A letter browses too (type-ahead), and Escape puts back what is loaded.
+  await page.focus('#scenario-picker');
+  await page.keyboard.press('l');
+  await page.waitForTimeout(400);
+  const browsed = await page.locator('#scenario-picker').inputValue();
+  assert(browsed !== 'rpw-crash-at-least-once' && page.url().includes('rpw-crash-at-least-once'), `a letter browses to ${browsed} and loads nothing: ${page.url()}`);
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(300);
+  assert((await page.locator('#scenario-picker').inputValue()) === 'rpw-crash-at-least-once', 'Escape puts the pick back');
+  assert(page.url().includes('rpw-crash-at-least-once'), `Escape loads nothing: ${page.url()}`);
 });
 
 test('at 1280×720 an answer sits beside its question, and the stage starts on screen', async (page) => {

@@ -470,7 +470,7 @@ message = "checkpoint_ack"
     let said = said.join("\n");
     assert!(said.contains("Checkpoint 2 expires"), "{said}");
     assert!(
-        said.contains("Checkpoint 3 is complete: sink-0 commits every transaction still pending up to it, and so also flink-sink-0-2 (checkpoint 2)"),
+        said.contains("Checkpoint 3 is complete: sink-0 commits every transaction still pending in its state up to it, and so also flink-sink-0-2 (pre-committed for checkpoint 2, which expired)."),
         "{said}"
     );
     let restored = all_sentences("flink-2pc-crash-recovery");

@@ -118,7 +118,7 @@ fn a_replica_out_of_sync_that_registers_again_is_elected_then() {
     let all = notes(&sim);
     let offline = all
         .iter()
-        .find(|(_, n)| matches!(n, Note::PartitionOffline { .. }))
+        .find(|(_, n)| matches!(n, Note::PartitionOffline { unclean: true, .. }))
         .map(|(step, _)| *step)
         .expect("offline first");
     let elections = unclean(&sim);
@@ -153,4 +153,25 @@ fn the_fork_flips_unclean_leader_election() {
     assert_eq!(f.changed.report.outcome.lost, 0);
     let single = builtin::get("lost-ack-idempotence-off").expect("built-in");
     assert!(!eos_core::fork::changes(&single).contains(&change));
+}
+
+/// A reader that read the acknowledged record before the unclean election read what Kafka
+/// then lost: no invariant calls that a simulator bug (it voids acks=all's promises).
+#[test]
+fn a_read_before_an_unclean_election_breaks_no_invariant() {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let early = text.replace("start_ms = 45000", "start_ms = 10100");
+    assert_ne!(early, text);
+    let (sim, report) = run(&Scenario::parse(&early).expect("parses"));
+    assert!(!unclean(&sim).is_empty());
+    assert!(
+        notes(&sim).iter().any(|(_, n)| matches!(n,
+            Note::Read { records, .. } if records.iter().any(|(_, id)| *id == RecordId(0)))),
+        "the reader read v0 before the election"
+    );
+    assert!(
+        report.invariants.iter().all(|i| i.holds),
+        "{:?}",
+        report.invariants
+    );
 }

@@ -241,7 +241,8 @@ strings! {
     ForkThisChangeMakesNo => "This change makes no difference to this run.", "В этом прогоне изменение ничего не меняет.";
     ForkTheRunsPartAt => "The runs part at step", "Прогоны расходятся на шаге";
     ForkBeforeTheForkAt => "before the fork at step", "раньше развилки на шаге";
-    ForkAClientOrJob => "a client or job takes this setting when it starts, so the changed run has it from its start.", "клиент или задание получает эту настройку при запуске, поэтому в изменённом прогоне она действует с самого начала.";
+    ForkAClientOrJob => "the changed run has this setting from its start, as a client, job or topic takes it when it is created.", "в изменённом прогоне эта настройка действует с самого начала: клиент, задание или топик получает её при создании.";
+    ForkAtTheForksStep => "the fork's own step", "на самом шаге развилки";
     ForkTheRunsAreThe => "The runs are the same up to step", "Прогоны совпадают до шага";
     ForkTheyPartAtStep => "they part at step", "расходятся на шаге";
     ForkNothingNotableAfter => "Nothing notable happens on either side after step {0}: the counts are each run's whole outcome.", "После шага {0} ни с одной стороны не происходит ничего заметного; счётчики — итог каждого прогона целиком.";

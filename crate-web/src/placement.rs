@@ -14,6 +14,8 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = selectedBoxNextFrame)]
     fn selected_box_next_frame(done: &JsValue);
+    #[wasm_bindgen(js_name = onFocusUnder)]
+    fn on_focus_under(panel: &web_sys::Element, done: &JsValue) -> js_sys::Function;
 }
 
 /// Below this viewport width the inspector spans the screen (as `style.css` says).
@@ -113,25 +115,59 @@ pub fn dock_for(b: &[f64]) -> Dock {
     }
 }
 
+/// Docks `panel` away from the box `at` (as `dock_for` takes it; empty: where it always
+/// was): writes of two attributes.
+fn dock_at(panel: &web_sys::Element, at: &[f64]) {
+    let dock = dock_for(at);
+    let _ = panel.set_attribute("data-dock", dock.side);
+    let px = |name: &str, v: Option<f64>| v.map(|v| format!("{name}:{v:.0}px;"));
+    let style: String = [px("--dock-top", dock.top), px("--dock-room", dock.room)]
+        .into_iter()
+        .flatten()
+        .collect();
+    let _ = panel.set_attribute("style", &style);
+}
+
 /// Docks `panel` away from the selected thing, at the next frame, when every part of the
 /// page has drawn the selection (one layout read; writes of two attributes).
 pub fn dock_away(panel: web_sys::Element) {
     let done = Closure::once_into_js(
         move |l: f64, t: f64, r: f64, b: f64, w: f64, h: f64, bar: f64| {
             // Nothing selected (all zeros) docks where the panel always was.
-            let found = w > 0.0;
             let at = [l, t, r, b, w, h, bar];
-            let dock = dock_for(if found { &at } else { &[] });
-            let _ = panel.set_attribute("data-dock", dock.side);
-            let px = |name: &str, v: Option<f64>| v.map(|v| format!("{name}:{v:.0}px;"));
-            let style: String = [px("--dock-top", dock.top), px("--dock-room", dock.room)]
-                .into_iter()
-                .flatten()
-                .collect();
-            let _ = panel.set_attribute("style", &style);
+            dock_at(&panel, if w > 0.0 { &at } else { &[] });
         },
     );
     selected_box_next_frame(&done);
+}
+
+/// While it lives, an element the keyboard focuses under `panel` has the panel dock away
+/// from it, so Tab never goes on out of sight. Dropping it stops that.
+pub struct FocusWatch {
+    stop: js_sys::Function,
+    _done: Closure<BoxSeen>,
+}
+
+/// A box as `dock_for` takes it, handed over by JavaScript.
+type BoxSeen = dyn FnMut(f64, f64, f64, f64, f64, f64, f64);
+
+impl FocusWatch {
+    pub fn new(panel: web_sys::Element) -> Self {
+        let target = panel.clone();
+        let done = Closure::<BoxSeen>::new(
+            move |l: f64, t: f64, r: f64, b: f64, w: f64, h: f64, bar: f64| {
+                dock_at(&target, &[l, t, r, b, w, h, bar]);
+            },
+        );
+        let stop = on_focus_under(&panel, done.as_ref());
+        FocusWatch { stop, _done: done }
+    }
+}
+
+impl Drop for FocusWatch {
+    fn drop(&mut self) {
+        let _ = self.stop.call0(&JsValue::NULL);
+    }
 }
 
 #[cfg(test)]

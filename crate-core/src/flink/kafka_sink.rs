@@ -416,16 +416,26 @@ impl Job {
 
     /// notifyCheckpointComplete(n): commit every pending transaction up to n.
     pub(super) fn sink_notify(&mut self, t: usize, id: u64, ctx: &mut Ctx) -> bool {
+        let expired: Vec<u64> = self
+            .coordinator
+            .history
+            .iter()
+            .filter(|c| c.outcome == super::snapshot::CheckpointOutcome::Expired)
+            .map(|c| c.id)
+            .collect();
         let Some(sink) = self.tasks.get_mut(t).and_then(|x| x.sink.as_mut()) else {
             return false;
         };
         let (due, keep): (Vec<Committable>, Vec<Committable>) =
             sink.pending.drain(..).partition(|c| c.checkpoint <= id);
         sink.pending = keep;
-        let earlier: Vec<(String, u64)> = due
+        let earlier: Vec<(String, u64, bool)> = due
             .iter()
             .filter(|c| c.checkpoint < id)
-            .map(|c| (c.transactional_id.clone(), c.checkpoint))
+            .map(|c| {
+                let gone = expired.contains(&c.checkpoint);
+                (c.transactional_id.clone(), c.checkpoint, gone)
+            })
             .collect();
         if !earlier.is_empty() {
             ctx.note(Note::Flink(FlinkNote::SinkCommitsEarlier {

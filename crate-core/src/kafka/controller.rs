@@ -207,7 +207,8 @@ pub fn broker_failed(
                         None => {
                             isr = vec![failed];
                             set_metadata(brokers, tp, None, epoch, &isr);
-                            ctx.note(Note::PartitionOffline { tp });
+                            let unclean = unclean_ok(brokers, tp);
+                            ctx.note(Note::PartitionOffline { tp, unclean });
                         }
                     }
                 }

@@ -242,7 +242,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                     record: Some(id),
                     detail: match e.sink.filter(|_| e.status != DeliveryStatus::Delivered) {
                         Some(t) => format!(
-                            "{} was committed as far as {} knows (its checkpoint completed), but Kafka had aborted its transaction: it is in no readable log",
+                            "{} was committed as far as {} knows (a checkpoint that covers it completed), but Kafka had aborted its transaction: it is in no readable log",
                             describe(id),
                             sim.names.node(crate::ids::NodeId::Task(t))
                         ),
@@ -425,13 +425,7 @@ pub fn find(sim: &Simulation) -> Vec<Anomaly> {
                                 b.id
                             ),
                             // An unclean election is how it came about.
-                            events: sim
-                                .ledger
-                                .unclean_elections
-                                .iter()
-                                .filter(|(t, _)| *t == tp)
-                                .map(|(_, step)| *step)
-                                .collect(),
+                            events: sim.ledger.unclean_elections_of(tp),
                         },
                     );
                 }

@@ -183,7 +183,7 @@ pub(crate) fn acked_offset_is_original(sim: &Simulation) -> Failure {
         };
         let acks_all = sender(sim, e).is_some_and(|p| p.config.acks == Acks::All);
         // acks=all holds an offset only while leaders are elected clean.
-        if !acks_all || sim.ledger.unclean_elections.iter().any(|(t, _)| *t == tp) {
+        if !acks_all || !sim.ledger.unclean_elections_of(tp).is_empty() {
             continue;
         }
         let Some((_, r)) = leader_replica(sim, tp) else {

@@ -270,6 +270,16 @@ impl Ledger {
         }
     }
 
+    /// The steps of the unclean leader elections of `tp`: after one, acks=all's promises
+    /// (an acknowledged or read offset keeps its record) no longer hold there.
+    pub fn unclean_elections_of(&self, tp: Tp) -> Vec<u64> {
+        self.unclean_elections
+            .iter()
+            .filter(|(t, _)| *t == tp)
+            .map(|(_, step)| *step)
+            .collect()
+    }
+
     /// Send order of a record (records never handed over sort last).
     pub fn send_order(&self, id: RecordId) -> u64 {
         self.get(id)

@@ -97,7 +97,11 @@ pub(crate) fn reads_stay_readable(sim: &Simulation) -> Failure {
         let Some((leader, r)) = leader_replica(sim, read.tp) else {
             continue;
         };
-        if !is_alive(sim, NodeId::Broker(leader)) {
+        // An unclean election may hand the offset to another record: Kafka's promise holds
+        // only while leaders are elected clean.
+        if !is_alive(sim, NodeId::Broker(leader))
+            || !sim.ledger.unclean_elections_of(read.tp).is_empty()
+        {
             continue;
         }
         let stored = r.log.read(read.offset, read.offset + 1, 1);

@@ -214,12 +214,12 @@ pub enum FlinkNote {
         transactional_id: String,
     },
     /// `notifyCheckpointComplete(notified)` commits, with that checkpoint's transaction,
-    /// `earlier` ones (id, checkpoint) still pending: their own checkpoint expired, or its
-    /// notification never came.
+    /// `earlier` ones (id, checkpoint, whether that checkpoint expired) still pending: their
+    /// own checkpoint expired, or its notification never came.
     SinkCommitsEarlier {
         task: NodeId,
         notified: u64,
-        earlier: Vec<(String, u64)>,
+        earlier: Vec<(String, u64, bool)>,
     },
     /// The sink's InitProducerId had no answer within `request.timeout.ms`: it asks again,
     /// `to` the coordinator its client finds now.
@@ -498,11 +498,15 @@ impl FlinkNote {
                 n(task)
             ),
             FlinkNote::SinkCommitsEarlier { task, notified, earlier } => format!(
-                "Checkpoint {notified} is complete: {} commits every transaction still pending up to it, and so also {}, pre-committed for an earlier checkpoint that expired or whose completion it never heard of. The transaction stayed open, pending in the sink's state, until a later checkpoint completed.",
+                "Checkpoint {notified} is complete: {} commits every transaction still pending in its state up to it, and so also {}. A pre-committed transaction waits there for a checkpoint that completes; whether Kafka still holds it open, the commit's answer tells.",
                 n(task),
                 earlier
                     .iter()
-                    .map(|(id, cp)| format!("{id} (checkpoint {cp})"))
+                    .map(|(id, cp, expired)| if *expired {
+                        format!("{id} (pre-committed for checkpoint {cp}, which expired)")
+                    } else {
+                        format!("{id} (pre-committed for checkpoint {cp}, whose completion it never heard of)")
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ),

@@ -814,8 +814,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             }
             line
         }
-        Note::PartitionOffline { tp: t } => format!(
+        Note::PartitionOffline { tp: t, unclean: false } => format!(
             "{} has no in-sync replica the controller can make leader: it is offline until one returns.",
+            tp(t)
+        ),
+        Note::PartitionOffline { tp: t, unclean: true } => format!(
+            "{} has no live replica the controller can make leader, in sync or not: it is offline until one returns (its topic allows unclean leader election, so any replica will do).",
             tp(t)
         ),
         Note::LogTruncated {

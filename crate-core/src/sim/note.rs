@@ -197,6 +197,9 @@ pub enum Note {
     },
     PartitionOffline {
         tp: Tp,
+        /// The topic allows unclean leader election: any replica back ends the outage.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unclean: bool,
     },
     LogTruncated {
         broker: NodeId,

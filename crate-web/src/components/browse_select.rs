@@ -7,25 +7,31 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-/// The keys with which a closed select moves among its options.
+/// The keys with which a closed select moves among its options: the arrows and their
+/// kin, and a letter (type-ahead: the first option that starts with it).
 fn browses(key: &str) -> bool {
-    matches!(
-        key,
-        "ArrowUp"
-            | "ArrowDown"
-            | "ArrowLeft"
-            | "ArrowRight"
-            | "Home"
-            | "End"
-            | "PageUp"
-            | "PageDown"
-    )
+    let mut chars = key.chars();
+    let letter = matches!((chars.next(), chars.next()), (Some(c), None) if c != ' ');
+    letter
+        || matches!(
+            key,
+            "ArrowUp"
+                | "ArrowDown"
+                | "ArrowLeft"
+                | "ArrowRight"
+                | "Home"
+                | "End"
+                | "PageUp"
+                | "PageDown"
+        )
 }
 
 pub struct BrowseSelect {
     pub onchange: Callback<Event>,
     pub onkeydown: Callback<KeyboardEvent>,
     pub onblur: Callback<FocusEvent>,
+    /// A mouse opens the list: its pick is a pick.
+    pub onmousedown: Callback<MouseEvent>,
 }
 
 /// Handlers for a select whose pick `on_pick` loads something; `current` is what is loaded.
@@ -45,10 +51,16 @@ pub fn use_browse_select(on_pick: Callback<String>, current: String) -> BrowseSe
     };
     let onkeydown = {
         let (browsing, on_pick) = (browsing.clone(), on_pick.clone());
+        let current_on_escape = current.clone();
         Callback::from(move |e: KeyboardEvent| {
             let key = e.key();
-            if browses(&key) && !e.alt_key() {
+            if browses(&key) && !e.alt_key() && !e.ctrl_key() && !e.meta_key() {
                 *browsing.borrow_mut() = true;
+            } else if key == "Escape" && std::mem::take(&mut *browsing.borrow_mut()) {
+                // Escape puts back what is loaded.
+                if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                    select.set_value(&current_on_escape);
+                }
             } else if key == " " || e.alt_key() {
                 // The list opens: a pick in it is a pick.
                 *browsing.borrow_mut() = false;
@@ -59,6 +71,10 @@ pub fn use_browse_select(on_pick: Callback<String>, current: String) -> BrowseSe
                 }
             }
         })
+    };
+    let onmousedown = {
+        let browsing = browsing.clone();
+        Callback::from(move |_: MouseEvent| *browsing.borrow_mut() = false)
     };
     let onblur = Callback::from(move |e: FocusEvent| {
         if std::mem::take(&mut *browsing.borrow_mut()) {
@@ -71,5 +87,6 @@ pub fn use_browse_select(on_pick: Callback<String>, current: String) -> BrowseSe
         onchange,
         onkeydown,
         onblur,
+        onmousedown,
     }
 }

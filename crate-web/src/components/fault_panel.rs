@@ -55,9 +55,28 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
     };
     let seconds_text = use_state(|| "2".to_string());
     let seconds = parse_freeze_seconds(&seconds_text, i18n.lang);
-    // What a screen reader is told after a click: the fault and that it is scheduled. The
-    // same fault twice in a row differs by an invisible mark, so it is said again.
+    // What a screen reader is told after a click: the fault and that it is scheduled, once
+    // the schedule has taken it (a refused fault gets its alert instead). The same fault
+    // twice in a row differs by an invisible mark, so it is said again.
     let said = use_state(String::new);
+    let clicked = use_mut_ref(String::new);
+    {
+        let (said, clicked) = (said.clone(), clicked.clone());
+        let injected = props.injected;
+        let before = use_mut_ref(|| injected);
+        use_effect_with(injected, move |now| {
+            let grew = *now > *before.borrow();
+            *before.borrow_mut() = *now;
+            let line = std::mem::take(&mut *clicked.borrow_mut());
+            if grew && !line.is_empty() {
+                said.set(if *said == line {
+                    format!("{line}\u{200b}")
+                } else {
+                    line
+                });
+            }
+        });
+    }
     let button = |id: &'static str,
                   label: String,
                   action: &'static str,
@@ -65,7 +84,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                   ok: bool,
                   tip: Option<String>| {
         let cb = props.on_inject.clone();
-        let (target, said) = (target.clone(), said.clone());
+        let (target, clicked) = (target.clone(), clicked.clone());
         let scheduled = i18n.t(S::FaultScheduled);
         let text = label.clone();
         html! {
@@ -73,8 +92,7 @@ pub fn fault_panel(props: &FaultPanelProps) -> Html {
                 if let Some(select) = target.cast::<HtmlSelectElement>() {
                     let process = select.value();
                     cb.emit(process_fault(&process, action, freeze_ms));
-                    let line = format!("{text} · {process}. {scheduled}");
-                    said.set(if *said == line { format!("{line}\u{200b}") } else { line });
+                    *clicked.borrow_mut() = format!("{text} · {process}. {scheduled}");
                 }
             })}>{ label }</button>
         }

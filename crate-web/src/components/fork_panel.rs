@@ -221,7 +221,13 @@ fn fate_in(lang: Lang, f: &Fate) -> String {
 fn view_fork(f: &Fork, change: &str, names: &Names, lang: Lang) -> Html {
     let parted = match f.diverged_at {
         None => S::ForkThisChangeMakesNo.get(lang).to_string(),
-        Some(d) if d <= f.at => format!(
+        Some(d) if d == f.at => format!(
+            "{} {d}, {}: {}",
+            S::ForkTheRunsPartAt.get(lang),
+            S::ForkAtTheForksStep.get(lang),
+            S::ForkAClientOrJob.get(lang)
+        ),
+        Some(d) if d < f.at => format!(
             "{} {d}, {} {}: {}",
             S::ForkTheRunsPartAt.get(lang),
             S::ForkBeforeTheForkAt.get(lang),

@@ -110,7 +110,8 @@ pub fn header(props: &HeaderProps) -> Html {
             <label class="picker">
                 <span class="label">{ i18n.t(S::Scenario) }</span>
                 <select id="scenario-picker" onchange={scenario_pick.onchange}
-                    onkeydown={scenario_pick.onkeydown} onblur={scenario_pick.onblur} aria-label={i18n.t(S::Scenario)} title={title.clone()}>
+                    onkeydown={scenario_pick.onkeydown} onblur={scenario_pick.onblur}
+                    onmousedown={scenario_pick.onmousedown} aria-label={i18n.t(S::Scenario)} title={title.clone()}>
                     if let Some(s) = &props.imported {
                         <optgroup label={i18n.t(S::YourScenario)}>
                             <option value={s.name.clone()} selected=true>
@@ -145,7 +146,8 @@ pub fn header(props: &HeaderProps) -> Html {
                 <label class={classes!("guarantee-pick", current.clone())} title={i18n.t(S::GuaranteeTip)}>
                     <span class="label">{ i18n.t(S::Guarantee) }</span>
                     <select id="guarantee" onchange={guarantee_pick.onchange}
-                        onkeydown={guarantee_pick.onkeydown} onblur={guarantee_pick.onblur} aria-label={i18n.t(S::Guarantee)}>
+                        onkeydown={guarantee_pick.onkeydown} onblur={guarantee_pick.onblur}
+                        onmousedown={guarantee_pick.onmousedown} aria-label={i18n.t(S::Guarantee)}>
                         { for eos_core::kafka::processor::Guarantee::ALL.iter().map(|g| html! {
                             <option value={g.name()} selected={g.name() == current.as_str()}>{ g.name() }</option>
                         }) }

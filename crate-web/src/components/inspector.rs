@@ -64,6 +64,16 @@ pub fn inspector(props: &InspectorProps) -> Html {
             }
         });
     }
+    // Tab onwards from the panel to something under it has the panel move out of its way.
+    {
+        let panel = panel.clone();
+        use_effect_with((), move |_| {
+            let watch = panel
+                .cast::<web_sys::Element>()
+                .map(crate::placement::FocusWatch::new);
+            move || drop(watch)
+        });
+    }
     let inside = panel.clone();
     use_effect_with((), move |_| {
         move || {

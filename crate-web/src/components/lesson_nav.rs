@@ -48,11 +48,22 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
             }
         })
     };
+    // Opened, the contents take the focus on the lesson open now: the list is the next thing
+    // Tab reaches, not five buttons later.
+    let open_contents = {
+        let (open, toggle) = (props.open, props.on_toggle.clone());
+        Callback::from(move |_: MouseEvent| {
+            toggle.emit(());
+            if !open {
+                crate::components::focus_soon("toc-current");
+            }
+        })
+    };
     html! {
         <nav class="lesson-nav" aria-label={i18n.t(S::Lessons)} onkeydown={on_key}>
             <div class="lesson-nav-bar">
                 <button id="lesson-contents-toggle" aria-expanded={props.open.to_string()}
-                    aria-controls="lesson-contents" onclick={unit(&props.on_toggle)}>
+                    aria-controls="lesson-contents" onclick={open_contents}>
                     {"☰ "}{ i18n.t(S::Lessons) }{ format!(" {}/{n}", props.current + 1) }
                 </button>
                 // On a wide screen in a lesson the bar sits in the header's row and these two
@@ -78,6 +89,7 @@ pub fn lesson_nav(props: &LessonNavProps) -> Html {
                         { for props.entries.iter().enumerate().map(|(i, e)| html! {
                             <li class={classes!(e.current.then_some("current"), e.done.then_some("done"))}>
                                 <button class="toc-open" onclick={open_at(Some(i))}
+                                    id={e.current.then_some("toc-current")}
                                     aria-current={e.current.then_some("true")}>
                                     <span class="toc-title">{ &e.title }</span>
                                     <span class="toc-progress">

@@ -226,9 +226,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                                 .and_then(|d| d.query_selector(".spotlight").ok().flatten());
                             if let Some(el) = lit {
                                 el.scroll_into_view();
-                                // And the focus with it (a card is a button), so that Tab
-                                // goes on from there and Escape or Enter act on it.
+                                // And the focus with it, so that Tab goes on from there (a
+                                // card is a button; a partition or a broker gets a place in
+                                // the focus order for it, not in the Tab order).
                                 if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                                    if !el.has_attribute("tabindex") {
+                                        let _ = el.set_attribute("tabindex", "-1");
+                                    }
                                     let _ = el.focus();
                                 }
                             }
