@@ -98,6 +98,9 @@ struct Gen {
     faults: Vec<Fault>,
     consumer_start_ms: u64,
     read_committed: bool,
+    /// The topic allows unclean leader election (never with `force_idempotent`: it voids
+    /// acks=all's promises, which that property relies on).
+    unclean: bool,
 }
 
 impl Gen {
@@ -120,8 +123,8 @@ impl Gen {
         let _ = writeln!(w, "\n[limits]\nmax_steps = {MAX_STEPS}");
         let _ = writeln!(
             w,
-            "\n[[topics]]\nname = \"t\"\npartitions = {}\nreplication_factor = {rf}",
-            self.partitions
+            "\n[[topics]]\nname = \"t\"\npartitions = {}\nreplication_factor = {rf}\nunclean_leader_election = {}",
+            self.partitions, self.unclean
         );
         for (pi, p) in self.producers.iter().enumerate() {
             let _ = writeln!(w, "\n[[producers]]\nname = \"p{pi}\"");
@@ -401,9 +404,10 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
         proptest::collection::vec(fault(), 0..=4),
         20_000u64..=25_000,
         any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(
+            move |(
                 seed,
                 brokers,
                 partitions,
@@ -414,6 +418,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 faults,
                 consumer_start_ms,
                 read_committed,
+                unclean,
             )| Gen {
                 seed,
                 brokers,
@@ -425,6 +430,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 faults,
                 consumer_start_ms,
                 read_committed,
+                unclean: unclean && !force_idempotent,
             },
         )
 }
@@ -578,6 +584,9 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         for p in &g.producers {
             seen.insert(if p.idempotent { "idempotent" } else { "plain" });
         }
+        if g.unclean {
+            seen.insert("unclean");
+        }
     }
     for kind in [
         "freeze",
@@ -590,6 +599,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         "partition",
         "idempotent",
         "plain",
+        "unclean",
         "metadata",
         "metadata_response",
     ] {

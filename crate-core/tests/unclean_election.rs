@@ -175,3 +175,173 @@ fn a_read_before_an_unclean_election_breaks_no_invariant() {
         report.invariants
     );
 }
+
+/// The unclean-election scenario with its reader polling from before the election to 70 s
+/// (`extra`: more consumer settings).
+fn reader_through_the_election(extra: &str) -> Scenario {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let changed = text.replace(
+        "start_ms = 45000",
+        &format!("start_ms = 10100\nstop_ms = 70000\n{extra}"),
+    );
+    assert_ne!(changed, text);
+    Scenario::parse(&changed).expect("parses")
+}
+
+/// KIP-320: the new leader ends leader epoch 0 at offset 0, below the reader's position 1
+/// (its log lacks v0): the reader goes back to 0 and reads what the new leader writes there,
+/// instead of waiting past the log end for good.
+#[test]
+fn a_reader_whose_log_parted_goes_back_to_where_its_epoch_ends() {
+    let (sim, report) = run(&reader_through_the_election(""));
+    let all = notes(&sim);
+    let reset = all
+        .iter()
+        .position(|(_, n)| {
+            matches!(
+                n,
+                Note::PositionReset {
+                    from: 1,
+                    to: 0,
+                    diverged: Some(0),
+                    ..
+                }
+            )
+        })
+        .expect("the reader's position is reset to where epoch 0 ends");
+    let elected = unclean(&sim)
+        .first()
+        .map(|u| u.0)
+        .expect("an unclean election");
+    assert!(all[reset].0 > elected, "the reset follows the election");
+    assert!(
+        all[reset..].iter().any(|(_, n)| matches!(n,
+            Note::Read { records, .. } if records.contains(&(0, RecordId(1))))),
+        "after the reset the reader reads v1 at offset 0"
+    );
+    assert!(
+        report.anomalies.iter().all(|a| a.kind != "unseen"),
+        "no record is left unread behind the old position: {:?}",
+        report.anomalies
+    );
+    assert!(report.invariants.iter().all(|i| i.holds));
+}
+
+/// A restarted reader resumes from its committed offset, with no leader epoch to check (the
+/// model's commits carry none): past the new leader's log end, it is out of range, and
+/// starts again from the log's start, where v1 comes (sent late, at 55 s, for that).
+#[test]
+fn a_committed_position_past_the_log_end_starts_again_from_the_start() {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let late = text.replace("at_ms = 25000", "at_ms = 55000");
+    assert_ne!(late, text);
+    let late = late.replace(
+        "start_ms = 45000",
+        "start_ms = 10100\nstop_ms = 70000\ngroup = \"audit\"\nauto_commit_interval_ms = 100\n\n[[faults]]\nat_ms = 15000\naction = \"crash\"\ntarget = \"reader\"\nrestart_after_ms = 6000\n",
+    );
+    let (sim, report) = run(&Scenario::parse(&late).expect("parses"));
+    let all = notes(&sim);
+    assert!(
+        all.iter().any(|(_, n)| matches!(
+            n,
+            Note::PositionReset {
+                from: 1,
+                to: 0,
+                diverged: None,
+                ..
+            }
+        )),
+        "OFFSET_OUT_OF_RANGE resets to the earliest offset: {:?}",
+        all.iter()
+            .filter(|(_, n)| n.kind_name() == "position_reset")
+            .collect::<Vec<_>>()
+    );
+    assert!(report.anomalies.iter().all(|a| a.kind != "unseen"));
+}
+
+mod random_timings {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+
+    fn config() -> Config {
+        Config {
+            cases: 32,
+            failure_persistence: None,
+            rng_seed: RngSeed::Fixed(0x0c1e_a4e1),
+            ..Config::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Whenever the reader polls and the crash comes, through the unclean election: every
+        /// invariant holds, the reader ends up reading every record the logs keep (never left
+        /// waiting past the new leader's log end), and a reader that read a record the
+        /// election lost has its position reset.
+        #[test]
+        fn a_reader_through_an_unclean_election_reads_what_the_logs_keep(
+            seed in 0u64..1_000_000,
+            reader_start in 9_000u64..=12_000,
+            crash_at in 10_050u64..=11_000,
+            second_send in 20_000u64..=60_000,
+            read_committed in any::<bool>(),
+        ) {
+            let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+            let isolation = if read_committed { "read_committed" } else { "read_uncommitted" };
+            let changed = text
+                .replace("at_ms = 10500", &format!("at_ms = {crash_at}"))
+                .replace("at_ms = 25000", &format!("at_ms = {second_send}"))
+                .replace(
+                    "start_ms = 45000",
+                    &format!("start_ms = {reader_start}\nstop_ms = 80000\nisolation = \"{isolation}\""),
+                )
+                .replace("[expect]", "[_unused]");
+            let changed = changed.split("[_unused]").next().unwrap_or_default().to_string();
+            let s = Scenario::parse(&changed).map_err(|e| TestCaseError::fail(format!("{e}\n{changed}")))?;
+            let mut sim = s.simulation(Some(seed));
+            sim.run(RunLimit::Completion);
+            let report = Report::of(s.name(), &sim);
+            prop_assert!(report.invariants.iter().all(|i| i.holds), "{:?}", report.invariants);
+            prop_assert!(
+                report.anomalies.iter().all(|a| a.kind != "unseen"),
+                "a record left unread: {:?}\n{changed}", report.anomalies
+            );
+            let all = notes(&sim);
+            let lost: Vec<RecordId> = unclean(&sim).into_iter().flat_map(|u| u.2).collect();
+            let read_lost = all.iter().any(|(_, n)| matches!(n,
+                Note::Read { records, .. } if records.iter().any(|(_, id)| lost.contains(id))));
+            let reset = all.iter().any(|(_, n)| matches!(n, Note::PositionReset { diverged: Some(_), .. }));
+            prop_assert_eq!(read_lost, reset, "a reset exactly when the reader read what the election lost\n{}", changed);
+        }
+    }
+}
+
+/// A processor reads through the same helper: it goes back too, and v1 gets its output.
+#[test]
+fn a_processor_whose_log_parted_goes_back_too() {
+    let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
+    let with_processor = text.replacen(
+        "[[consumers]]",
+        "[[topics]]\nname = \"invoices\"\npartitions = 1\nreplication_factor = 2\n\n[[processors]]\nname = \"billing\"\nguarantee = \"at-least-once\"\ninput = \"orders\"\noutput = \"invoices\"\ngroup = \"a\"\nstart_ms = 10050\nmax_empty_polls = 400\n\n[[consumers]]",
+        1,
+    );
+    assert_ne!(with_processor, text);
+    let (sim, _) = run(&Scenario::parse(&with_processor).expect("parses"));
+    let all = notes(&sim);
+    let billing = NodeId::Processor(0);
+    let reset = all
+        .iter()
+        .position(|(_, n)| {
+            matches!(n, Note::PositionReset { reader, from: 1, to: 0, diverged: Some(0), .. }
+                if *reader == billing)
+        })
+        .expect("the processor's position is reset");
+    assert!(
+        all[reset..].iter().any(|(_, n)| matches!(n,
+            Note::Read { consumer, records, .. }
+                if *consumer == billing && records.contains(&(0, RecordId(1))))),
+        "then it reads v1 at offset 0"
+    );
+}

@@ -8,6 +8,7 @@ use super::FlinkTimer;
 use crate::ids::NodeId;
 use crate::ids::{RecordId, Tp};
 use crate::kafka::errors::KafkaError;
+use crate::kafka::position_epochs::PositionEpochs;
 use crate::kafka::protocol::{FetchBody, Message};
 use crate::kafka::txn_index::deliverable;
 use crate::kafka::Isolation;
@@ -46,6 +47,9 @@ pub struct SourceState {
     pub caught_up: bool,
     /// A final (stop-with-savepoint) barrier waiting for the source to drain its input.
     pub final_barrier: Option<(u64, SimTime)>,
+    /// The leader epochs of the fetch positions (KIP-320).
+    #[serde(default)]
+    pub epochs: PositionEpochs,
 }
 
 impl SourceState {
@@ -73,6 +77,7 @@ impl SourceState {
         self.in_flight.clear();
         self.caught_up = false;
         self.final_barrier = None;
+        self.epochs.forget();
     }
 }
 
@@ -134,6 +139,7 @@ impl Job {
                         offset: src.fetch_at.get(&tp).copied().unwrap_or(0),
                         isolation: Isolation::ReadCommitted,
                         max_records: FETCH_MAX_RECORDS,
+                        last_epoch: src.epochs.of(tp),
                     },
                 );
                 sent = true;
@@ -155,6 +161,13 @@ impl Job {
         };
         if src.in_flight.remove(&request_id).is_none() {
             return false;
+        }
+        let at = src.fetch_at.get(&tp).copied().unwrap_or(0);
+        if let Some(to) = src.epochs.take(Self::node(t), tp, at, result, ctx) {
+            src.fetch_at.insert(tp, to);
+            src.caught_up = false;
+            self.wake(t, 0, ctx);
+            return true;
         }
         match result {
             Ok(body) => {

@@ -5,7 +5,7 @@ use super::errors::KafkaError;
 use super::group_coordinator::{coordinator_for, GroupOffsets};
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
-use super::protocol::{FetchBody, Message, ProduceResult, ProducerBatch};
+use super::protocol::{DivergingEpoch, FetchBody, Message, ProduceResult, ProducerBatch};
 use super::replica::{PendingAck, Replica};
 use super::txn_check::{Held, Queued, TxnChecks};
 use super::txn_coordinator::{CoordinatorTimer, Leaders, TxnCoordinator};
@@ -430,11 +430,12 @@ impl Broker {
                 offset,
                 isolation,
                 max_records,
+                last_epoch,
             } => self.on_fetch(
                 from,
                 *request_id,
                 *tp,
-                *offset,
+                (*offset, *last_epoch),
                 *isolation,
                 *max_records,
                 ctx,
@@ -726,6 +727,7 @@ impl Broker {
                     batch.transactional,
                     ctx.now,
                     ctx.step,
+                    replica.leader_epoch,
                 );
                 if let Some(stored) = replica.log.batches().last() {
                     replica.producers.record(stored);
@@ -815,9 +817,10 @@ impl Broker {
                 MarkerOrigin::Coordinator(protocol),
             )
             .map_err(|e| e.kafka_error().unwrap_or(KafkaError::InvalidProducerEpoch))?;
+        let leader_epoch = replica.leader_epoch;
         replica
             .log
-            .append_marker(producer_id, epoch, control, ctx.now, ctx.step);
+            .append_marker(producer_id, epoch, control, ctx.now, ctx.step, leader_epoch);
         if let Some(stored) = replica.log.batches().last() {
             replica.producers.record(stored);
         }
@@ -945,14 +948,38 @@ impl Broker {
         from: NodeId,
         request_id: u64,
         tp: Tp,
-        offset: u64,
+        (offset, last_epoch): (u64, Option<u32>),
         isolation: Isolation,
         max_records: u32,
         ctx: &mut Ctx,
     ) {
         let me = self.id;
         let node = self.node();
+        // KIP-320: a reader whose position's epoch ends below it here read a log that parted
+        // from this one (an unclean election): it goes back to where the epoch ends.
+        let diverging = self
+            .replicas
+            .get(&tp)
+            .filter(|r| r.is_leader(me))
+            .zip(last_epoch)
+            .map(|(r, epoch)| DivergingEpoch {
+                epoch,
+                end_offset: r.log.end_offset_for_epoch(epoch),
+            })
+            .filter(|d| d.end_offset < offset);
         let result = match self.replicas.get(&tp) {
+            Some(replica) if replica.is_leader(me) && diverging.is_some() => Ok(FetchBody {
+                entries: Vec::new(),
+                aborted: Vec::new(),
+                high_watermark: replica.high_watermark,
+                last_stable_offset: replica.last_stable_offset(),
+                next_offset: offset,
+                last_epoch: None,
+                diverging,
+            }),
+            Some(replica) if replica.is_leader(me) && offset > replica.log.log_end_offset() => {
+                Err((KafkaError::OffsetOutOfRange, Some(me)))
+            }
             Some(replica) if replica.is_leader(me) => {
                 let until = replica.fetch_upper_bound(isolation);
                 let entries = replica.log.read_entries(offset, until, max_records);
@@ -961,6 +988,9 @@ impl Broker {
                     Isolation::ReadUncommitted => Vec::new(),
                 };
                 let next_offset = entries.last().map_or(offset, |e| e.offset() + 1);
+                let served_epoch = entries
+                    .last()
+                    .and_then(|e| replica.log.epoch_at(e.offset()));
                 ctx.note(Note::FetchServed {
                     broker: node,
                     consumer: from,
@@ -977,6 +1007,8 @@ impl Broker {
                     high_watermark: replica.high_watermark,
                     last_stable_offset: replica.last_stable_offset(),
                     next_offset,
+                    last_epoch: served_epoch,
+                    diverging: None,
                 })
             }
             other => {

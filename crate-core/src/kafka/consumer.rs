@@ -2,6 +2,7 @@
 //! allows, and stops after a number of empty polls (or at a set time).
 
 use super::errors::KafkaError;
+use super::position_epochs::PositionEpochs;
 use super::protocol::{FetchBody, Message};
 use super::txn_index::deliverable;
 use super::Isolation;
@@ -71,6 +72,9 @@ pub struct Consumer {
     #[serde(with = "crate::serde_pairs")]
     pub committed: VecMap<Tp, u64>,
     pub last_commit_at: SimTime,
+    /// The leader epochs of the positions (KIP-320).
+    #[serde(default)]
+    pub epochs: PositionEpochs,
     next_request_id: u64,
 }
 
@@ -96,6 +100,7 @@ impl Consumer {
             awaiting_offsets: None,
             committed: VecMap::new(),
             last_commit_at: 0,
+            epochs: PositionEpochs::default(),
             next_request_id: 0,
         }
     }
@@ -231,6 +236,7 @@ impl Consumer {
                     offset,
                     isolation: self.settings.isolation,
                     max_records: FETCH_MAX_RECORDS,
+                    last_epoch: self.epochs.of(tp),
                 },
             );
             ctx.set_timer(
@@ -265,6 +271,7 @@ impl Consumer {
                 return true;
             }
             self.awaiting_offsets = None;
+            self.epochs.forget();
             for (tp, offset) in offsets {
                 self.positions.insert(*tp, offset.unwrap_or(0));
                 if let Some(o) = offset {
@@ -292,6 +299,12 @@ impl Consumer {
         };
         if self.in_flight.remove(request_id).is_none() {
             return false;
+        }
+        let at = self.positions.get(tp).copied().unwrap_or(0);
+        if let Some(to) = self.epochs.take(self.node(), *tp, at, result, ctx) {
+            self.positions.insert(*tp, to);
+            self.after_response(ctx);
+            return true;
         }
         match result {
             Ok(body) => self.take(*tp, body, ctx),
@@ -383,6 +396,7 @@ impl Consumer {
     /// offsets, or without them from the earliest offset (`auto.offset.reset=earliest`).
     pub fn crash(&mut self) {
         self.positions.clear();
+        self.epochs.forget();
         self.committed.clear();
         self.in_flight.clear();
         self.awaiting_offsets = None;

@@ -47,6 +47,9 @@ pub enum KafkaError {
     /// The broker no longer coordinates the transactional id (its `__transaction_state`
     /// partition moved): the client looks the coordinator up again. Retriable.
     NotCoordinator,
+    /// A fetch from an offset past the leader's log end: the reader resets its position by
+    /// `auto.offset.reset` (here, earliest).
+    OffsetOutOfRange,
 }
 
 impl KafkaError {
@@ -70,6 +73,7 @@ impl KafkaError {
             KafkaError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
             KafkaError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
             KafkaError::NotCoordinator => "NOT_COORDINATOR",
+            KafkaError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
         }
     }
 

@@ -8,6 +8,7 @@ pub mod errors;
 pub mod group_coordinator;
 pub mod partition_log;
 pub mod partitioner;
+pub mod position_epochs;
 pub mod processor;
 pub mod producer;
 pub mod producer_state;

@@ -30,6 +30,10 @@ pub struct StoredBatch {
     /// A transaction marker (control batch): no records, one offset.
     #[serde(default)]
     pub control: Option<ControlType>,
+    /// The leader epoch of the leader that appended it (Kafka's `partitionLeaderEpoch`):
+    /// where a log's epochs end is how a reader finds that its log parted from this one.
+    #[serde(default)]
+    pub leader_epoch: u32,
 }
 
 impl StoredBatch {
@@ -162,6 +166,7 @@ impl PartitionLog {
         transactional: bool,
         appended_at: SimTime,
         appended_step: u64,
+        leader_epoch: u32,
     ) -> u64 {
         let base_offset = self.log_end_offset;
         self.log_end_offset += records.len() as u64;
@@ -175,6 +180,7 @@ impl PartitionLog {
             appended_step,
             transactional,
             control: None,
+            leader_epoch,
         });
         base_offset
     }
@@ -187,6 +193,7 @@ impl PartitionLog {
         control: ControlType,
         appended_at: SimTime,
         appended_step: u64,
+        leader_epoch: u32,
     ) -> u64 {
         let offset = self.log_end_offset;
         self.log_end_offset += 1;
@@ -200,6 +207,7 @@ impl PartitionLog {
             appended_step,
             transactional: true,
             control: Some(control),
+            leader_epoch,
         });
         offset
     }
@@ -229,6 +237,27 @@ impl PartitionLog {
     pub fn truncate_to(&mut self, offset: u64) {
         self.batches.retain(|b| b.base_offset < offset);
         self.log_end_offset = self.batches.last().map_or(0, |b| b.base_offset + b.len());
+    }
+
+    /// Where leader epoch `epoch` ends in this log: the first offset written under a later
+    /// epoch, or the log end (Kafka's OffsetsForLeaderEpoch answer, from its leader-epoch
+    /// cache, which the batches' epochs make).
+    pub fn end_offset_for_epoch(&self, epoch: u32) -> u64 {
+        self.batches
+            .iter()
+            .find(|b| b.leader_epoch > epoch)
+            .map_or(self.log_end_offset, |b| b.base_offset)
+    }
+
+    /// The leader epoch of the batch that holds `offset`, if the log holds it.
+    pub fn epoch_at(&self, offset: u64) -> Option<u32> {
+        let i = self
+            .batches
+            .partition_point(|b| b.base_offset + b.len() <= offset);
+        self.batches
+            .get(i)
+            .filter(|b| b.base_offset <= offset)
+            .map(|b| b.leader_epoch)
     }
 
     /// Batches that start at or after `offset`, for replication.
@@ -303,8 +332,8 @@ mod tests {
     #[test]
     fn offsets_are_dense_and_reads_respect_bounds() {
         let mut log = PartitionLog::default();
-        assert_eq!(log.append(7, 0, 0, vec![rec(0), rec(1)], false, 0, 1), 0);
-        assert_eq!(log.append(7, 0, 2, vec![rec(2)], false, 0, 2), 2);
+        assert_eq!(log.append(7, 0, 0, vec![rec(0), rec(1)], false, 0, 1, 0), 0);
+        assert_eq!(log.append(7, 0, 2, vec![rec(2)], false, 0, 2, 0), 2);
         assert_eq!(log.log_end_offset(), 3);
         let read = log.read(1, 3, 10);
         assert_eq!(
@@ -320,8 +349,8 @@ mod tests {
     #[test]
     fn truncation_drops_whole_batches_at_and_above_the_offset() {
         let mut log = PartitionLog::default();
-        log.append(-1, -1, -1, vec![rec(0)], false, 0, 1);
-        log.append(-1, -1, -1, vec![rec(1), rec(2)], false, 0, 2);
+        log.append(-1, -1, -1, vec![rec(0)], false, 0, 1, 0);
+        log.append(-1, -1, -1, vec![rec(1), rec(2)], false, 0, 2, 0);
         log.truncate_to(1);
         assert_eq!(log.log_end_offset(), 1);
         assert_eq!(log.batches_from(0).len(), 1);
@@ -330,9 +359,9 @@ mod tests {
     #[test]
     fn a_marker_takes_one_offset_and_is_never_data() {
         let mut log = PartitionLog::default();
-        log.append(7, 0, 0, vec![rec(0), rec(1)], true, 0, 1);
-        assert_eq!(log.append_marker(7, 0, ControlType::Commit, 0, 2), 2);
-        log.append(-1, -1, -1, vec![rec(2)], false, 0, 3);
+        log.append(7, 0, 0, vec![rec(0), rec(1)], true, 0, 1, 0);
+        assert_eq!(log.append_marker(7, 0, ControlType::Commit, 0, 2, 0), 2);
+        log.append(-1, -1, -1, vec![rec(2)], false, 0, 3, 0);
         assert_eq!(log.log_end_offset(), 4);
         let data: Vec<u64> = log.read(0, 4, 10).iter().map(|r| r.offset).collect();
         assert_eq!(data, vec![0, 1, 3], "the marker is not a record");
@@ -355,5 +384,24 @@ mod tests {
         assert_eq!(sequence_add(i32::MAX, 1), 0);
         assert_eq!(sequence_add(5, 2), 7);
         assert_eq!(sequence_add(-1, 3), -1);
+    }
+
+    #[test]
+    fn an_epoch_ends_where_a_later_one_begins() {
+        let mut log = PartitionLog::default();
+        log.append(7, 0, 0, vec![rec(0), rec(1)], false, 0, 1, 0);
+        log.append(7, 0, 2, vec![rec(2)], false, 0, 2, 2);
+        log.append(7, 0, 3, vec![rec(3)], false, 0, 3, 5);
+        // Epoch 0 ends at 2; epochs 1 and 2 (the second never wrote) end where 2's first
+        // write begins; the newest runs to the log end.
+        assert_eq!(log.end_offset_for_epoch(0), 2);
+        assert_eq!(log.end_offset_for_epoch(1), 2);
+        assert_eq!(log.end_offset_for_epoch(2), 3);
+        assert_eq!(log.end_offset_for_epoch(5), 4);
+        assert_eq!(log.end_offset_for_epoch(9), 4);
+        assert_eq!(
+            (0..5).map(|o| log.epoch_at(o)).collect::<Vec<_>>(),
+            vec![Some(0), Some(0), Some(2), Some(5), None]
+        );
     }
 }

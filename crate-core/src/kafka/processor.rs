@@ -8,6 +8,7 @@
 
 use super::consumer::ReadEntry;
 use super::errors::KafkaError;
+use super::position_epochs::PositionEpochs;
 use super::producer::{Producer, ProducerTimer, Unconfirmed};
 use super::protocol::Message;
 use super::txn_client::{TxnOffsets, TxnPhase};
@@ -154,6 +155,9 @@ pub struct Processor {
     /// Where the positions will be once the current batch is done.
     #[serde(with = "crate::serde_pairs")]
     pub next_positions: VecMap<Tp, u64>,
+    /// The leader epochs of the positions (KIP-320).
+    #[serde(default)]
+    pub epochs: PositionEpochs,
     #[serde(with = "crate::serde_pairs")]
     pub leader_hint: VecMap<Tp, u8>,
     pub in_flight: VecMap<u64, (Tp, u8)>,
@@ -199,6 +203,7 @@ impl Processor {
             empty_polls: 0,
             processed: Vec::new(),
             brokers: brokers.max(1),
+            epochs: PositionEpochs::default(),
             next_request_id: 0,
         }
     }
@@ -336,6 +341,7 @@ impl Processor {
                     offset,
                     isolation: self.isolation(),
                     max_records: FETCH_MAX_RECORDS,
+                    last_epoch: self.epochs.of(tp),
                 },
             );
             ctx.set_timer(
@@ -354,6 +360,14 @@ impl Processor {
             } => {
                 if self.in_flight.remove(request_id).is_none() {
                     return false;
+                }
+                let at = self.positions.get(tp).copied().unwrap_or(0);
+                if let Some(to) = self.epochs.take(self.node(), *tp, at, result, ctx) {
+                    // Where it reads from on: what it read past there is in no log now.
+                    self.positions.insert(*tp, to);
+                    self.next_positions.insert(*tp, to);
+                    self.round_done(ctx);
+                    return true;
                 }
                 match result {
                     Ok(body) => {
@@ -408,6 +422,7 @@ impl Processor {
                     );
                     return true;
                 }
+                self.epochs.forget();
                 for (tp, o) in offsets {
                     self.positions.insert(*tp, o.unwrap_or(0));
                 }
@@ -688,6 +703,7 @@ impl Processor {
         self.phase = Phase::Idle;
         self.positions.clear();
         self.next_positions.clear();
+        self.epochs.forget();
         self.in_flight.clear();
         self.batch.clear();
         self.held.clear();

@@ -181,6 +181,7 @@ mod tests {
             appended_step: 0,
             transactional: false,
             control: None,
+            leader_epoch: 0,
         }
     }
 

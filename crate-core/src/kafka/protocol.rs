@@ -47,6 +47,20 @@ pub struct FetchBody {
     pub last_stable_offset: u64,
     /// Where the consumer's next fetch starts.
     pub next_offset: u64,
+    /// The leader epoch of the last entry served: the epoch of the reader's next position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_epoch: Option<u32>,
+    /// The reader's log parted from this one below its position (KIP-320): nothing is served,
+    /// and the reader goes back to where its epoch ends here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverging: Option<DivergingEpoch>,
+}
+
+/// Kafka's `DivergingEpoch`: the reader's leader epoch and where the leader's log ends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DivergingEpoch {
+    pub epoch: u32,
+    pub end_offset: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -154,6 +168,11 @@ pub enum Message {
         offset: u64,
         isolation: Isolation,
         max_records: u32,
+        /// The leader epoch of the record before `offset` as the reader saw it (KIP-320's
+        /// position validation): the leader answers `diverging` if its log ends that epoch
+        /// below `offset`. `None` when the reader does not know it (a committed offset).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_epoch: Option<u32>,
     },
     FetchResponse {
         request_id: u64,

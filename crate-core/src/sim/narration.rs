@@ -674,6 +674,33 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 )
             }
         ),
+        Note::PositionReset {
+            reader,
+            tp: t,
+            from,
+            to,
+            diverged: Some(epoch),
+        } => format!(
+            "The leader of {} ends leader epoch {epoch}, the one {} last read under, at offset {to}, below its position {from}: the log it read from parted from this one (an unclean election). It goes back to offset {to} (truncation detected, KIP-320): what it read at {} is in no log now, and new records take those offsets.",
+            tp(t),
+            n(reader),
+            if from.saturating_sub(*to) == 1 {
+                format!("offset {to}")
+            } else {
+                format!("offsets {to}–{}", from.saturating_sub(1))
+            }
+        ),
+        Note::PositionReset {
+            reader,
+            tp: t,
+            from,
+            to,
+            diverged: None,
+        } => format!(
+            "{}'s position {from} on {} is past the leader's log end: OFFSET_OUT_OF_RANGE. It starts again from offset {to}, the log's start (auto.offset.reset=earliest), and reads again what is there.",
+            n(reader),
+            tp(t)
+        ),
         Note::BrokerFenced {
             broker,
             session_timeout_ms,

@@ -578,6 +578,18 @@ pub enum Note {
         leader_epoch: u32,
         lost_records: Vec<RecordId>,
     },
+    /// A reader's fetch position on `tp` moved `from` → `to` at the leader's word: its log
+    /// ends the reader's leader epoch `diverged` below the position (KIP-320's truncation
+    /// detection, after an unclean election), or, with `diverged` `None`, the position is
+    /// past the log end (OFFSET_OUT_OF_RANGE, reset to the earliest offset).
+    PositionReset {
+        reader: NodeId,
+        tp: Tp,
+        from: u64,
+        to: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        diverged: Option<u32>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -645,6 +657,9 @@ impl Note {
             {
                 Some(Notable::Loss)
             }
+            Note::PositionReset {
+                diverged: Some(_), ..
+            } => Some(Notable::Loss),
             Note::Delivered { .. } => Some(Notable::Delivered),
             Note::TxnEnded { commit: true, .. } => Some(Notable::Commit),
             Note::TxnEnded { commit: false, .. } | Note::TxnTimedOut { .. } => Some(Notable::Abort),
@@ -687,6 +702,7 @@ impl Note {
         "high_watermark_advanced",
         "not_leader",
         "fetch_served",
+        "position_reset",
         "leader_elected",
         "partition_offline",
         "unclean_leader_elected",
@@ -785,6 +801,7 @@ impl Note {
             Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
             Note::NotLeader { .. } => "not_leader",
             Note::FetchServed { .. } => "fetch_served",
+            Note::PositionReset { .. } => "position_reset",
             Note::LeaderElected { .. } => "leader_elected",
             Note::PartitionOffline { .. } => "partition_offline",
             Note::UncleanLeaderElected { .. } => "unclean_leader_elected",
