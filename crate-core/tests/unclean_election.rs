@@ -227,11 +227,11 @@ fn a_reader_whose_log_parted_goes_back_to_where_its_epoch_ends() {
     assert!(report.invariants.iter().all(|i| i.holds));
 }
 
-/// A restarted reader resumes from its committed offset, with no leader epoch to check (the
-/// model's commits carry none): past the new leader's log end, it is out of range, and
-/// starts again from the log's start, where v1 comes (sent late, at 55 s, for that).
+/// A restarted reader resumes from its committed offset, and the leader epoch committed with
+/// it (KIP-320): the new leader ends that epoch below the offset, so it goes back there too,
+/// where v1 comes (sent late, at 55 s, for that).
 #[test]
-fn a_committed_position_past_the_log_end_starts_again_from_the_start() {
+fn a_committed_position_is_checked_by_its_committed_epoch() {
     let text = eos_core::scenario::builtin::text("unclean-election-loss").expect("built-in");
     let late = text.replace("at_ms = 25000", "at_ms = 55000");
     assert_ne!(late, text);
@@ -241,22 +241,115 @@ fn a_committed_position_past_the_log_end_starts_again_from_the_start() {
     );
     let (sim, report) = run(&Scenario::parse(&late).expect("parses"));
     let all = notes(&sim);
+    let resumed = all
+        .iter()
+        .position(|(_, n)| matches!(n, Note::ResumedFromCommitted { .. }))
+        .expect("the restarted reader resumes from the group");
     assert!(
-        all.iter().any(|(_, n)| matches!(
+        all[resumed..].iter().any(|(_, n)| matches!(
             n,
             Note::PositionReset {
                 from: 1,
                 to: 0,
-                diverged: None,
+                diverged: Some(0),
                 ..
             }
         )),
-        "OFFSET_OUT_OF_RANGE resets to the earliest offset: {:?}",
+        "its committed offset 1 of epoch 0 is checked: {:?}",
         all.iter()
             .filter(|(_, n)| n.kind_name() == "position_reset")
             .collect::<Vec<_>>()
     );
     assert!(report.anomalies.iter().all(|a| a.kind != "unseen"));
+}
+
+/// A Flink Kafka source goes back too; and a checkpoint keeps only its positions (a
+/// `KafkaPartitionSplit` holds no leader epoch), so a restore to one past the new leader's
+/// log end is OFFSET_OUT_OF_RANGE, and the source starts again from the log's start.
+#[test]
+fn a_flink_source_goes_back_and_a_restore_past_the_log_end_starts_over() {
+    let text = r#"
+version = 1
+name = "flink-unclean"
+
+[cluster]
+brokers = 2
+
+[[topics]]
+name = "orders"
+partitions = 1
+replication_factor = 2
+unclean_leader_election = true
+
+[[producers]]
+name = "shop"
+acks = "all"
+request_timeout_ms = 2000
+linger_ms = 0
+
+[[producers.sends]]
+at_ms = 10000
+topic = "orders"
+key = "alice"
+count = 3
+interval_us = 20000
+
+[[producers.sends]]
+at_ms = 30000
+topic = "orders"
+key = "bob"
+count = 2
+interval_us = 20000
+
+[flink]
+checkpointing = "exactly-once"
+checkpoint_interval_ms = 1000
+restart_delay_ms = 500
+stop_ms = 50000
+
+[[flink.operators]]
+name = "source"
+kind = "source"
+topic = "orders"
+parallelism = 1
+
+[[flink.operators]]
+name = "sink"
+kind = "append"
+inputs = ["source"]
+
+[[faults]]
+at_ms = 0
+action = "freeze"
+target = "broker-1"
+duration_ms = 12000
+
+[[faults]]
+at_ms = 10500
+action = "crash"
+target = "broker-0"
+restart_after_ms = 29500
+
+[[faults]]
+at_ms = 33000
+action = "crash"
+target = "sink-0"
+"#;
+    let (sim, _) = run(&Scenario::parse(text).expect("parses"));
+    let resets: Vec<(u64, u64, Option<u32>)> = notes(&sim)
+        .into_iter()
+        .filter_map(|(_, n)| match n {
+            Note::PositionReset {
+                from, to, diverged, ..
+            } => Some((from, to, diverged)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        resets,
+        vec![(3, 0, Some(0)), (3, 0, None)],
+        "back to where epoch 0 ends, then out of range after the restore"
+    );
 }
 
 mod random_timings {

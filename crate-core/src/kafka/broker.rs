@@ -361,6 +361,7 @@ impl Broker {
                 producer_id,
                 epoch,
                 offsets,
+                leader_epochs,
             } => {
                 // The offsets partition joins the transaction through the same check as a
                 // data partition, unless the transaction holds offsets here already.
@@ -372,6 +373,7 @@ impl Broker {
                         *producer_id,
                         *epoch,
                         offsets,
+                        leader_epochs,
                         ctx,
                     );
                 } else {
@@ -380,6 +382,7 @@ impl Broker {
                         request_id: *request_id,
                         group: group.clone(),
                         offsets: offsets.clone(),
+                        leader_epochs: leader_epochs.clone(),
                     };
                     let tp = offsets_partition(u16::from(self.id));
                     // Our clients speak the cluster's protocol: TxnOffsetCommit v5 under 2.
@@ -444,9 +447,11 @@ impl Broker {
                 request_id,
                 group,
                 offsets,
+                leader_epochs,
             } => {
                 for (tp, offset) in offsets {
-                    self.groups.commit(group, *tp, *offset);
+                    self.groups
+                        .commit(group, *tp, *offset, epoch_of(leader_epochs, *tp));
                 }
                 ctx.note(Note::OffsetsCommitted {
                     broker: self.node(),
@@ -480,12 +485,18 @@ impl Broker {
                         .collect();
                     (offsets, None)
                 };
+                let leader_epochs = partitions
+                    .iter()
+                    .filter(|_| error.is_none())
+                    .filter_map(|tp| Some((*tp, self.groups.committed_epoch(group, *tp)?)))
+                    .collect();
                 ctx.send(
                     from,
                     Message::OffsetFetchResponse {
                         request_id: *request_id,
                         offsets,
                         error,
+                        leader_epochs,
                     },
                 );
             }
@@ -526,10 +537,12 @@ impl Broker {
         producer_id: i64,
         epoch: i16,
         offsets: &[(Tp, u64)],
+        leader_epochs: &[(Tp, u32)],
         ctx: &mut Ctx,
     ) {
         for (tp, offset) in offsets {
-            self.groups.add_pending(producer_id, group, *tp, *offset);
+            let e = epoch_of(leader_epochs, *tp);
+            self.groups.add_pending(producer_id, group, *tp, *offset, e);
         }
         ctx.note(Note::TxnOffsetsPending {
             broker: self.node(),
@@ -1030,6 +1043,14 @@ impl Broker {
             },
         );
     }
+}
+
+/// The leader epoch a commit names for `tp`, if any.
+fn epoch_of(leader_epochs: &[(Tp, u32)], tp: Tp) -> Option<u32> {
+    leader_epochs
+        .iter()
+        .find(|(t, _)| *t == tp)
+        .map(|(_, e)| *e)
 }
 
 /// The leader pushes what each in-sync follower lacks (our stand-in for follower fetches).

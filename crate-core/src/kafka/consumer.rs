@@ -198,12 +198,14 @@ impl Consumer {
             self.committed.insert(*tp, *o);
         }
         let request_id = self.take_request_id();
+        let leader_epochs = self.epochs.for_commit(&offsets);
         ctx.send(
             NodeId::Broker(self.settings.coordinator),
             Message::OffsetCommit {
                 request_id,
                 group,
                 offsets,
+                leader_epochs,
             },
         );
     }
@@ -251,6 +253,7 @@ impl Consumer {
             request_id,
             offsets,
             error,
+            leader_epochs,
         } = msg
         {
             if self.awaiting_offsets != Some(*request_id) || self.stopped {
@@ -271,7 +274,7 @@ impl Consumer {
                 return true;
             }
             self.awaiting_offsets = None;
-            self.epochs.forget();
+            self.epochs.resume(leader_epochs);
             for (tp, offset) in offsets {
                 self.positions.insert(*tp, offset.unwrap_or(0));
                 if let Some(o) = offset {

@@ -13,31 +13,68 @@ pub struct GroupOffsets {
     committed: VecMap<(String, Tp), u64>,
     /// Offsets sent in a transaction (TxnOffsetCommit), per producer id, until its marker.
     pending: VecMap<i64, Vec<(String, Tp, u64)>>,
+    /// The leader epoch of each committed offset, where the committer knew it (KIP-320: a
+    /// reader that resumes from the offset checks it against the leader's log).
+    #[serde(default, with = "crate::serde_pairs")]
+    epochs: VecMap<(String, Tp), u32>,
+    /// The same for pending offsets, per producer id.
+    #[serde(default)]
+    pending_epochs: VecMap<i64, Vec<(String, Tp, u32)>>,
 }
 
 impl GroupOffsets {
-    pub fn commit(&mut self, group: &str, tp: Tp, offset: u64) {
-        self.committed.insert((group.to_string(), tp), offset);
+    /// Commits `offset`, with the leader epoch of the record before it if the committer
+    /// knew it.
+    pub fn commit(&mut self, group: &str, tp: Tp, offset: u64, epoch: Option<u32>) {
+        let key = (group.to_string(), tp);
+        match epoch {
+            Some(e) => self.epochs.insert(key.clone(), e),
+            None => self.epochs.remove(&key),
+        };
+        self.committed.insert(key, offset);
     }
 
     pub fn committed(&self, group: &str, tp: Tp) -> Option<u64> {
         self.committed.get(&(group.to_string(), tp)).copied()
     }
 
-    /// Holds offsets of an open transaction (KIP-98 `TxnOffsetCommit`).
-    pub fn add_pending(&mut self, producer_id: i64, group: &str, tp: Tp, offset: u64) {
+    /// The leader epoch committed with the offset, if any.
+    pub fn committed_epoch(&self, group: &str, tp: Tp) -> Option<u32> {
+        self.epochs.get(&(group.to_string(), tp)).copied()
+    }
+
+    /// Holds offsets of an open transaction (KIP-98 `TxnOffsetCommit`), with their leader
+    /// epochs where known.
+    pub fn add_pending(
+        &mut self,
+        producer_id: i64,
+        group: &str,
+        tp: Tp,
+        offset: u64,
+        epoch: Option<u32>,
+    ) {
         let list = self.pending.entry(producer_id).or_default();
         list.retain(|(g, t, _)| !(g == group && *t == tp));
         list.push((group.to_string(), tp, offset));
+        let epochs = self.pending_epochs.entry(producer_id).or_default();
+        epochs.retain(|(g, t, _)| !(g == group && *t == tp));
+        if let Some(e) = epoch {
+            epochs.push((group.to_string(), tp, e));
+        }
     }
 
     /// The transaction's marker arrived: COMMIT makes its offsets committed, ABORT drops
     /// them. Returns what changed.
     pub fn complete_pending(&mut self, producer_id: i64, commit: bool) -> Vec<(String, Tp, u64)> {
         let list = self.pending.remove(&producer_id).unwrap_or_default();
+        let epochs = self.pending_epochs.remove(&producer_id).unwrap_or_default();
         if commit {
             for (g, tp, o) in &list {
-                self.committed.insert((g.clone(), *tp), *o);
+                let epoch = epochs
+                    .iter()
+                    .find(|(eg, et, _)| eg == g && et == tp)
+                    .map(|(_, _, e)| *e);
+                self.commit(g, *tp, *o, epoch);
             }
         }
         list
@@ -88,11 +125,17 @@ mod tests {
             partition: 1,
         };
         assert_eq!(g.committed("a", tp), None);
-        g.commit("a", tp, 3);
-        g.commit("a", tp, 5);
-        g.commit("b", tp, 1);
+        g.commit("a", tp, 3, Some(0));
+        g.commit("a", tp, 5, None);
+        g.commit("b", tp, 1, Some(2));
         assert_eq!(g.committed("a", tp), Some(5));
         assert_eq!(g.committed("b", tp), Some(1));
+        assert_eq!(
+            g.committed_epoch("a", tp),
+            None,
+            "the newer commit had none"
+        );
+        assert_eq!(g.committed_epoch("b", tp), Some(2));
         assert_eq!(g.all().count(), 2);
     }
 
@@ -103,14 +146,15 @@ mod tests {
             topic: 0,
             partition: 0,
         };
-        g.add_pending(7, "rpw", tp, 4);
+        g.add_pending(7, "rpw", tp, 4, Some(1));
         assert!(g.has_pending("rpw", tp));
         assert_eq!(g.committed("rpw", tp), None);
         assert_eq!(g.complete_pending(7, false).len(), 1);
         assert_eq!(g.committed("rpw", tp), None, "an abort drops them");
-        g.add_pending(8, "rpw", tp, 6);
+        g.add_pending(8, "rpw", tp, 6, Some(3));
         g.complete_pending(8, true);
         assert_eq!(g.committed("rpw", tp), Some(6));
+        assert_eq!(g.committed_epoch("rpw", tp), Some(3), "its epoch with it");
         assert!(!g.has_pending("rpw", tp));
     }
 

@@ -23,10 +23,24 @@ impl PositionEpochs {
         self.0.get(&tp).copied()
     }
 
-    /// The positions moved where the reader saw no record (a rewind to committed offsets or
-    /// a checkpoint): their epochs are unknown.
+    /// The positions moved where the reader saw no record (a rewind to a checkpoint): their
+    /// epochs are unknown.
     pub fn forget(&mut self) {
         self.0 = VecMap::new();
+    }
+
+    /// The epochs to commit with `offsets` (Kafka's committed leader epoch).
+    pub fn for_commit(&self, offsets: &[(Tp, u64)]) -> Vec<(Tp, u32)> {
+        offsets
+            .iter()
+            .filter_map(|(tp, _)| Some((*tp, self.of(*tp)?)))
+            .collect()
+    }
+
+    /// The positions are the group's committed offsets now: their epochs are those
+    /// committed with them, where there are.
+    pub fn resume(&mut self, committed: &[(Tp, u32)]) {
+        self.0 = committed.iter().copied().collect();
     }
 
     /// Takes the answer to `reader`'s fetch of `tp` from offset `at`: keeps the epoch of

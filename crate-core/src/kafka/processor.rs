@@ -401,6 +401,7 @@ impl Processor {
                 request_id,
                 offsets,
                 error,
+                leader_epochs,
             } => {
                 if self.phase
                     != (Phase::Resuming {
@@ -422,7 +423,7 @@ impl Processor {
                     );
                     return true;
                 }
-                self.epochs.forget();
+                self.epochs.resume(leader_epochs);
                 for (tp, o) in offsets {
                     self.positions.insert(*tp, o.unwrap_or(0));
                 }
@@ -596,6 +597,7 @@ impl Processor {
             Message::OffsetCommit {
                 request_id,
                 group: self.settings.group.clone(),
+                leader_epochs: self.epochs.for_commit(&offsets),
                 offsets,
             },
         );
@@ -617,10 +619,12 @@ impl Processor {
             return;
         }
         let outputs = self.outputs();
+        let positions: Vec<(Tp, u64)> = self.next_positions.iter().map(|(t, o)| (*t, *o)).collect();
         let offsets = TxnOffsets {
             group: self.settings.group.clone(),
             group_coordinator: self.settings.group_coordinator,
-            offsets: self.next_positions.iter().map(|(t, o)| (*t, *o)).collect(),
+            leader_epochs: self.epochs.for_commit(&positions),
+            offsets: positions,
         };
         self.note_processed(ctx);
         self.phase = Phase::Transacting;

@@ -776,8 +776,8 @@ impl Producer {
             }
             TxnRequest::CommitOffsets => {
                 let offsets = t.current().and_then(|w| w.offsets.clone());
-                let (group, list, coordinator) = offsets
-                    .map(|o| (o.group, o.offsets, o.group_coordinator))
+                let (group, list, coordinator, leader_epochs) = offsets
+                    .map(|o| (o.group, o.offsets, o.group_coordinator, o.leader_epochs))
                     .unwrap_or_default();
                 let msg = Message::TxnOffsetCommit {
                     request_id,
@@ -786,6 +786,7 @@ impl Producer {
                     producer_id: pid,
                     epoch,
                     offsets: list,
+                    leader_epochs,
                 };
                 // TxnOffsetCommit goes to the group coordinator, not the transaction one.
                 t.outstanding = Some((request_id, request));

@@ -103,6 +103,9 @@ pub enum Message {
         producer_id: i64,
         epoch: i16,
         offsets: Vec<(Tp, u64)>,
+        /// The leader epochs of the offsets, where known (KIP-320's committed leader epoch).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        leader_epochs: Vec<(Tp, u32)>,
     },
     EndTxn {
         request_id: u64,
@@ -183,6 +186,9 @@ pub enum Message {
         request_id: u64,
         group: String,
         offsets: Vec<(Tp, u64)>,
+        /// The leader epochs of the offsets, where known (KIP-320's committed leader epoch).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        leader_epochs: Vec<(Tp, u32)>,
     },
     OffsetCommitResponse {
         request_id: u64,
@@ -196,6 +202,9 @@ pub enum Message {
         request_id: u64,
         offsets: Vec<(Tp, Option<u64>)>,
         error: Option<KafkaError>,
+        /// The leader epochs committed with the offsets, where there are.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        leader_epochs: Vec<(Tp, u32)>,
     },
     /// Flink's RPC between the JobManager and the tasks (checkpoint trigger, acknowledgement,
     /// notifications).

@@ -74,6 +74,8 @@ pub enum Held {
         request_id: u64,
         group: String,
         offsets: Vec<(Tp, u64)>,
+        #[serde(default)]
+        leader_epochs: Vec<(Tp, u32)>,
     },
 }
 
@@ -352,6 +354,7 @@ impl Broker {
                 request_id,
                 group,
                 offsets,
+                leader_epochs,
             } => self.store_txn_offsets(
                 from,
                 request_id,
@@ -359,6 +362,7 @@ impl Broker {
                 held.producer_id,
                 held.epoch,
                 &offsets,
+                &leader_epochs,
                 ctx,
             ),
         }

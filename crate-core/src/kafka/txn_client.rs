@@ -29,6 +29,9 @@ pub struct TxnOffsets {
     pub group: String,
     pub group_coordinator: u8,
     pub offsets: Vec<(Tp, u64)>,
+    /// The leader epochs of the offsets, where known.
+    #[serde(default)]
+    pub leader_epochs: Vec<(Tp, u32)>,
 }
 
 impl TxnWork {
