@@ -650,6 +650,40 @@ test('the keyboard never works under the inspector: the panel moves away from wh
   assert((await page.locator('#inspector').getAttribute('data-dock')) === 'left', 'the panel went to the other corner');
 });
 
+test('Tab from the inspector goes on after what opened it, Shift+Tab back to it', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?s=rpw-crash-exactly-once', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  const cards = page.locator('article.card:is(.producer, .processor)');
+  await cards.first().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#inspector');
+  await page.focus('#inspector-close');
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate(() => document.activeElement?.closest('article')?.dataset.spot ?? document.activeElement?.id);
+  const second = await cards.nth(1).getAttribute('data-spot');
+  assert(next === second, `Tab from the panel's last button goes to the card after the opener: ${next} (want ${second})`);
+  await page.focus('#inspector-fold');
+  await page.keyboard.press('Shift+Tab');
+  assert(await page.evaluate(() => document.activeElement?.matches('article.producer')), 'Shift+Tab from its first button goes back to the opener');
+});
+
+test('at the end the oracle names each loss with the step that settles it', async (page) => {
+  await page.goto(url + '?s=unclean-election-loss', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  assert((await page.locator('#outcome-named').count()) === 0, 'nothing named before the end');
+  await page.keyboard.press('End');
+  const named = page.locator('#outcome-named li');
+  await named.first().waitFor();
+  const report = cli(['run', 'unclean-election-loss', '--json']);
+  const lost = report.anomalies.filter((a) => a.kind === 'lost-write');
+  assert((await named.count()) === lost.length, `one line per loss: ${await named.allInnerTexts()}`);
+  assert((await named.first().innerText()).includes(lost[0].detail), `the oracle's words: ${await named.first().innerText()}`);
+  const settled = lost[0].events[lost[0].events.length - 1];
+  await named.first().locator('button.step').click();
+  assert((await stepNumber(page)) === settled, `its step button goes to step ${settled}: ${await stepNumber(page)}`);
+});
+
 test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url + '?s=seed-frozen-broker', { waitUntil: 'load' });
@@ -1083,7 +1117,7 @@ test('every built-in scenario runs to the end in the page with the native trace 
     assert((await stepNumber(page)) === report.steps, `${name}: steps UI ${await stepNumber(page)} vs CLI ${report.steps}`);
     // Counted on the leaders' logs: a follower holds copies of the same duplicates.
     const dups = await page.locator('.brokers section.partition').evaluateAll((ss) => ss
-      .filter((s) => /leader$/.test((s.querySelector('.partition-role')?.textContent ?? '').trim()))
+      .filter((s) => /· leader( · ISR [0-9, ]+)?$/.test((s.querySelector('.partition-role')?.textContent ?? '').trim()))
       .reduce((n, s) => n + s.querySelectorAll('li.cell.dup').length, 0));
     assert(dups === report.outcome.duplicates, `${name}: duplicates ${dups} vs ${report.outcome.duplicates}`);
     // The oracle's verdict on screen is the report's outcome (a Flink job's own losses are

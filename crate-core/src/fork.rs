@@ -77,6 +77,9 @@ pub struct ChangeSetting {
     pub of: String,
     pub from: String,
     pub to: String,
+    /// An `acks` change that turns idempotence off (it needs acks=all) or back on (its
+    /// default with acks=all): idempotence's new value.
+    pub idempotence: Option<bool>,
 }
 
 /// The setting a change flips and its values before and after, or `None` for a change with
@@ -180,15 +183,32 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
         },
         from,
         to: values(&after)?,
+        idempotence: match a {
+            TryAction::Flip(Flip::Acks) => {
+                let now = after.plain_producers_idempotent();
+                (s.plain_producers_idempotent() != now
+                    && now.iter().all(|i| Some(i) == now.first()))
+                .then(|| now.first().copied())
+                .flatten()
+            }
+            _ => None,
+        },
     })
 }
 
 /// The change as a reader sees it: the setting, from what the scenario has to what the fork
 /// gives it (`idempotence: on → off`, `checkpoints: unaligned → aligned`).
 pub fn change_label(s: &Scenario, a: &TryAction) -> String {
+    let so = |c: &ChangeSetting| match c.idempotence {
+        Some(false) => ", so idempotence off (it needs acks=all)",
+        Some(true) => ", so idempotence on (its default with acks=all)",
+        None => "",
+    };
     match change_setting(s, a) {
-        Some(c) if !c.of.is_empty() => format!("{} ({}): {} → {}", c.setting, c.of, c.from, c.to),
-        Some(c) => format!("{}: {} → {}", c.setting, c.from, c.to),
+        Some(c) if !c.of.is_empty() => {
+            format!("{} ({}): {} → {}{}", c.setting, c.of, c.from, c.to, so(&c))
+        }
+        Some(c) => format!("{}: {} → {}{}", c.setting, c.from, c.to, so(&c)),
         None => change_name(a),
     }
 }
@@ -303,8 +323,8 @@ pub struct Fork {
     pub as_is: ForkSide,
     pub changed: ForkSide,
     pub fates: Vec<FateDiff>,
-    /// The sides list their notable events after this step: the fork step, or the step
-    /// before the futures part if that is later.
+    /// The sides list their notable events after this step: the step before the futures
+    /// part if they part at the fork step or later, else the fork step.
     pub events_after: u64,
     /// The changed side lists its events after this step of its own run: `events_after`,
     /// unless the change acted before the fork step (idempotence off from the start) and
@@ -655,11 +675,15 @@ pub fn fork(s: &Scenario, seed: Option<u64>, change: &TryAction, at: u64) -> Res
             let (la, lb) = (a.trace().len(), b.trace().len());
             (la != lb).then(|| la.min(lb) as u64 + 1)
         });
-    // The events listed start where the futures part: before that they are the same.
-    let from = at.max(diverged_at.map_or(at, |d| d.saturating_sub(1)));
-    // Parted at or before the fork step: the two runs' step numbers no longer name the
-    // same moments, so the changed side starts where the as-is side's list starts in time.
-    let changed_from = if diverged_at.is_some_and(|d| d <= at) {
+    // The events listed start where the futures part (before that they are the same), the
+    // fork's own step included when they part there; parted before the fork, after it.
+    let from = match diverged_at {
+        Some(d) if d >= at => d.saturating_sub(1),
+        _ => at,
+    };
+    // Parted before the fork step: the two runs' step numbers no longer name the same
+    // moments, so the changed side starts where the as-is side's list starts in time.
+    let changed_from = if diverged_at.is_some_and(|d| d < at) {
         let start = usize::try_from(from).unwrap_or(usize::MAX);
         let moment = match a.trace().get(start) {
             Some(first) => first.time,
@@ -729,6 +753,12 @@ mod tests {
                 "paused-leader-fenced-loss",
                 TryAction::Flip(Flip::Acks),
                 "acks (app): 1 → all",
+            ),
+            // Idempotence by default needs acks=all: the label says it goes with it.
+            (
+                "unclean-election-loss",
+                TryAction::Flip(Flip::Acks),
+                "acks (app): all → 1, so idempotence off (it needs acks=all)",
             ),
             // Two consumers at two levels: both listed, in the scenario's order.
             (

@@ -303,8 +303,7 @@ pub fn app() -> Html {
             </Held> }) }
         </div>
     };
-    let events =
-        html! { <EventLog sim={live.clone()} on_seek={on_seek} announce={!state.playing} /> };
+    let events = html! { <EventLog sim={live.clone()} on_seek={on_seek.clone()} announce={!state.playing} /> };
     html! {
         <ContextProvider<crate::i18n::I18n> context={i18n.clone()}>
         <ContextProvider<crate::spot::Spot> context={(*spot).clone()}>
@@ -387,7 +386,7 @@ pub fn app() -> Html {
                 </div>
                 <div class="brokers">
                     <Held hold={hold} still={outcome_still} class="held">
-                        <Live<crate::components::outcome_bar::OutcomePart> sim={live.clone()} part={crate::components::outcome_bar::OutcomePart { done: finished }} />
+                        <Live<crate::components::outcome_bar::OutcomePart> sim={live.clone()} part={crate::components::outcome_bar::OutcomePart { done: finished, on_seek: on_seek.clone() }} />
                     </Held>
                     <h2>{ i18n.t(crate::i18n::S::PartitionLogs) }</h2>
                     { for replicas.into_iter().map(|(tp, broker)| html! { <Held hold={hold} class="held">

@@ -243,6 +243,8 @@ strings! {
     ForkBeforeTheForkAt => "before the fork at step", "раньше развилки на шаге";
     ForkAClientOrJob => "the changed run has this setting from its start, as a client, job or topic takes it when it is created.", "в изменённом прогоне эта настройка действует с самого начала: клиент, задание или топик получает её при создании.";
     ForkAtTheForksStep => "the fork's own step", "на самом шаге развилки";
+    ForkSoIdempotenceOff => ", so idempotence off (it needs acks=all)", ", поэтому идемпотентность выкл. (ей нужен acks=all)";
+    ForkSoIdempotenceOn => ", so idempotence on (its default with acks=all)", ", поэтому идемпотентность вкл. (по умолчанию при acks=all)";
     ForkTheRunsAreThe => "The runs are the same up to step", "Прогоны совпадают до шага";
     ForkTheyPartAtStep => "they part at step", "расходятся на шаге";
     ForkNothingNotableAfter => "Nothing notable happens on either side after step {0}: the counts are each run's whole outcome.", "После шага {0} ни с одной стороны не происходит ничего заметного; счётчики — итог каждого прогона целиком.";
@@ -591,6 +593,8 @@ strings! {
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
     BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · низложен, но считает себя лидером";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
+    BrokerLeaderIsr => "broker {0} · leader · ISR {1}", "брокер {0} · лидер · ISR {1}";
+    BrokerFollowerOutOfSync => "broker {0} · follower of broker {1} · out of sync", "брокер {0} · фолловер брокера {1} · не в ISR";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";
     MarkerCellTip => "offset {0}: the {1} marker for producer {2} (epoch {3}); never given to applications",

@@ -35,3 +35,22 @@ export function onFocusUnder(panel, done) {
   document.addEventListener('focusin', on);
   return () => document.removeEventListener('focusin', on);
 }
+
+// Tab order around the panel, as for a popover: Tab from its last stop goes on to the stop
+// after what opened it, Shift+Tab from its first stop back to that opener, not to wherever
+// the panel sits in the page. Returns whether it moved the focus.
+const STOPS = 'a[href], button, input, select, textarea, [tabindex]';
+const usable = (el) => el.tabIndex >= 0 && !el.disabled && el.checkVisibility({ visibilityProperty: true });
+export function tabAroundPanel(panel, opener, backwards) {
+  if (!opener || !opener.isConnected) return false;
+  if (backwards && document.activeElement === panel) { opener.focus(); return true; }
+  const inside = [...panel.querySelectorAll(STOPS)].filter(usable);
+  const edge = backwards ? inside[0] : inside[inside.length - 1];
+  if (!edge || document.activeElement !== edge) return false;
+  if (backwards) { opener.focus(); return true; }
+  const next = [...document.querySelectorAll(STOPS)].find((el) => usable(el)
+    && !panel.contains(el) && !opener.contains(el)
+    && (opener.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+  (next || opener).focus();
+  return true;
+}

@@ -14,6 +14,8 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = selectedBoxNextFrame)]
     fn selected_box_next_frame(done: &JsValue);
+    #[wasm_bindgen(js_name = tabAroundPanel)]
+    fn tab_around_panel(panel: &web_sys::Element, opener: &JsValue, backwards: bool) -> bool;
     #[wasm_bindgen(js_name = onFocusUnder)]
     fn on_focus_under(panel: &web_sys::Element, done: &JsValue) -> js_sys::Function;
 }
@@ -139,6 +141,18 @@ pub fn dock_away(panel: web_sys::Element) {
         },
     );
     selected_box_next_frame(&done);
+}
+
+/// Tab from the panel's last stop goes on after `opener` (what opened it), Shift+Tab from its
+/// first back to `opener`: true when it moved the focus (the key's default is then not
+/// wanted).
+pub fn tab_around(
+    panel: &web_sys::Element,
+    opener: Option<&web_sys::Element>,
+    backwards: bool,
+) -> bool {
+    let opener: JsValue = opener.map_or(JsValue::NULL, |o| o.clone().into());
+    tab_around_panel(panel, &opener, backwards)
 }
 
 /// While it lives, an element the keyboard focuses under `panel` has the panel dock away

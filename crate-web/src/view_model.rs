@@ -196,7 +196,16 @@ fn partition_vm(
         leader: p.is_leader,
         role: match (p.is_leader, p.leader) {
             _ if p.deposed => S::BrokerDeposed.f(lang, &[&p.broker]),
+            // A replicated partition's leader names its in-sync replicas; a follower out of
+            // them says so: which copies an acks=all write waits for, and which may lead.
+            (true, _) if p.replicas > 1 => {
+                let isr: Vec<String> = p.isr.iter().map(u8::to_string).collect();
+                S::BrokerLeaderIsr.f(lang, &[&p.broker, &isr.join(", ")])
+            }
             (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
+            (false, Some(l)) if p.alive && !p.isr.contains(&p.broker) => {
+                S::BrokerFollowerOutOfSync.f(lang, &[&p.broker, &l])
+            }
             (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
             (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),
         },

@@ -163,6 +163,17 @@ impl Scenario {
         self.file.seed
     }
 
+    /// Whether each non-transactional producer is idempotent as its client resolves it
+    /// (on by default only while acks, retries and max.in.flight allow it).
+    pub fn plain_producers_idempotent(&self) -> Vec<bool> {
+        self.setup
+            .producers
+            .iter()
+            .filter(|p| p.txn.is_none())
+            .map(|p| p.config.enable_idempotence)
+            .collect()
+    }
+
     /// The same scenario with one more fault in its schedule (validated like any other).
     pub fn with_fault(&self, fault: schema::FaultSpec) -> Result<Scenario, ScenarioError> {
         let mut file = self.file.clone();

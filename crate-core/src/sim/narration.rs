@@ -1448,6 +1448,10 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(node),
             format_duration(*duration)
         ),
+        Note::Thawed { node, held: 0 } => format!(
+            "{} wakes up: no message arrived while it was frozen.",
+            n(node)
+        ),
         Note::Thawed { node, held } => format!(
             "{} wakes up and handles the {} that arrived while it was frozen, in order.",
             n(node),

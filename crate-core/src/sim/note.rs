@@ -657,6 +657,8 @@ impl Note {
             {
                 Some(Notable::Loss)
             }
+            // An outage: a partition with no leader the controller can elect.
+            Note::PartitionOffline { .. } => Some(Notable::Crash),
             Note::PositionReset {
                 diverged: Some(_), ..
             } => Some(Notable::Loss),

@@ -129,6 +129,11 @@ pub struct PartitionView {
     pub high_watermark: u64,
     pub last_stable_offset: u64,
     pub log_end_offset: u64,
+    /// The in-sync replicas as this replica knows them, and how many replicas there are.
+    #[serde(default)]
+    pub isr: Vec<u8>,
+    #[serde(default)]
+    pub replicas: u8,
 }
 
 /// Every replica of every partition, leaders first.
@@ -232,5 +237,13 @@ pub fn partition_view_last(
         high_watermark: r.high_watermark,
         last_stable_offset: r.last_stable_offset(),
         log_end_offset: r.log.log_end_offset(),
+        isr: r.isr.clone(),
+        replicas: sim
+            .brokers
+            .iter()
+            .filter(|b| b.replicas.contains_key(&tp))
+            .count()
+            .try_into()
+            .unwrap_or(u8::MAX),
     })
 }

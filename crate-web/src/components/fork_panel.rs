@@ -165,7 +165,12 @@ pub(crate) fn change_in(lang: Lang, s: &Scenario, a: &TryAction) -> String {
     } else {
         format!(" ({})", c.of)
     };
-    format!("{setting}{of}: {} → {}", values(&c.from), values(&c.to))
+    let so = match c.idempotence {
+        Some(false) => S::ForkSoIdempotenceOff.get(lang),
+        Some(true) => S::ForkSoIdempotenceOn.get(lang),
+        None => "",
+    };
+    format!("{setting}{of}: {} → {}{so}", values(&c.from), values(&c.to))
 }
 
 /// A fate row's subject in the reader's language (names stay as the run names them).

@@ -64,6 +64,21 @@ pub fn inspector(props: &InspectorProps) -> Html {
             }
         });
     }
+    // Tab leaves the panel for what follows its opener, as from a popover.
+    let on_tab = {
+        let (panel, opener) = (panel.clone(), opener.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() != "Tab" || e.alt_key() || e.ctrl_key() || e.meta_key() {
+                return;
+            }
+            if let Some(el) = panel.cast::<web_sys::Element>() {
+                let opener = opener.borrow().clone();
+                if crate::placement::tab_around(&el, opener.as_ref(), e.shift_key()) {
+                    e.prevent_default();
+                }
+            }
+        })
+    };
     // Tab onwards from the panel to something under it has the panel move out of its way.
     {
         let panel = panel.clone();
@@ -199,7 +214,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
     });
     html! {
         <aside id="inspector" class={classes!("inspector", vm.kind, folded.then_some("folded"))} ref={panel} tabindex="-1"
-            role="dialog" aria-modal="false" aria-labelledby="inspector-title">
+            role="dialog" aria-modal="false" aria-labelledby="inspector-title" onkeydown={on_tab}>
             <div class="inspector-head">
                 <h2 id="inspector-title">{ &vm.title }</h2>
                 <button id="inspector-fold" class="ctl close" onclick={fold} title={fold_label} aria-label={fold_label}
