@@ -268,7 +268,11 @@ pub fn app() -> Html {
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
     // At the page's step limit the run goes no further either: the forward controls rest.
-    let finished = sim.is_finished() || sim.at_step_limit();
+    // At the whole run's last step it is over too, though a step has not yet found the
+    // queue empty (the verdict shows there, not one press later).
+    let finished = sim.is_finished()
+        || sim.at_step_limit()
+        || (state.timeline.total_steps > 0 && sim.steps() >= state.timeline.total_steps);
     let schedule = view_model::fault_schedule(&sim, lang);
     let down = view_model::crashed_processes(&sim);
     let seed = sim.seed;

@@ -429,6 +429,14 @@ strings! {
     NoLeader => "no leader: offline", "нет лидера: офлайн";
     LeaderEpoch => "leader epoch", "эпоха лидера";
     Replicas => "replicas", "реплики";
+    PartitionsHeld => "partition replicas held", "реплик разделов";
+    StoryCrashed => "crashed", "упал";
+    StoryRestarted => "restarted", "перезапущен";
+    StoryFrozen => "frozen", "заморожен";
+    StoryThawed => "thawed", "разморожен";
+    StoryFenced => "fenced by the controller", "изолирован контроллером";
+    StoryLeads => "leads {0}", "лидер {0}";
+    StoryTruncated => "truncated {0} to offset {1}", "усёк {0} до смещения {1}";
     Isr => "in-sync replicas", "синхронные реплики (ISR)";
     MinInsync => "min.insync.replicas (acks=all)", "min.insync.replicas (для acks=all)";
     UncleanElection => "unclean leader election (unclean.leader.election.enable)", "«нечистые» выборы лидера (unclean.leader.election.enable)";

@@ -976,6 +976,9 @@ fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     }
 }
 
+/// How far back a broker's story looks.
+const STORY_STEPS: usize = 50_000;
+
 fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     let title = S::BrokerTitle.f(lang, &[&i]);
     let Some(b) = sim.brokers.get(usize::from(i)) else {
@@ -1000,24 +1003,62 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
             )
         })
         .collect();
+    // What happened to it so far: crashes, fencing, elections, truncations, by step (in the
+    // last STORY_STEPS steps: the panel is drawn at every step while the run plays).
+    let mut story: Vec<String> = Vec::new();
+    let trace = sim.trace();
+    for rec in &trace[trace.len().saturating_sub(STORY_STEPS)..] {
+        for n in &rec.notes {
+            use eos_core::sim::note::Note;
+            let said = match n {
+                Note::Crashed { node: b } if *b == node => S::StoryCrashed.get(lang).to_string(),
+                Note::Restarted { node: b } if *b == node => {
+                    S::StoryRestarted.get(lang).to_string()
+                }
+                Note::Frozen { node: b, .. } if *b == node => S::StoryFrozen.get(lang).to_string(),
+                Note::Thawed { node: b, .. } if *b == node => S::StoryThawed.get(lang).to_string(),
+                Note::BrokerFenced { broker: b, .. } if *b == node => {
+                    S::StoryFenced.get(lang).to_string()
+                }
+                Note::LeaderElected { broker: b, tp, .. }
+                | Note::UncleanLeaderElected { broker: b, tp, .. }
+                    if *b == node =>
+                {
+                    S::StoryLeads.f(lang, &[&sim.names.tp(*tp)])
+                }
+                Note::LogTruncated {
+                    broker: b,
+                    tp,
+                    to_offset,
+                    ..
+                } if *b == node => S::StoryTruncated.f(lang, &[&sim.names.tp(*tp), to_offset]),
+                _ => continue,
+            };
+            story.push(format!("#{} {said}", rec.step));
+        }
+    }
+    let mut rows = vec![
+        row(S::Status, lang, status_of(sim, node, lang)),
+        row(S::PartitionsHeld, lang, replicas.len().to_string()),
+        row(
+            S::TxnsCoordinated,
+            lang,
+            b.txn_coordinator.transactions.len().to_string(),
+        ),
+        row(
+            S::HeldForCoordinator,
+            lang,
+            crate::view_model::held_for_coordinator(sim, i, None).to_string(),
+        ),
+    ];
+    if !story.is_empty() {
+        rows.push(row(S::Story, lang, story.join(" · ")));
+    }
     InspectorVm {
         picks: Vec::new(),
         kind: "broker",
         title,
-        rows: vec![
-            row(S::Status, lang, status_of(sim, node, lang)),
-            row(S::Replicas, lang, replicas.len().to_string()),
-            row(
-                S::TxnsCoordinated,
-                lang,
-                b.txn_coordinator.transactions.len().to_string(),
-            ),
-            row(
-                S::HeldForCoordinator,
-                lang,
-                crate::view_model::held_for_coordinator(sim, i, None).to_string(),
-            ),
-        ],
+        rows,
         notes: replicas,
         message: None,
     }
@@ -1086,6 +1127,32 @@ pub(crate) mod tests {
             p.iter().all(|p| !p.role.contains("ISR")),
             "{:?}",
             p.iter().map(|p| &p.role).collect::<Vec<_>>()
+        );
+    }
+
+    /// A broker's inspector tells its story by step: the crash, the fencing, the elections
+    /// and the truncation that dropped a record.
+    #[test]
+    fn a_broker_tells_its_story() {
+        let mut sim = at_step("unclean-election-loss", 0);
+        sim.run(RunLimit::Completion);
+        let story = |i: u8| {
+            let vm = inspect(&sim, &Selection::Node(NodeId::Broker(i)), Lang::En);
+            value(&vm, "story (steps)").to_string()
+        };
+        let zero = story(0);
+        assert!(
+            zero.contains("#9 crashed")
+                && zero.contains("restarted")
+                && zero.contains("truncated orders-0 to offset 0"),
+            "{zero}"
+        );
+        let one = story(1);
+        assert!(
+            one.starts_with("#2 frozen")
+                && one.contains("fenced by the controller")
+                && one.contains("leads orders-0"),
+            "{one}"
         );
     }
 
