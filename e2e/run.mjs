@@ -1899,6 +1899,14 @@ test('the two newest lessons: an idempotent consumer with the cost chart, and wh
   await page.screenshot({ path: join(artifacts, '35-lesson-where-eos-ends.png'), fullPage: false });
 }, { lesson: true });
 
+test('the unclean leader election lesson walks to its end, the leader naming its ISR', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?lesson=unclean-leader-election&ls=0', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  assert(/ISR 0$/.test((await page.locator('.partition-role').first().innerText()).trim()), `the ISR shrunk to the leader: ${await page.locator('.partition-role').first().innerText()}`);
+  await walkLesson(page, { 1: 1, 2: 0, 3: 1, 4: 1 }, { 2: '38-lesson-unclean-election.png' });
+}, { lesson: true });
+
 const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();
 const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#clock')?.textContent?.includes(`step ${n}`), n, { timeout: 10000 });
 const download = async (page, selector) => {

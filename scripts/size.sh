@@ -76,9 +76,9 @@ cd "$(dirname "$0")/.."
 # session of 2026-12-03 (min.insync.replicas and its fork, the coordinator's failover, three new
 # built-in scenarios, the spotlight from context: 651.9 KB; the import worker, with the authors'
 # error hints, 475.1 KB, so its budget 468.5 → 476 KB; the Russian 42.8 KB, so 42.9 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-668000}
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-669000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-484500}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-43500}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-45000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

@@ -20,6 +20,7 @@ builtin!(
     "lost-ack",
     "five-batch-window",
     "acks-and-a-paused-leader",
+    "unclean-leader-election",
     "commit-and-abort",
     "last-stable-offset",
     "zombie-fencing",
