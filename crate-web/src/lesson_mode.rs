@@ -563,7 +563,9 @@ pub fn lesson_mode(props: &LessonModeProps) -> Html {
         return html! {
             <>
             { props.share.clone() }
-            <section class="lesson-away" aria-label={i18n.t(S::Lessons)}>
+            // Only the offer of the lessons: a button, without a card around it (at 1280×720
+            // every line above the stage counts).
+            <section class={classes!("lesson-away", (trying.is_none() && !ui.visited).then_some("offer"))} aria-label={i18n.t(S::Lessons)}>
                 if let Some((change, text)) = trying {
                     <div id="trying" class="trying" tabindex="-1">
                         <p><strong>{ i18n.t(S::Trying) }</strong>

@@ -714,19 +714,6 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         y0: height - 8.0 - 13.0,
         y1: height - 8.0 + 4.0,
     });
-    // Labels keep inside the drawing on screen: on a phone a short drawing opens left of the
-    // label column's cut (`origin`), and a label may use that room (the lane names there are
-    // obstacles) rather than cross the now line.
-    let drawing_left = LABEL_WIDTH.min(origin + 6.0);
-    let shown_from = view_left.max(drawing_left);
-    super::arrow_labels::place(
-        &mut arrows,
-        [drawing_left, shown_from, width - 4.0],
-        now_x,
-        &obstacles,
-        matches!(viewport, Viewport::Phone { .. }),
-    );
-
     let mut marks = Vec::new();
     let mut bands = Vec::new();
     let mut open_freezes: Vec<(NodeId, SimTime, SimTime)> = Vec::new();
@@ -876,6 +863,27 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
         }
         ticks.push(TickVm { x, label });
     }
+    // Labels keep inside the drawing on screen: on a phone a short drawing opens left of the
+    // label column's cut (`origin`), and a label may use that room (the lane names there are
+    // obstacles) rather than cross the now line.
+    let drawing_left = LABEL_WIDTH.min(origin + 6.0);
+    let shown_from = view_left.max(drawing_left);
+    // A crash's or a freeze's band on a lane is drawn over the lane's line: a label there
+    // would be read across it.
+    obstacles.extend(bands.iter().map(|b| super::arrow_labels::LabelBox {
+        x0: b.x1,
+        x1: b.x2,
+        y0: b.y - 11.0,
+        y1: b.y + 11.0,
+    }));
+    super::arrow_labels::place(
+        &mut arrows,
+        [drawing_left, shown_from, width - 4.0],
+        now_x,
+        &obstacles,
+        matches!(viewport, Viewport::Phone { .. }),
+    );
+
     let earlier_hidden = match (scale.times.first(), sim.trace().first()) {
         (Some(first), Some(rec)) => rec.time < *first,
         _ => false,
@@ -983,6 +991,40 @@ mod tests {
     use super::super::inspector::tests::step_until;
     use super::*;
     use eos_core::{builtin, RunLimit};
+
+    /// A label is never written across a crash's band (the browser review found
+    /// "replicate response" over broker 0's).
+    #[test]
+    fn labels_keep_off_the_down_and_freeze_bands() {
+        for steps in [20, 22, 30] {
+            let mut sim = builtin::get("unclean-election-loss")
+                .expect("built-in")
+                .simulation(None);
+            sim.run(RunLimit::Steps(steps));
+            let d = diagram(&sim, 40, Lang::En);
+            assert!(!d.bands.is_empty(), "broker 0's down band at step {steps}");
+            for a in d.arrows.iter().filter(|a| a.labelled) {
+                let label = super::super::arrow_labels::LabelBox::of(a, a.label_x, a.label_y);
+                for b in &d.bands {
+                    let band = super::super::arrow_labels::LabelBox {
+                        x0: b.x1,
+                        x1: b.x2,
+                        y0: b.y - 11.0,
+                        y1: b.y + 11.0,
+                    };
+                    assert!(
+                        !(label.x0 < band.x1
+                            && band.x0 < label.x1
+                            && label.y0 < band.y1
+                            && band.y0 < label.y1),
+                        "step {steps}: {} over the band {:?}",
+                        a.kind,
+                        (b.x1, b.x2, b.y)
+                    );
+                }
+            }
+        }
+    }
 
     fn at_step(name: &str, steps: u64) -> Simulation {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
