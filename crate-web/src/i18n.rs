@@ -601,6 +601,7 @@ strings! {
     BrokerLeader => "broker {0} · leader", "брокер {0} · лидер";
     BrokerDeposed => "broker {0} · deposed, thinks it still leads", "брокер {0} · низложен, но считает себя лидером";
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
+    BrokerDownLog => "broker {0} · down, its log on disk", "брокер {0} · лежит, лог на диске";
     BrokerLeaderIsr => "broker {0} · leader · ISR {1}", "брокер {0} · лидер · ISR {1}";
     BrokerFollowerOutOfSync => "broker {0} · follower of broker {1} · out of sync", "брокер {0} · фолловер брокера {1} · не в ISR";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";

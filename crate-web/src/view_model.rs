@@ -203,7 +203,9 @@ fn partition_vm(
                 S::BrokerLeaderIsr.f(lang, &[&p.broker, &isr.join(", ")])
             }
             (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
-            (false, Some(l)) if p.alive && !p.isr.contains(&p.broker) => {
+            // A crashed broker follows no one: its log waits on its disk.
+            (false, _) if !p.alive => S::BrokerDownLog.f(lang, &[&p.broker]),
+            (false, Some(l)) if !p.isr.contains(&p.broker) => {
                 S::BrokerFollowerOutOfSync.f(lang, &[&p.broker, &l])
             }
             (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),

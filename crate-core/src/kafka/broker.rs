@@ -970,17 +970,39 @@ impl Broker {
         let node = self.node();
         // KIP-320: a reader whose position's epoch ends below it here read a log that parted
         // from this one (an unclean election): it goes back to where the epoch ends.
+        // The answer names the epoch that ends there (Kafka's floor entry of its epoch cache).
         let diverging = self
             .replicas
             .get(&tp)
             .filter(|r| r.is_leader(me))
             .zip(last_epoch)
-            .map(|(r, epoch)| DivergingEpoch {
-                epoch,
-                end_offset: r.log.end_offset_for_epoch(epoch),
+            .map(|(r, epoch)| {
+                let end_offset = r.log.end_offset_for_epoch(epoch);
+                DivergingEpoch {
+                    epoch: end_offset
+                        .checked_sub(1)
+                        .and_then(|o| r.log.epoch_at(o))
+                        .unwrap_or(epoch),
+                    end_offset,
+                }
             })
             .filter(|d| d.end_offset < offset);
+        // A reader that knows a newer epoch than this leader's talks to a deposed leader not
+        // yet told (Kafka: FENCED_LEADER_EPOCH): it looks the leader up again.
+        let stale = self
+            .replicas
+            .get(&tp)
+            .zip(last_epoch)
+            .is_some_and(|(r, epoch)| epoch > r.leader_epoch);
         let result = match self.replicas.get(&tp) {
+            Some(_) if stale => {
+                ctx.note(Note::NotLeader {
+                    broker: node,
+                    tp,
+                    leader: None,
+                });
+                Err((KafkaError::NotLeaderOrFollower, None))
+            }
             Some(replica) if replica.is_leader(me) && diverging.is_some() => Ok(FetchBody {
                 entries: Vec::new(),
                 aborted: Vec::new(),

@@ -306,6 +306,8 @@ impl Consumer {
         let at = self.positions.get(tp).copied().unwrap_or(0);
         if let Some(to) = self.epochs.take(self.node(), *tp, at, result, ctx) {
             self.positions.insert(*tp, to);
+            // A reset is news, not an empty poll: the count of empty rounds starts again.
+            self.empty_polls = 0;
             self.after_response(ctx);
             return true;
         }

@@ -366,6 +366,8 @@ impl Processor {
                     // Where it reads from on: what it read past there is in no log now.
                     self.positions.insert(*tp, to);
                     self.next_positions.insert(*tp, to);
+                    // A reset is news, not an empty poll.
+                    self.empty_polls = 0;
                     self.round_done(ctx);
                     return true;
                 }

@@ -66,12 +66,23 @@ pub(crate) fn read_committed_isolation(sim: &Simulation) -> Failure {
     // Judged against the live leader's committed view: while a partition has none (offline,
     // or its leader deposed and not yet told), there is nothing to judge a read by, and a
     // replica's lagging view would call a committed record uncommitted. After an unclean
-    // election neither: the record read may be gone from every log, committed or not.
+    // election, a read the live leader no longer holds neither: it may be gone from every
+    // log, committed or not (the reads it still holds are judged as ever).
+    let still_held = |r: &&Read| {
+        sim.ledger.unclean_elections_of(r.tp).is_empty()
+            || leader_replica(sim, r.tp).is_some_and(|(_, l)| {
+                l.log
+                    .read(r.offset, r.offset + 1, 1)
+                    .first()
+                    .map(|x| x.value)
+                    == Some(r.value)
+            })
+    };
     for r in all_reads(sim)
         .iter()
         .filter(|r| r.isolation == Isolation::ReadCommitted)
         .filter(|r| leader_replica(sim, r.tp).is_some())
-        .filter(|r| sim.ledger.unclean_elections_of(r.tp).is_empty())
+        .filter(still_held)
     {
         if !visible.contains(&(r.tp, r.offset, r.value)) {
             return Some((

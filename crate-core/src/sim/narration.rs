@@ -681,9 +681,9 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             to,
             diverged: Some(epoch),
         } => format!(
-            "The leader of {} ends leader epoch {epoch}, the one {} last read under, at offset {to}, below its position {from}: the log it read from parted from this one (an unclean election). It goes back to offset {to} (truncation detected, KIP-320): what it read at {} is in no log now, and new records take those offsets.",
-            tp(t),
+            "{}'s position {from} on {} is past where the leader's log ends its leader epoch (epoch {epoch} ends at offset {to} there): the log it read from parted from this one (an unclean election). It goes back to offset {to} (truncation detected, KIP-320): what it read at {} is in no log now, and new records take those offsets.",
             n(reader),
+            tp(t),
             if from.saturating_sub(*to) == 1 {
                 format!("offset {to}")
             } else {
