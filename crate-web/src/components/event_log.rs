@@ -189,7 +189,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
 /// "transaction.abort.timed.out.transaction.cleanup.interval.ms") may break after an
 /// underscore or a dot rather than anywhere inside it. A shorter one ("REQUEST_TIMED_OUT")
 /// stays whole and moves to the next line.
-fn breakable(text: &str) -> Html {
+pub(crate) fn breakable(text: &str) -> Html {
     const LONG: usize = 20;
     let joint = |c: char| c == '_' || c == '.';
     if !text.split(' ').any(|w| w.len() > LONG && w.contains(joint)) {

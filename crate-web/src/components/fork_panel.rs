@@ -355,7 +355,7 @@ fn side(
     }
     html! {
         <article class={classes!("fork-side", class)}>
-            <h3>{ title }</h3>
+            <h3>{ crate::components::event_log::breakable(title) }</h3>
             <p class="fork-counts">
                 <span class={classes!((duplicates > 0).then_some("bad"))}>{ format!("{}: {duplicates}", S::ForkDuplicates.get(lang)) }</span>
                 <span class={classes!((lost > 0).then_some("bad"))}>{ format!("{}: {lost}", S::ForkLost.get(lang)) }</span>
