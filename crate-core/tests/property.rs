@@ -83,6 +83,12 @@ enum Fault {
         broker: u8,
         heal_after_ms: u64,
     },
+    /// Cut two brokers apart (a leader from its follower), heal it later.
+    CutBrokers {
+        at_ms: u64,
+        broker: u8,
+        heal_after_ms: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -101,6 +107,8 @@ struct Gen {
     /// The topic allows unclean leader election (never with `force_idempotent`: it voids
     /// acks=all's promises, which that property relies on).
     unclean: bool,
+    /// `replica.lag.time.max.ms`, short enough for a follower to leave the ISR in a run.
+    lag_ms: u64,
 }
 
 impl Gen {
@@ -114,7 +122,11 @@ impl Gen {
         let rf = (self.replication % brokers) + 1;
         let w = &mut t;
         let _ = writeln!(w, "version = 1\nname = \"generated\"\nseed = {}", self.seed);
-        let _ = writeln!(w, "\n[cluster]\nbrokers = {brokers}");
+        let _ = writeln!(
+            w,
+            "\n[cluster]\nbrokers = {brokers}\nreplica_lag_time_max_ms = {}",
+            self.lag_ms
+        );
         let _ = writeln!(
             w,
             "\n[network]\nlatency_us = {}\njitter_us = {}",
@@ -245,6 +257,21 @@ impl Gen {
                         );
                     }
                 }
+                Fault::CutBrokers {
+                    at_ms,
+                    broker,
+                    heal_after_ms,
+                } if brokers > 1 => {
+                    let a = broker % brokers;
+                    let b = (a + 1) % brokers;
+                    for (at, action) in [(*at_ms, "partition"), (at_ms + heal_after_ms, "heal")] {
+                        let _ = writeln!(
+                            w,
+                            "\n[[faults]]\nat_ms = {at}\naction = \"{action}\"\ntarget = \"broker-{a}\"\npeer = \"broker-{b}\""
+                        );
+                    }
+                }
+                Fault::CutBrokers { .. } => {}
             }
         }
         let isolation = if self.read_committed {
@@ -380,7 +407,7 @@ fn fault() -> impl Strategy<Value = Fault> {
                 restart_after_ms,
             }
         }),
-        (at, any::<u8>(), any::<u8>(), 1u64..=5_000).prop_map(
+        (at.clone(), any::<u8>(), any::<u8>(), 1u64..=5_000).prop_map(
             |(at_ms, producer, broker, heal_after_ms)| Fault::Partition {
                 at_ms,
                 producer,
@@ -388,6 +415,13 @@ fn fault() -> impl Strategy<Value = Fault> {
                 heal_after_ms,
             }
         ),
+        (at, any::<u8>(), 1u64..=15_000).prop_map(|(at_ms, broker, heal_after_ms)| {
+            Fault::CutBrokers {
+                at_ms,
+                broker,
+                heal_after_ms,
+            }
+        }),
     ]
 }
 
@@ -405,6 +439,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
         20_000u64..=25_000,
         any::<bool>(),
         any::<bool>(),
+        500u64..=8_000,
     )
         .prop_map(
             move |(
@@ -419,6 +454,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 consumer_start_ms,
                 read_committed,
                 unclean,
+                lag_ms,
             )| Gen {
                 seed,
                 brokers,
@@ -431,6 +467,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 consumer_start_ms,
                 read_committed,
                 unclean: unclean && !force_idempotent,
+                lag_ms,
             },
         )
 }
@@ -579,6 +616,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
                 Fault::Network { action, .. } => action,
                 Fault::CrashBroker { .. } => "crash",
                 Fault::Partition { .. } => "partition",
+                Fault::CutBrokers { .. } => "cut_brokers",
             });
         }
         for p in &g.producers {
@@ -597,6 +635,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         "duplicate",
         "crash",
         "partition",
+        "cut_brokers",
         "idempotent",
         "plain",
         "unclean",

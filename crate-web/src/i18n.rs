@@ -437,6 +437,8 @@ strings! {
     StoryFenced => "fenced by the controller", "изолирован контроллером";
     StoryLeads => "leads {0}", "лидер {0}";
     StoryTruncated => "truncated {0} to offset {1}", "усёк {0} до смещения {1}";
+    StoryLeftIsr => "out of the ISR of {0} (lagged)", "выбыл из ISR {0} (отстал)";
+    StoryRejoinedIsr => "back in the ISR of {0}", "вернулся в ISR {0}";
     Isr => "in-sync replicas", "синхронные реплики (ISR)";
     MinInsync => "min.insync.replicas (acks=all)", "min.insync.replicas (для acks=all)";
     UncleanElection => "unclean leader election (unclean.leader.election.enable)", "«нечистые» выборы лидера (unclean.leader.election.enable)";

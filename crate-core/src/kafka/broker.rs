@@ -3,6 +3,7 @@
 
 use super::errors::KafkaError;
 use super::group_coordinator::{coordinator_for, GroupOffsets};
+use super::isr_expiry::{BrokerTimer, IsrExpiry};
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
 use super::protocol::{DivergingEpoch, FetchBody, Message, ProduceResult, ProducerBatch};
@@ -49,6 +50,9 @@ pub struct Broker {
     /// ids that hash to the first broker are coordinated by the second (every broker knows).
     #[serde(default, with = "crate::serde_pairs")]
     pub coordinator_moves: VecMap<u8, u8>,
+    /// The "isr-expiration" task (`replica.lag.time.max.ms`).
+    #[serde(default)]
+    pub isr_expiry: IsrExpiry,
 }
 
 /// One partition's metadata as the controller sets it.
@@ -92,7 +96,14 @@ impl Broker {
             missed_metadata: Vec::new(),
             checks: TxnChecks::default(),
             coordinator_moves: VecMap::new(),
+            isr_expiry: IsrExpiry::default(),
         }
+    }
+
+    /// `replica.lag.time.max.ms`.
+    pub fn with_replica_lag_time_max_ms(mut self, lag_max_ms: u64) -> Self {
+        self.isr_expiry.lag_max_ms = lag_max_ms;
+        self
     }
 
     /// The broker coordinating `transactional_id`'s transactions now: the one it hashes to,
@@ -115,13 +126,20 @@ impl Broker {
         }
         self.checks.clear();
         self.txn_coordinator.crash();
+        self.isr_expiry.armed = None;
     }
 
-    /// After a restart: the transaction coordinator reloads its log.
+    /// After a restart: the transaction coordinator reloads its log, and the
+    /// "isr-expiration" task starts again (looking for the partitions it leads again).
     pub fn recover(&mut self, ctx: &mut Ctx) {
         let me = self.node();
         self.txn_coordinator
             .recover(me, &LeaderView(&self.leaders), ctx);
+        self.isr_expiry.restart(ctx.now);
+        let led: Vec<Tp> = self.replicas.keys().copied().collect();
+        for tp in led {
+            self.arm_isr_expiry(tp, ctx);
+        }
     }
 
     /// It now leads a fenced broker's `__transaction_state` partition: its coordinator
@@ -135,6 +153,12 @@ impl Broker {
         let me = self.node();
         self.txn_coordinator
             .adopt(me, entries, &LeaderView(&self.leaders), ctx)
+    }
+
+    pub fn on_broker_timer(&mut self, timer: &BrokerTimer, ctx: &mut Ctx) -> bool {
+        match timer {
+            BrokerTimer::IsrExpiration { at } => self.on_isr_expiration(*at, ctx),
+        }
     }
 
     pub fn on_timer(&mut self, timer: &CoordinatorTimer, ctx: &mut Ctx) -> bool {
@@ -691,7 +715,25 @@ impl Broker {
                     original_offset: base_offset,
                     records,
                 });
-                respond(ctx, ProduceResult::Duplicate { base_offset });
+                // Kafka answers a duplicate as it does an append (`DelayedProduce` waits for
+                // the high watermark to pass the original batch under acks=all).
+                let end_offset = base_offset + batch.records.len() as u64;
+                if acks == Acks::All && replica.high_watermark < end_offset {
+                    replica.pending_acks.push(PendingAck {
+                        request_id,
+                        producer: from,
+                        base_offset,
+                        end_offset,
+                        duplicate: true,
+                    });
+                    ctx.note(Note::AckWaitsForReplicas {
+                        broker: node,
+                        tp,
+                        base_offset,
+                    });
+                } else {
+                    respond(ctx, ProduceResult::Duplicate { base_offset });
+                }
             }
             AppendDecision::Reject {
                 error,
@@ -758,6 +800,10 @@ impl Broker {
                 });
                 push_to_followers(me, replica, ctx);
                 let moved = replica.recompute_high_watermark(me);
+                self.arm_isr_expiry(tp, ctx);
+                let Some(replica) = self.replicas.get_mut(&tp) else {
+                    return;
+                };
                 if moved {
                     ctx.note(Note::HighWatermarkAdvanced {
                         broker: node,
@@ -777,6 +823,7 @@ impl Broker {
                             producer: from,
                             base_offset,
                             end_offset,
+                            duplicate: false,
                         });
                         ctx.note(Note::AckWaitsForReplicas {
                             broker: node,
@@ -847,6 +894,7 @@ impl Broker {
         });
         push_to_followers(me, replica, ctx);
         release_acks(me, replica, node, ctx);
+        self.arm_isr_expiry(tp, ctx);
         Ok(())
     }
 
@@ -1100,19 +1148,24 @@ pub(super) fn answer_produce(
 
 pub fn push_to_followers(me: u8, replica: &Replica, ctx: &mut Ctx) {
     for follower in replica.isr.iter().copied().filter(|b| *b != me) {
-        let from_offset = replica.follower_leo.get(&follower).copied().unwrap_or(0);
-        ctx.send_as(
-            NodeId::Broker(me),
-            NodeId::Broker(follower),
-            Message::Replicate {
-                tp: replica.tp,
-                leader_epoch: replica.leader_epoch,
-                from_offset,
-                batches: replica.log.batches_from(from_offset),
-                leader_high_watermark: replica.high_watermark,
-            },
-        );
+        send_missing(me, replica, follower, ctx);
     }
+}
+
+/// The leader sends follower `f` what it lacks.
+pub(super) fn send_missing(me: u8, r: &Replica, f: u8, ctx: &mut Ctx) {
+    let from_offset = r.follower_leo.get(&f).copied().unwrap_or(0);
+    ctx.send_as(
+        NodeId::Broker(me),
+        NodeId::Broker(f),
+        Message::Replicate {
+            tp: r.tp,
+            leader_epoch: r.leader_epoch,
+            from_offset,
+            batches: r.log.batches_from(from_offset),
+            leader_high_watermark: r.high_watermark,
+        },
+    );
 }
 
 /// Recomputes the high watermark and answers the produce requests it now covers.
@@ -1143,6 +1196,10 @@ pub fn release_acks(me: u8, replica: &mut Replica, node: NodeId, ctx: &mut Ctx) 
             ProduceResult::Error {
                 error: KafkaError::NotEnoughReplicasAfterAppend,
                 leader_hint: None,
+            }
+        } else if ack.duplicate {
+            ProduceResult::Duplicate {
+                base_offset: ack.base_offset,
             }
         } else {
             ProduceResult::Appended {

@@ -5,18 +5,22 @@
 //! stand-in for KRaft's metadata log), except a frozen one: it keeps what it missed in
 //! `missed_metadata` and applies it when it thaws (`catch_up`), after serving what waited.
 
-use super::broker::{push_to_followers, release_acks, Broker, MetadataUpdate};
+use super::broker::{push_to_followers, release_acks, send_missing, Broker, MetadataUpdate};
 use super::errors::KafkaError;
 use super::protocol::{Message, ProduceResult};
 use crate::ids::{NodeId, Tp};
 use crate::sim::{Ctx, Note};
+use crate::time::SimTime;
 use std::collections::BTreeSet;
 
 fn partitions(brokers: &[Broker]) -> BTreeSet<Tp> {
     crate::order::set_of(brokers.iter().flat_map(|b| b.replicas.keys().copied()))
 }
 
-fn set_metadata(brokers: &mut [Broker], tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
+/// The metadata a partition gets: leader, leader epoch, ISR.
+type Set<'a> = (Option<u8>, u32, &'a [u8]);
+
+fn set_metadata(brokers: &mut [Broker], tp: Tp, (leader, epoch, isr): Set, now: SimTime) {
     for b in brokers.iter_mut() {
         if b.deaf {
             // A frozen broker hears nothing: it keeps its old view until it catches up.
@@ -29,13 +33,17 @@ fn set_metadata(brokers: &mut [Broker], tp: Tp, leader: Option<u8>, epoch: u32, 
             });
             continue;
         }
-        apply(b, tp, leader, epoch, isr);
+        apply(b, tp, (leader, epoch, isr), now);
     }
 }
 
-fn apply(b: &mut Broker, tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
+fn apply(b: &mut Broker, tp: Tp, (leader, epoch, isr): Set, now: SimTime) {
     b.leaders.insert(tp, leader);
     if let Some(r) = b.replicas.get_mut(&tp) {
+        if leader == Some(b.id) && (r.leader != leader || r.leader_epoch != epoch) {
+            // A new leader starts its followers' lag clocks (Kafka's `makeLeader`).
+            r.leading_since = now;
+        }
         r.leader = leader;
         r.leader_epoch = epoch;
         r.isr = isr.to_vec();
@@ -46,9 +54,10 @@ fn apply(b: &mut Broker, tp: Tp, leader: Option<u8>, epoch: u32, isr: &[u8]) {
     }
 }
 
-/// The leader of `tp` grew its ISR (AlterPartition): the controller's metadata takes it, so
-/// that an election after the leader's failure sees the replica in sync.
-pub fn isr_expanded(brokers: &mut [Broker], tp: Tp, leader: u8, isr: &[u8]) {
+/// The leader of `tp` grew or shrank its ISR (AlterPartition): the controller's metadata
+/// takes it, so that an election after the leader's failure sees who is in sync. A leader
+/// the controller has replaced is not heard (Kafka fences it by its leader epoch).
+pub fn isr_changed(brokers: &mut [Broker], tp: Tp, leader: u8, isr: &[u8], now: SimTime) {
     let Some((Some(l), epoch, _, _)) = brokers
         .iter()
         .find(|b| b.id == leader)
@@ -57,7 +66,7 @@ pub fn isr_expanded(brokers: &mut [Broker], tp: Tp, leader: u8, isr: &[u8]) {
         return;
     };
     if l == leader {
-        set_metadata(brokers, tp, Some(leader), epoch, isr);
+        set_metadata(brokers, tp, (Some(leader), epoch, isr), now);
     }
 }
 
@@ -133,7 +142,7 @@ fn elect_unclean(
     ctx: &mut Ctx,
 ) {
     let lost_records = lost_to(brokers, tp, old, new);
-    set_metadata(brokers, tp, Some(new), epoch + 1, &[new]);
+    set_metadata(brokers, tp, (Some(new), epoch + 1, &[new]), ctx.now);
     ctx.note(Note::UncleanLeaderElected {
         tp,
         broker: NodeId::Broker(new),
@@ -177,7 +186,7 @@ pub fn broker_failed(
                         .and_then(|b| b.replicas.get(&tp))
                         .map(|r| r.log.records_below(u64::MAX).collect())
                         .unwrap_or_default();
-                    set_metadata(brokers, tp, Some(new_leader), epoch + 1, &isr);
+                    set_metadata(brokers, tp, (Some(new_leader), epoch + 1, &isr), ctx.now);
                     let leader_leo = brokers
                         .iter()
                         .find(|b| b.id == new_leader)
@@ -206,7 +215,7 @@ pub fn broker_failed(
                         }
                         None => {
                             isr = vec![failed];
-                            set_metadata(brokers, tp, None, epoch, &isr);
+                            set_metadata(brokers, tp, (None, epoch, &isr), ctx.now);
                             let unclean = unclean_ok(brokers, tp);
                             ctx.note(Note::PartitionOffline { tp, unclean });
                         }
@@ -214,7 +223,7 @@ pub fn broker_failed(
                 }
             }
         } else if let Some(l) = leader {
-            set_metadata(brokers, tp, leader, epoch, &isr);
+            set_metadata(brokers, tp, (leader, epoch, &isr), ctx.now);
             // The leader, with the smaller ISR, may advance its high watermark and answer
             // what waited: only a live one that hears the controller (a frozen one does it
             // when it catches up; a crashed one holds nothing).
@@ -258,7 +267,7 @@ pub fn catch_up(brokers: &mut [Broker], back: u8, live: bool, ctx: &mut Ctx) -> 
             Some(r) if demoted => std::mem::take(&mut r.pending_acks),
             _ => Vec::new(),
         };
-        apply(b, m.tp, m.leader, m.leader_epoch, &m.isr);
+        apply(b, m.tp, (m.leader, m.leader_epoch, &m.isr), ctx.now);
         if demoted {
             out.demoted.push(m.tp);
         }
@@ -309,13 +318,23 @@ pub fn broker_restarted(brokers: &mut [Broker], alive: &[bool], back: u8, ctx: &
         });
         match leader {
             Some(l) if l != back => {
-                set_metadata(brokers, tp, Some(l), epoch, &isr);
+                set_metadata(brokers, tp, (Some(l), epoch, &isr), ctx.now);
                 align_followers(brokers, alive, tp, l, ctx);
             }
-            // Back before its session expired, still the leader: its followers catch up.
-            Some(_) => align_followers(brokers, alive, tp, back, ctx),
+            // Back before its session expired, still the leader: its followers catch up, and
+            // their lag clocks start again with it.
+            Some(_) => {
+                if let Some(r) = brokers
+                    .iter_mut()
+                    .find(|b| b.id == back)
+                    .and_then(|b| b.replicas.get_mut(&tp))
+                {
+                    r.leading_since = ctx.now;
+                }
+                align_followers(brokers, alive, tp, back, ctx)
+            }
             None if isr.contains(&back) => {
-                set_metadata(brokers, tp, Some(back), epoch + 1, &[back]);
+                set_metadata(brokers, tp, (Some(back), epoch + 1, &[back]), ctx.now);
                 ctx.note(Note::LeaderElected {
                     tp,
                     broker: NodeId::Broker(back),
@@ -397,20 +416,12 @@ fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, c
                 && !r.isr.contains(&f)
                 && alive.get(usize::from(f)).copied().unwrap_or(false)
             {
-                let from_offset = r.follower_leo.get(&f).copied().unwrap_or(0);
-                ctx.send_as(
-                    NodeId::Broker(leader),
-                    NodeId::Broker(f),
-                    Message::Replicate {
-                        tp,
-                        leader_epoch: r.leader_epoch,
-                        from_offset,
-                        batches: r.log.batches_from(from_offset),
-                        leader_high_watermark: r.high_watermark,
-                    },
-                );
+                send_missing(leader, r, f, ctx);
             }
         }
+    }
+    if let Some(b) = brokers.iter_mut().find(|b| b.id == leader) {
+        b.arm_isr_expiry(tp, ctx);
     }
 }
 

@@ -6,6 +6,7 @@ pub mod consumer;
 pub mod controller;
 pub mod errors;
 pub mod group_coordinator;
+pub mod isr_expiry;
 pub mod partition_log;
 pub mod partitioner;
 pub mod position_epochs;

@@ -249,15 +249,22 @@ impl PartitionLog {
             .map_or(self.log_end_offset, |b| b.base_offset)
     }
 
-    /// The leader epoch of the batch that holds `offset`, if the log holds it.
-    pub fn epoch_at(&self, offset: u64) -> Option<u32> {
+    /// The batch that holds `offset`, if the log holds it.
+    fn batch_holding(&self, offset: u64) -> Option<&StoredBatch> {
         let i = self
             .batches
             .partition_point(|b| b.base_offset + b.len() <= offset);
-        self.batches
-            .get(i)
-            .filter(|b| b.base_offset <= offset)
-            .map(|b| b.leader_epoch)
+        self.batches.get(i).filter(|b| b.base_offset <= offset)
+    }
+
+    /// The leader epoch of the batch that holds `offset`, if the log holds it.
+    pub fn epoch_at(&self, offset: u64) -> Option<u32> {
+        self.batch_holding(offset).map(|b| b.leader_epoch)
+    }
+
+    /// When the leader appended the batch that holds `offset`, if the log holds it.
+    pub fn appended_at(&self, offset: u64) -> Option<SimTime> {
+        self.batch_holding(offset).map(|b| b.appended_at)
     }
 
     /// Batches that start at or after `offset`, for replication.

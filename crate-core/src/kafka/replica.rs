@@ -7,6 +7,7 @@ use super::producer_state::ProducerStateTable;
 use super::txn_index::{MarkerOrigin, TxnIndex};
 use super::Isolation;
 use crate::ids::{NodeId, Tp};
+use crate::time::SimTime;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +18,10 @@ pub struct PendingAck {
     pub producer: NodeId,
     pub base_offset: u64,
     pub end_offset: u64,
+    /// A retry of a stored batch: answered with the original offset (Kafka holds a
+    /// duplicate's answer for the replicas as it does an append's).
+    #[serde(default)]
+    pub duplicate: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,6 +40,10 @@ pub struct Replica {
     pub unclean_election: bool,
     pub high_watermark: u64,
     pub follower_leo: VecMap<u8, u64>,
+    /// When this broker began to lead the partition (its election or restart): the
+    /// followers' lag counts from no earlier (`isr_expiry`).
+    #[serde(default)]
+    pub leading_since: SimTime,
     pub pending_acks: Vec<PendingAck>,
     /// Open transactions and the aborted-transaction index.
     pub txn: TxnIndex,
@@ -54,6 +63,7 @@ impl Replica {
             unclean_election: false,
             high_watermark: 0,
             follower_leo: VecMap::new(),
+            leading_since: 0,
             pending_acks: Vec::new(),
             txn: TxnIndex::default(),
         }

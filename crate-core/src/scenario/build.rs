@@ -180,6 +180,12 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
         MAX_TIMEOUT_MS,
     );
     c.range(
+        "cluster.replica_lag_time_max_ms",
+        file.cluster.replica_lag_time_max_ms,
+        1,
+        MAX_TIMEOUT_MS,
+    );
+    c.range(
         "cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms",
         scan_interval_ms,
         1,
@@ -234,6 +240,11 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 brokers,
                 protocol,
                 scan_interval_ms.clamp(1, MAX_TIMEOUT_MS),
+            )
+            .with_replica_lag_time_max_ms(
+                file.cluster
+                    .replica_lag_time_max_ms
+                    .clamp(1, MAX_TIMEOUT_MS),
             )
         })
         .collect();

@@ -28,6 +28,7 @@ builtin!(
     "acks1-leader-crash-loss",
     "acks-all-leader-crash-no-loss",
     "acks-all-isr-shrunk-loss",
+    "network-partition-isr-shrink",
     "min-isr-retry-duplicate",
     "unclean-election-loss",
     "paused-leader-fenced-loss",

@@ -104,6 +104,14 @@ pub struct ClusterSpec {
     /// crash (or when it registers again after a restart). 0: at once.
     #[serde(default = "default_broker_session_timeout")]
     pub broker_session_timeout_ms: u64,
+    /// `replica.lag.time.max.ms` (default 30000): a partition leader takes a follower that
+    /// has lacked some of its records for longer than this out of the ISR.
+    #[serde(default = "default_replica_lag_time_max")]
+    pub replica_lag_time_max_ms: u64,
+}
+
+fn default_replica_lag_time_max() -> u64 {
+    crate::kafka::isr_expiry::DEFAULT_REPLICA_LAG_TIME_MAX_MS
 }
 
 fn default_broker_session_timeout() -> u64 {
@@ -126,6 +134,7 @@ impl Default for ClusterSpec {
             transaction_abort_timed_out_transaction_cleanup_interval_ms:
                 default_timeout_scan_interval(),
             broker_session_timeout_ms: default_broker_session_timeout(),
+            replica_lag_time_max_ms: default_replica_lag_time_max(),
         }
     }
 }

@@ -35,6 +35,8 @@ pub enum Timer {
     Processor(ProcessorTimer),
     /// Flink's timers, at the JobManager or at a task.
     Flink(crate::flink::FlinkTimer),
+    /// A broker's own timers (the "isr-expiration" task).
+    Broker(crate::kafka::isr_expiry::BrokerTimer),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

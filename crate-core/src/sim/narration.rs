@@ -505,7 +505,24 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             n(follower),
             tp(t),
             n(broker),
-            isr.iter().map(|b| format!("broker {b}")).collect::<Vec<_>>().join(", ")
+            brokers_list(isr)
+        ),
+        Note::IsrShrunk {
+            broker,
+            tp: t,
+            followers,
+            behind_since,
+            lag_max_ms,
+            isr,
+        } => format!(
+            "{} has lacked records of {} since {}, longer than replica.lag.time.max.ms ({lag_max_ms} ms): the leader, {}, takes {} out of the in-sync replicas (now {}) and tells the controller (AlterPartition). acks=all waits only for {} from now on.",
+            brokers_list(followers),
+            tp(t),
+            format_duration(*behind_since),
+            n(broker),
+            if followers.len() == 1 { "it" } else { "them" },
+            brokers_list(isr),
+            if isr.len() == 1 { "the leader".to_string() } else { brokers_list(isr) },
         ),
         Note::TooFewInSync {
             broker,
@@ -520,7 +537,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 counted(isr.len() as u64, "replica", "replicas"),
                 tp(t),
                 if isr.len() == 1 { "is" } else { "are" },
-                isr.iter().map(|b| format!("broker {b}")).collect::<Vec<_>>().join(", ")
+                brokers_list(isr)
             );
             match appended_at {
                 None => format!(
@@ -1469,4 +1486,12 @@ pub fn narrate(names: &Names, note: &Note) -> String {
         Note::LinkCut { a, b } => format!("The link between {} and {} is cut.", n(a), n(b)),
         Note::LinkHealed { a, b } => format!("The link between {} and {} is healed.", n(a), n(b)),
     }
+}
+
+/// `broker 0, broker 2`.
+fn brokers_list(ids: &[u8]) -> String {
+    ids.iter()
+        .map(|b| format!("broker {b}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -590,6 +590,17 @@ pub enum Note {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         diverged: Option<u32>,
     },
+    /// The leader of `tp` took `followers` out of the ISR (now `isr`): they have lacked some
+    /// of its records since `behind_since`, longer than `replica.lag.time.max.ms`
+    /// (`lag_max_ms`). It tells the controller (AlterPartition).
+    IsrShrunk {
+        broker: NodeId,
+        tp: Tp,
+        followers: Vec<u8>,
+        behind_since: SimTime,
+        lag_max_ms: u64,
+        isr: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -657,8 +668,9 @@ impl Note {
             {
                 Some(Notable::Loss)
             }
-            // An outage: a partition with no leader the controller can elect.
-            Note::PartitionOffline { .. } => Some(Notable::Crash),
+            // An outage: a partition with no leader the controller can elect, or a replica
+            // the leader no longer waits for.
+            Note::PartitionOffline { .. } | Note::IsrShrunk { .. } => Some(Notable::Crash),
             Note::PositionReset {
                 diverged: Some(_), ..
             } => Some(Notable::Loss),
@@ -700,6 +712,8 @@ impl Note {
         "duplicate_detected",
         "append_rejected",
         "ack_waits_for_replicas",
+        "isr_expanded",
+        "isr_shrunk",
         "replicated",
         "high_watermark_advanced",
         "not_leader",
@@ -799,6 +813,7 @@ impl Note {
             Note::AckWaitsForReplicas { .. } => "ack_waits_for_replicas",
             Note::TooFewInSync { .. } => "too_few_in_sync",
             Note::IsrExpanded { .. } => "isr_expanded",
+            Note::IsrShrunk { .. } => "isr_shrunk",
             Note::Replicated { .. } => "replicated",
             Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
             Note::NotLeader { .. } => "not_leader",

@@ -564,6 +564,10 @@ impl Simulation {
                         .brokers
                         .get_mut(usize::from(i))
                         .is_some_and(|b| b.on_timer(t, &mut ctx)),
+                    (Timer::Broker(t), NodeId::Broker(i)) => self
+                        .brokers
+                        .get_mut(usize::from(i))
+                        .is_some_and(|b| b.on_broker_timer(t, &mut ctx)),
                     (Timer::Flink(t), NodeId::JobManager | NodeId::Task(_)) => {
                         let acted = self
                             .flink
@@ -1253,7 +1257,30 @@ impl Simulation {
             Fault::Heal { a, b } => {
                 self.network.heal_link(*a, *b);
                 notes.push(Note::LinkHealed { a: *a, b: *b });
+                if let (NodeId::Broker(x), NodeId::Broker(y)) = (*a, *b) {
+                    // Each side's followers fetch from the other side's leaders again.
+                    self.resume_replication(x, y);
+                    self.resume_replication(y, x);
+                    self.apply_commands(notes);
+                }
             }
+        }
+    }
+
+    /// Broker `leader`'s partitions with a replica on `follower` send it what it lacks, if
+    /// `leader` is up and not frozen.
+    fn resume_replication(&mut self, leader: u8, follower: u8) {
+        let node = NodeId::Broker(leader);
+        if self
+            .status
+            .get(&node)
+            .is_none_or(|st| st.crashed || st.frozen)
+        {
+            return;
+        }
+        let mut ctx = Ctx::new(self.now, self.steps + 1, node, &mut self.commands);
+        if let Some(b) = self.brokers.get(usize::from(leader)) {
+            b.resume_follower(follower, &mut ctx);
         }
     }
 
@@ -1388,7 +1415,7 @@ impl Simulation {
                     }
                 }
                 Command::AlterPartition { leader, tp, isr } => {
-                    controller::isr_expanded(&mut self.brokers, tp, leader, &isr);
+                    controller::isr_changed(&mut self.brokers, tp, leader, &isr, self.now);
                 }
                 Command::RefreshMetadata {
                     client,

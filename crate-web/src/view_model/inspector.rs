@@ -1032,6 +1032,14 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                     to_offset,
                     ..
                 } if *b == node => S::StoryTruncated.f(lang, &[&sim.names.tp(*tp), to_offset]),
+                Note::IsrShrunk { followers, tp, .. }
+                    if followers.iter().any(|f| NodeId::Broker(*f) == node) =>
+                {
+                    S::StoryLeftIsr.f(lang, &[&sim.names.tp(*tp)])
+                }
+                Note::IsrExpanded { follower, tp, .. } if *follower == node => {
+                    S::StoryRejoinedIsr.f(lang, &[&sim.names.tp(*tp)])
+                }
                 _ => continue,
             };
             story.push(format!("#{} {said}", rec.step));
@@ -1153,6 +1161,46 @@ pub(crate) mod tests {
                 && one.contains("fenced by the controller")
                 && one.contains("leads orders-0"),
             "{one}"
+        );
+    }
+
+    /// A follower cut off from its leader leaves the ISR at the leader's look past
+    /// replica.lag.time.max.ms, and comes back after the heal: its story says both, and the
+    /// leader's card names the ISR of the moment.
+    #[test]
+    fn a_follower_s_story_tells_it_left_the_isr_and_came_back() {
+        let mut sim = at_step("network-partition-isr-shrink", 0);
+        let leader_role = |sim: &Simulation| {
+            crate::view_model::partitions(sim, Lang::En)
+                .into_iter()
+                .find(|p| p.broker == 0)
+                .map(|p| p.role)
+                .expect("broker 0's replica")
+        };
+        assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
+        let shrunk = step_until(&mut sim, "the ISR shrinks", |rec| {
+            rec.notes
+                .iter()
+                .any(|n| matches!(n, eos_core::sim::note::Note::IsrShrunk { .. }))
+                .then_some(rec.step)
+        });
+        assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0");
+        sim.run(RunLimit::Completion);
+        assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
+        let vm = inspect(&sim, &Selection::Node(NodeId::Broker(1)), Lang::En);
+        let story = value(&vm, "story (steps)").to_string();
+        assert!(
+            story.starts_with(&format!("#{shrunk} out of the ISR of orders-0 (lagged)"))
+                && story.contains("back in the ISR of orders-0"),
+            "{story}"
+        );
+        let ru = inspect(&sim, &Selection::Node(NodeId::Broker(1)), Lang::Ru);
+        assert!(
+            ru.rows
+                .iter()
+                .any(|r| r.1.contains("выбыл из ISR orders-0")),
+            "{:?}",
+            ru.rows
         );
     }
 

@@ -1,0 +1,315 @@
+//! `replica.lag.time.max.ms`: a leader takes a follower that has lacked its records for
+//! longer than this out of the ISR, so `acks=all` stops waiting for it; a follower that
+//! catches up comes back. And a retried batch the broker already holds is answered, under
+//! `acks=all`, only once the in-sync replicas have it (Kafka's `DelayedProduce`).
+
+use eos_core::ids::{NodeId, Tp};
+use eos_core::report::Report;
+use eos_core::sim::Note;
+use eos_core::time::ms;
+use eos_core::{builtin, RunLimit, Scenario};
+use proptest::prelude::*;
+
+const NAME: &str = "network-partition-isr-shrink";
+
+fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let report = Report::of(s.name(), &sim);
+    (sim, report)
+}
+
+/// (step, time, note) of every note.
+fn notes(sim: &eos_core::Simulation) -> Vec<(u64, u64, Note)> {
+    sim.trace()
+        .iter()
+        .flat_map(|r| r.notes.iter().map(move |n| (r.step, r.time, n.clone())))
+        .collect()
+}
+
+fn text() -> String {
+    eos_core::scenario::builtin::text(NAME)
+        .expect("built-in")
+        .to_string()
+}
+
+fn with(text: &str, from: &str, to: &str) -> Scenario {
+    let changed = text.replace(from, to);
+    assert_ne!(changed, text, "{from:?} is in the scenario");
+    Scenario::parse(&changed).expect("parses")
+}
+
+/// Each ISR shrink: (time, followers dropped, ISR after, behind since).
+fn shrinks(sim: &eos_core::Simulation) -> Vec<(u64, Vec<u8>, Vec<u8>, u64)> {
+    notes(sim)
+        .into_iter()
+        .filter_map(|(_, t, n)| match n {
+            Note::IsrShrunk {
+                followers,
+                isr,
+                behind_since,
+                ..
+            } => Some((t, followers, isr, behind_since)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn expansions(sim: &eos_core::Simulation) -> Vec<u64> {
+    notes(sim)
+        .into_iter()
+        .filter(|(_, _, n)| matches!(n, Note::IsrExpanded { .. }))
+        .map(|(_, t, _)| t)
+        .collect()
+}
+
+#[test]
+fn the_leader_stops_waiting_for_a_cut_off_follower_at_its_first_look_past_the_lag() {
+    let s = builtin::get(NAME).expect("built-in");
+    let (sim, report) = run(&s);
+    // v0 is appended at 1.001 s; with a 10 s lag the follower is out of sync after 11.001 s,
+    // and the leader looks every 5 s since its start: at 15 s.
+    assert_eq!(
+        shrinks(&sim),
+        vec![(ms(15_000), vec![1], vec![0], ms(1_001))]
+    );
+    let v0 = &report.deliveries[0];
+    assert_eq!(v0.status, "delivered");
+    assert!(
+        v0.delivered_at_ms
+            .is_some_and(|t| (15_000..15_010).contains(&t)),
+        "{v0:?}"
+    );
+    assert_eq!(v0.attempts, 1, "answered within request.timeout.ms");
+    // The heal at 20 s: the follower catches up and is in sync again before v1 is written,
+    // which then waits for both replicas.
+    let back = expansions(&sim);
+    assert_eq!(back.len(), 1, "{back:?}");
+    assert!((ms(20_000)..ms(20_010)).contains(&back[0]), "{back:?}");
+    assert_eq!(report.outcome.lost, 0);
+    assert_eq!(report.reads["reader"].records, 2);
+    let tp = Tp {
+        topic: 0,
+        partition: 0,
+    };
+    for b in &sim.brokers {
+        let r = b.replicas.get(&tp).expect("a replica on each broker");
+        assert_eq!(r.isr, vec![0, 1], "broker {}", b.id);
+        assert_eq!(r.log.log_end_offset(), 2, "broker {}", b.id);
+    }
+    // Both the shrink and the return are notable for the step buttons.
+    assert!(notes(&sim)
+        .iter()
+        .any(|(_, _, n)| matches!(n, Note::IsrShrunk { .. }) && n.notable().is_some()));
+}
+
+#[test]
+fn a_heal_before_the_lag_runs_out_keeps_the_follower_in_sync() {
+    let s = with(
+        &text(),
+        "at_ms = 20000\naction = \"heal\"",
+        "at_ms = 8000\naction = \"heal\"",
+    );
+    let (sim, report) = run(&s);
+    assert!(shrinks(&sim).is_empty(), "{:?}", shrinks(&sim));
+    assert!(expansions(&sim).is_empty());
+    // acks=all waited for the follower: v0 is answered right after the heal.
+    let v0 = &report.deliveries[0];
+    assert!(
+        v0.delivered_at_ms
+            .is_some_and(|t| (8_000..8_010).contains(&t)),
+        "{v0:?}"
+    );
+    assert_eq!(report.outcome.lost, 0);
+}
+
+#[test]
+fn with_min_insync_2_the_shrink_refuses_writes_until_the_follower_is_back() {
+    let s = with(
+        &text(),
+        "min_insync_replicas = 1",
+        "min_insync_replicas = 2",
+    );
+    let (sim, report) = run(&s);
+    assert_eq!(shrinks(&sim).len(), 1);
+    let all = notes(&sim);
+    // The held answer: appended, but too few in sync (NOT_ENOUGH_REPLICAS_AFTER_APPEND) at the
+    // shrink; the retries are refused before the append until the follower is back.
+    let after_append = all.iter().find(|(_, _, n)| {
+        matches!(
+            n,
+            Note::TooFewInSync {
+                appended_at: Some(0),
+                ..
+            }
+        )
+    });
+    assert!(after_append.is_some_and(|(_, t, _)| *t == ms(15_000)));
+    let refused = all
+        .iter()
+        .filter(|(_, _, n)| {
+            matches!(
+                n,
+                Note::TooFewInSync {
+                    appended_at: None,
+                    ..
+                }
+            )
+        })
+        .map(|(_, t, _)| *t)
+        .collect::<Vec<_>>();
+    assert!(refused.len() >= 3, "{refused:?}");
+    assert!(refused.iter().all(|t| *t < ms(20_000)), "{refused:?}");
+    // Back in the ISR at the heal, the retry finds v0 stored: de-duplicated, and answered
+    // once both replicas hold it. Nothing is lost, nothing stored twice.
+    let v0 = &report.deliveries[0];
+    assert_eq!(v0.status, "delivered");
+    assert!(v0.delivered_at_ms.is_some_and(|t| t >= 20_000), "{v0:?}");
+    assert_eq!((report.outcome.lost, report.outcome.duplicates), (0, 0));
+    assert_eq!(report.reads["reader"].records, 2);
+}
+
+#[test]
+fn a_follower_with_nothing_to_catch_up_stays_in_sync_however_long_it_is_cut_off() {
+    // Kafka's `isCaughtUp`: a follower at the leader's log end is in sync, fetching or not.
+    let t = text()
+        .replace(
+            "at_ms = 20000\naction = \"heal\"",
+            "at_ms = 200000\naction = \"heal\"",
+        )
+        .replace("at_ms = 1000\ntopic", "at_ms = 100000\ntopic")
+        .replace("at_ms = 25000\ntopic", "at_ms = 100001\ntopic")
+        .replace("start_ms = 30000", "start_ms = 150000");
+    let s = Scenario::parse(&t).expect("parses");
+    let (sim, report) = run(&s);
+    // Idle for 99.5 s while cut off: no shrink then. The writes at 100 s start the clock:
+    // out of sync after 110.001 s, seen at the look at 115 s.
+    let got = shrinks(&sim);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, ms(115_000));
+    assert_eq!(got[0].3, ms(100_001));
+    assert_eq!(report.outcome.lost, 0);
+}
+
+#[test]
+fn a_retry_of_a_stored_batch_waits_for_the_replicas_under_acks_all() {
+    // A request timeout shorter than the lag: the retry finds v0 stored, and its answer is
+    // held like the first one's, so nothing is acknowledged that only the leader has.
+    let s = with(
+        &text(),
+        "acks = \"all\"\n",
+        "acks = \"all\"\nrequest_timeout_ms = 3000\ndelivery_timeout_ms = 60000\n",
+    );
+    let (sim, report) = run(&s);
+    let all = notes(&sim);
+    let dup_at = all
+        .iter()
+        .find(|(_, _, n)| matches!(n, Note::DuplicateDetected { .. }))
+        .map(|(step, _, _)| *step)
+        .expect("the retry is de-duplicated");
+    let held = all.iter().any(|(step, _, n)| {
+        *step == dup_at && matches!(n, Note::AckWaitsForReplicas { base_offset: 0, .. })
+    });
+    assert!(held, "the duplicate's answer waits for the replicas");
+    // Still answered only at the shrink, not when the retry arrived.
+    let v0 = &report.deliveries[0];
+    assert!(v0.delivered_at_ms.is_some_and(|t| t >= 15_000), "{v0:?}");
+    assert_eq!((report.outcome.lost, report.outcome.duplicates), (0, 0));
+    // Under acks=1 the leader answers at once; the follower lags all the same, and leaves
+    // the ISR at the same look (the shrink does not depend on the producers' acks).
+    let s = with(&text(), "acks = \"all\"", "acks = \"1\"");
+    let (sim, report) = run(&s);
+    let v0 = &report.deliveries[0];
+    assert!(v0.delivered_at_ms.is_some_and(|t| t < 1_010), "{v0:?}");
+    assert_eq!(shrinks(&sim).len(), 1);
+    assert_eq!(shrinks(&sim)[0].0, ms(15_000));
+}
+
+#[test]
+fn the_leader_crashing_after_the_shrink_takes_the_acknowledged_record_with_it() {
+    // The window the shrink opens: v0 acknowledged with only the leader holding it. The
+    // leader dies before the heal; the follower, out of sync, cannot be elected (unclean
+    // election is off), so the partition is offline, and with unclean election on, v0 is
+    // lost.
+    let t = text().replace(
+        "[[consumers]]",
+        "[[faults]]\nat_ms = 17000\naction = \"crash\"\ntarget = \"broker-0\"\n\n[[consumers]]",
+    );
+    let t = t.replace("[expect]", "[expect_unused]");
+    let t = t
+        .split("[expect_unused]")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let (sim, _) = run(&Scenario::parse(&t).expect("parses"));
+    assert!(notes(&sim)
+        .iter()
+        .any(|(_, _, n)| matches!(n, Note::PartitionOffline { unclean: false, .. })));
+    let unclean = t.replace(
+        "replication_factor = 2\n",
+        "replication_factor = 2\nunclean_leader_election = true\n",
+    );
+    let (sim, report) = run(&Scenario::parse(&unclean).expect("parses"));
+    assert!(notes(&sim).iter().any(|(_, _, n)| matches!(
+        n,
+        Note::UncleanLeaderElected { broker: NodeId::Broker(1), lost_records, .. } if lost_records.len() == 1
+    )));
+    assert_eq!(report.deliveries[0].status, "delivered");
+    assert!(report.outcome.lost >= 1, "{:?}", report.outcome);
+}
+
+#[test]
+fn a_bad_lag_is_refused_with_its_field_named() {
+    for bad in ["0", "3600001"] {
+        let t = text().replace(
+            "replica_lag_time_max_ms = 10000",
+            &format!("replica_lag_time_max_ms = {bad}"),
+        );
+        let err = Scenario::parse(&t).expect_err("refused").to_string();
+        assert!(err.contains("cluster.replica_lag_time_max_ms"), "{err}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Whatever the timing of the cut, the heal and the lag: a record acknowledged with
+    /// acks=all is never lost while the leader lives; the ISR only ever holds the leader and
+    /// followers with everything below the high watermark; a shrink comes no sooner than the
+    /// lag after the follower last had everything, on the leader's schedule.
+    #[test]
+    fn shrinks_follow_the_lag_and_nothing_acknowledged_is_lost(
+        cut in 0u64..5_000,
+        heal in 5_000u64..60_000,
+        lag in 1_000u64..20_000,
+        second in 2_000u64..40_000,
+    ) {
+        let t = text()
+            .replace("replica_lag_time_max_ms = 10000", &format!("replica_lag_time_max_ms = {lag}"))
+            .replace("at_ms = 500\naction = \"partition\"", &format!("at_ms = {cut}\naction = \"partition\""))
+            .replace("at_ms = 20000\naction = \"heal\"", &format!("at_ms = {heal}\naction = \"heal\""))
+            .replace("at_ms = 25000\ntopic", &format!("at_ms = {second}\ntopic"))
+            .replace("start_ms = 30000", "start_ms = 70000");
+        let t = t.split("[expect]").next().unwrap_or_default().to_string();
+        let s = Scenario::parse(&t).expect("parses");
+        let (sim, report) = run(&s);
+        prop_assert_eq!(report.outcome.lost, 0);
+        prop_assert_eq!(report.outcome.duplicates, 0);
+        prop_assert_eq!(report.reads["reader"].records, 2);
+        prop_assert!(report.invariants.iter().all(|i| i.holds), "{:?}", report.invariants);
+        let interval = ms(lag / 2).max(1);
+        for (at, followers, isr, since) in shrinks(&sim) {
+            prop_assert!(at > since + ms(lag), "shrunk at {} behind since {}", at, since);
+            prop_assert_eq!(at % interval, 0, "on the schedule");
+            prop_assert!(at - interval <= since + ms(lag), "at the first look past the lag");
+            prop_assert_eq!(followers, vec![1]);
+            prop_assert_eq!(isr, vec![0]);
+        }
+        // In the end both replicas are back in sync with the whole log.
+        let tp = Tp { topic: 0, partition: 0 };
+        for b in &sim.brokers {
+            let r = b.replicas.get(&tp).expect("a replica");
+            prop_assert_eq!(&r.isr, &vec![0, 1]);
+            prop_assert_eq!(r.log.log_end_offset(), 2);
+        }
+    }
+}
