@@ -15,6 +15,7 @@ use super::txn_state::{is_offsets_partition, offsets_partition, TxnProtocolVersi
 use super::{Acks, Isolation};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note};
+use crate::time::SimTime;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +54,10 @@ pub struct Broker {
     /// The "isr-expiration" task (`replica.lag.time.max.ms`).
     #[serde(default)]
     pub isr_expiry: IsrExpiry,
+    /// The brokers whose fetches cannot reach this one (cut off, frozen or down), and since
+    /// when: their followers' last fetch, as this broker would have seen it lead.
+    #[serde(default, with = "crate::serde_pairs")]
+    pub unreachable_since: VecMap<u8, SimTime>,
 }
 
 /// One partition's metadata as the controller sets it.
@@ -97,6 +102,7 @@ impl Broker {
             checks: TxnChecks::default(),
             coordinator_moves: VecMap::new(),
             isr_expiry: IsrExpiry::default(),
+            unreachable_since: VecMap::new(),
         }
     }
 
@@ -127,6 +133,7 @@ impl Broker {
         self.checks.clear();
         self.txn_coordinator.crash();
         self.isr_expiry.armed = None;
+        self.unreachable_since.clear();
     }
 
     /// After a restart: the transaction coordinator reloads its log, and the
@@ -136,10 +143,7 @@ impl Broker {
         self.txn_coordinator
             .recover(me, &LeaderView(&self.leaders), ctx);
         self.isr_expiry.restart(ctx.now);
-        let led: Vec<Tp> = self.replicas.keys().copied().collect();
-        for tp in led {
-            self.arm_isr_expiry(tp, ctx);
-        }
+        self.arm_all_isr_expiry(ctx);
     }
 
     /// It now leads a fenced broker's `__transaction_state` partition: its coordinator
@@ -798,7 +802,7 @@ impl Broker {
                     base_sequence: batch.base_sequence,
                     transactional: batch.transactional,
                 });
-                push_to_followers(me, replica, ctx);
+                push_to_followers(me, replica, &self.unreachable_since, ctx);
                 let moved = replica.recompute_high_watermark(me);
                 self.arm_isr_expiry(tp, ctx);
                 let Some(replica) = self.replicas.get_mut(&tp) else {
@@ -892,7 +896,7 @@ impl Broker {
             offset,
             closed_transaction: completed.is_some(),
         });
-        push_to_followers(me, replica, ctx);
+        push_to_followers(me, replica, &self.unreachable_since, ctx);
         release_acks(me, replica, node, ctx);
         self.arm_isr_expiry(tp, ctx);
         Ok(())
@@ -976,7 +980,14 @@ impl Broker {
         let known = replica.follower_leo.entry(follower).or_insert(0);
         *known = (*known).max(log_end_offset);
         let leader_leo = replica.log.log_end_offset();
-        if log_end_offset >= leader_leo && !replica.isr.contains(&follower) {
+        // Kafka's `isFollowerInSync`: the follower has reached the high watermark and the
+        // start of the leader's epoch (not necessarily the leader's log end).
+        let epoch_start = match replica.leader_epoch.checked_sub(1) {
+            Some(previous) => replica.log.end_offset_for_epoch(previous),
+            None => 0,
+        };
+        let in_sync = log_end_offset >= replica.high_watermark.max(epoch_start);
+        if in_sync && !replica.isr.contains(&follower) {
             replica.isr.push(follower);
             crate::order::sort(&mut replica.isr);
             ctx.note(Note::IsrExpanded {
@@ -1146,9 +1157,20 @@ pub(super) fn answer_produce(
     }
 }
 
-pub fn push_to_followers(me: u8, replica: &Replica, ctx: &mut Ctx) {
-    for follower in replica.isr.iter().copied().filter(|b| *b != me) {
-        send_missing(me, replica, follower, ctx);
+/// The leader sends each follower what it lacks: those in sync, and those out of sync that
+/// can be reached (Kafka's followers fetch in sync or not, and catch up to rejoin).
+pub fn push_to_followers(
+    me: u8,
+    replica: &Replica,
+    unreachable: &VecMap<u8, SimTime>,
+    ctx: &mut Ctx,
+) {
+    for follower in replica.replicas.iter().copied().filter(|b| *b != me) {
+        let lacks = replica.follower_leo.get(&follower).copied().unwrap_or(0)
+            < replica.log.log_end_offset();
+        if replica.isr.contains(&follower) || (lacks && !unreachable.contains_key(&follower)) {
+            send_missing(me, replica, follower, ctx);
+        }
     }
 }
 

@@ -399,24 +399,26 @@ fn align_followers(brokers: &mut [Broker], alive: &[bool], tp: Tp, leader: u8, c
         }
         follower_leos.push((id, r.log.log_end_offset()));
     }
-    if let Some(r) = brokers
-        .iter_mut()
-        .find(|b| b.id == leader)
-        .and_then(|b| b.replicas.get_mut(&tp))
-    {
-        for (id, leo) in follower_leos {
-            r.follower_leo.insert(id, leo);
-        }
-        if r.high_watermark < leader_leo {
-            release_acks(leader, r, NodeId::Broker(leader), ctx);
-        }
-        push_to_followers(leader, r, ctx);
-        for f in r.replicas.clone() {
-            if f != leader
-                && !r.isr.contains(&f)
-                && alive.get(usize::from(f)).copied().unwrap_or(false)
-            {
-                send_missing(leader, r, f, ctx);
+    if let Some(b) = brokers.iter_mut().find(|b| b.id == leader) {
+        let unreachable = &b.unreachable_since;
+        if let Some(r) = b.replicas.get_mut(&tp) {
+            for (id, leo) in follower_leos {
+                r.follower_leo.insert(id, leo);
+            }
+            if r.high_watermark < leader_leo {
+                release_acks(leader, r, NodeId::Broker(leader), ctx);
+            }
+            push_to_followers(leader, r, unreachable, ctx);
+            // Live followers out of sync that it cannot reach now (frozen, cut off) get what
+            // they lack too: it waits for them on the wire.
+            for f in r.replicas.clone() {
+                if f != leader
+                    && !r.isr.contains(&f)
+                    && unreachable.contains_key(&f)
+                    && alive.get(usize::from(f)).copied().unwrap_or(false)
+                {
+                    send_missing(leader, r, f, ctx);
+                }
             }
         }
     }

@@ -17,6 +17,7 @@ use super::replica::Replica;
 use crate::ids::Tp;
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
 /// Kafka's default `replica.lag.time.max.ms`.
@@ -69,38 +70,65 @@ impl IsrExpiry {
     }
 }
 
-/// When follower `f` of `r` last had everything its leader had, if it lacks something now.
-pub fn lagging_since(r: &Replica, f: u8) -> Option<SimTime> {
+/// Since when follower `f` of `r` has been out of touch with everything its leader has, if
+/// it lacks something now: Kafka's `lastCaughtUpTimeMs`, its last fetch at which it had it
+/// all. Here the first record it lacks was appended then, or its fetches stopped reaching the
+/// leader (`unreachable`: cut off, frozen or down), whichever came first; and no earlier
+/// than the leader began to lead (Kafka's `makeLeader` resets the followers' clocks).
+pub fn lagging_since(r: &Replica, f: u8, unreachable: Option<SimTime>) -> Option<SimTime> {
     let has = r.follower_leo.get(&f).copied().unwrap_or(0);
     if has >= r.log.log_end_offset() {
         return None;
     }
     let first_missing = r.log.appended_at(has).unwrap_or(r.leading_since);
-    Some(first_missing.max(r.leading_since))
+    let since = unreachable.map_or(first_missing, |u| u.min(first_missing));
+    Some(since.max(r.leading_since))
 }
 
-/// When the first in-sync follower of `r`, led by `me`, goes out of sync, if one lags.
-pub fn out_of_sync_at(r: &Replica, me: u8, lag_max_ms: u64) -> Option<SimTime> {
-    r.isr
-        .iter()
-        .filter(|f| **f != me)
-        .filter_map(|f| lagging_since(r, *f))
-        .min()
-        .map(|since| since.saturating_add(ms(lag_max_ms)).saturating_add(1))
+/// The followers' clocks of one partition, as its leader `me` keeps them.
+struct Clocks<'a> {
+    r: &'a Replica,
+    me: u8,
+    unreachable: &'a VecMap<u8, SimTime>,
 }
 
-/// The in-sync followers of `r`, led by `me`, out of sync at `now`, with the earliest time
-/// one of them last had everything.
-pub fn out_of_sync(r: &Replica, me: u8, lag_max_ms: u64, now: SimTime) -> (Vec<u8>, SimTime) {
-    let mut since = now;
-    let mut out = Vec::new();
-    for f in r.isr.iter().copied().filter(|f| *f != me) {
-        if let Some(s) = lagging_since(r, f).filter(|s| now.saturating_sub(*s) > ms(lag_max_ms)) {
-            out.push(f);
-            since = since.min(s);
-        }
+impl Clocks<'_> {
+    /// The in-sync followers that lack something, with since when.
+    fn lagging(&self) -> impl Iterator<Item = (u8, SimTime)> + '_ {
+        self.r
+            .isr
+            .iter()
+            .copied()
+            .filter(|f| *f != self.me)
+            .filter_map(|f| {
+                Some((
+                    f,
+                    lagging_since(self.r, f, self.unreachable.get(&f).copied())?,
+                ))
+            })
     }
-    (out, since)
+
+    /// When the first in-sync follower goes out of sync, if one lags.
+    fn out_of_sync_at(&self, lag_max_ms: u64) -> Option<SimTime> {
+        self.lagging()
+            .map(|(_, since)| since)
+            .min()
+            .map(|since| since.saturating_add(ms(lag_max_ms)).saturating_add(1))
+    }
+
+    /// The in-sync followers out of sync at `now`, with the earliest time one of them last
+    /// had everything.
+    fn out_of_sync(&self, lag_max_ms: u64, now: SimTime) -> (Vec<u8>, SimTime) {
+        let mut first = now;
+        let mut out = Vec::new();
+        for (f, since) in self.lagging() {
+            if now.saturating_sub(since) > ms(lag_max_ms) {
+                out.push(f);
+                first = first.min(since);
+            }
+        }
+        (out, first)
+    }
 }
 
 impl Broker {
@@ -109,11 +137,12 @@ impl Broker {
     pub fn arm_isr_expiry(&mut self, tp: Tp, ctx: &mut Ctx) {
         let me = self.id;
         let lag = self.isr_expiry.lag_max_ms;
+        let unreachable = &self.unreachable_since;
         let Some(due) = self
             .replicas
             .get(&tp)
             .filter(|r| r.is_leader(me))
-            .and_then(|r| out_of_sync_at(r, me, lag))
+            .and_then(|r| Clocks { r, me, unreachable }.out_of_sync_at(lag))
         else {
             return;
         };
@@ -129,15 +158,28 @@ impl Broker {
         );
     }
 
+    /// Arms the looks for every partition this broker leads.
+    pub fn arm_all_isr_expiry(&mut self, ctx: &mut Ctx) {
+        let led: Vec<Tp> = self.replicas.keys().copied().collect();
+        for tp in led {
+            self.arm_isr_expiry(tp, ctx);
+        }
+    }
+
     /// The look at `at`: each partition this broker leads takes its followers out of sync
     /// out of the ISR, tells the controller, answers what the smaller ISR lets it, and sends
     /// each follower it dropped what it lacks (Kafka's follower keeps fetching, in sync or
-    /// not: over a healthy link it catches up and comes back). Returns whether it acted.
+    /// not: over a healthy link it catches up and comes back). A broker still deaf from a
+    /// freeze acts on nothing (its AlterPartition would name a leader epoch the controller
+    /// has moved past): it looks again once it has caught up. Returns whether it acted.
     pub fn on_isr_expiration(&mut self, at: SimTime, ctx: &mut Ctx) -> bool {
         if self.isr_expiry.armed != Some(at) {
             return false;
         }
         self.isr_expiry.armed = None;
+        if self.deaf {
+            return false;
+        }
         let (me, node, lag) = (self.id, self.node(), self.isr_expiry.lag_max_ms);
         let led: Vec<Tp> = self
             .replicas
@@ -150,7 +192,8 @@ impl Broker {
             let Some(r) = self.replicas.get_mut(tp) else {
                 continue;
             };
-            let (out, behind_since) = out_of_sync(r, me, lag, ctx.now);
+            let unreachable = &self.unreachable_since;
+            let (out, behind_since) = Clocks { r, me, unreachable }.out_of_sync(lag, ctx.now);
             if out.is_empty() {
                 continue;
             }
@@ -163,6 +206,7 @@ impl Broker {
                 behind_since,
                 lag_max_ms: lag,
                 isr: r.isr.clone(),
+                min_insync: r.effective_min_insync(),
             });
             ctx.alter_partition(me, *tp, r.isr.clone());
             release_acks(me, r, node, ctx);
@@ -170,18 +214,20 @@ impl Broker {
                 send_missing(me, r, f, ctx);
             }
         }
-        for tp in led {
-            self.arm_isr_expiry(tp, ctx);
-        }
+        self.arm_all_isr_expiry(ctx);
         acted
     }
 
-    /// The link to broker `peer` is back: for each partition this broker leads with a
-    /// replica there that lacks records, the follower's fetches get through again.
+    /// Broker `peer`'s fetches reach this one again (a link healed, a broker thawed): for
+    /// each partition this broker leads with a replica there that lacks records, the
+    /// follower fetches what it lacks. Nothing while this broker is deaf.
     pub fn resume_follower(&self, peer: u8, ctx: &mut Ctx) {
         let me = self.id;
+        if self.deaf || peer == me || self.unreachable_since.contains_key(&peer) {
+            return;
+        }
         for r in self.replicas.values().filter(|r| r.is_leader(me)) {
-            if r.replicas.contains(&peer) && peer != me && lagging_since(r, peer).is_some() {
+            if r.replicas.contains(&peer) && lagging_since(r, peer, None).is_some() {
                 send_missing(me, r, peer, ctx);
             }
         }

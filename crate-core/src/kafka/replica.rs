@@ -69,9 +69,16 @@ impl Replica {
         }
     }
 
-    /// Fewer replicas in sync than `min.insync.replicas`: `acks=all` cannot be met.
+    /// `min.insync.replicas`, capped at the replica count (Kafka 3.7+, KIP-966).
+    pub fn effective_min_insync(&self) -> u8 {
+        let replicas = u8::try_from(self.replicas.len()).unwrap_or(u8::MAX);
+        self.min_insync.min(replicas)
+    }
+
+    /// Fewer replicas in sync than `min.insync.replicas`: `acks=all` cannot be met, and the
+    /// high watermark stays where it is.
     pub fn too_few_in_sync(&self) -> bool {
-        self.isr.len() < usize::from(self.min_insync)
+        self.isr.len() < usize::from(self.effective_min_insync())
     }
 
     pub fn is_leader(&self, me: u8) -> bool {
@@ -115,9 +122,13 @@ impl Replica {
         }
     }
 
-    /// The leader's high watermark: the smallest log end offset among the in-sync replicas.
-    /// Returns true when it moved.
+    /// The leader's high watermark: the smallest log end offset among the in-sync replicas,
+    /// held while they are fewer than `min.insync.replicas` (Kafka 3.7+, KIP-966's strict
+    /// min ISR: what only they have is not yet readable). Returns true when it moved.
     pub fn recompute_high_watermark(&mut self, me: u8) -> bool {
+        if self.too_few_in_sync() {
+            return false;
+        }
         let mut hw = self.log.log_end_offset();
         for follower in self.isr.iter().filter(|b| **b != me) {
             hw = hw.min(self.follower_leo.get(follower).copied().unwrap_or(0));

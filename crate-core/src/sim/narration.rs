@@ -514,15 +514,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             behind_since,
             lag_max_ms,
             isr,
+            min_insync,
         } => format!(
-            "{} has lacked records of {} since {}, longer than replica.lag.time.max.ms ({lag_max_ms} ms): the leader, {}, takes {} out of the in-sync replicas (now {}) and tells the controller (AlterPartition). acks=all waits only for {} from now on.",
+            "{} last had all of {} at {}, longer ago than replica.lag.time.max.ms ({lag_max_ms} ms): the leader, {}, takes {} out of the in-sync replicas (now {}) and tells the controller (AlterPartition). {}",
             brokers_list(followers),
             tp(t),
             format_duration(*behind_since),
             n(broker),
             if followers.len() == 1 { "it" } else { "them" },
             brokers_list(isr),
-            if isr.len() == 1 { "the leader".to_string() } else { brokers_list(isr) },
+            if isr.len() < usize::from(*min_insync) {
+                format!("That is fewer than min.insync.replicas={min_insync}: the high watermark stays where it is, acks=all writes waiting are held and new ones refused (NOT_ENOUGH_REPLICAS) until a replica is back in sync.")
+            } else if isr.len() == 1 {
+                "acks=all waits only for the leader from now on.".to_string()
+            } else {
+                format!("acks=all waits only for {} from now on.", brokers_list(isr))
+            },
         ),
         Note::TooFewInSync {
             broker,

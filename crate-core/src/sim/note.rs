@@ -600,6 +600,8 @@ pub enum Note {
         behind_since: SimTime,
         lag_max_ms: u64,
         isr: Vec<u8>,
+        /// The topic's `min.insync.replicas` (capped at its replica count).
+        min_insync: u8,
     },
 }
 

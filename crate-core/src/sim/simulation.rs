@@ -1018,6 +1018,7 @@ impl Simulation {
                             self.push(now, Event::Fault(Fault::MetadataCatchUp { broker: i }));
                         } else {
                             b.deaf = false;
+                            self.leader_awake(i, notes);
                         }
                     }
                 }
@@ -1041,6 +1042,15 @@ impl Simulation {
                     controller::broker_restarted(&mut self.brokers, &alive, *broker, &mut ctx);
                 }
                 self.apply_commands(notes);
+                if !fenced {
+                    // Not fenced, so not aligned: as a follower it fetches what it lacks.
+                    let pairs = (0..self.brokers.len())
+                        .filter(|x| *x != usize::from(*broker))
+                        .map(|x| (x, *broker))
+                        .collect();
+                    self.resume(pairs, notes);
+                }
+                self.leader_awake(*broker, notes);
             }
             Fault::Crash {
                 node,
@@ -1257,31 +1267,94 @@ impl Simulation {
             Fault::Heal { a, b } => {
                 self.network.heal_link(*a, *b);
                 notes.push(Note::LinkHealed { a: *a, b: *b });
-                if let (NodeId::Broker(x), NodeId::Broker(y)) = (*a, *b) {
-                    // Each side's followers fetch from the other side's leaders again.
-                    self.resume_replication(x, y);
-                    self.resume_replication(y, x);
-                    self.apply_commands(notes);
+            }
+        }
+        // A broker that restarts is aligned by the controller (it sends what it lacks).
+        let restarted = match fault {
+            Fault::Restart { node } => Some(*node),
+            Fault::SessionExpired { broker, .. } => Some(NodeId::Broker(*broker)),
+            _ => None,
+        };
+        self.refresh_fetch_paths(restarted, notes);
+    }
+
+    /// Which brokers' fetches can reach which (neither down, the fetching one not frozen,
+    /// their link not cut): each leader's clocks for its followers stop when a follower's
+    /// fetches stop reaching it (`Broker::unreachable_since`), and a follower whose fetches
+    /// get through again fetches what it lacks, unless it has just restarted (the controller
+    /// aligns it) or is still deaf (it does when it catches up). Called after every fault.
+    fn refresh_fetch_paths(&mut self, restarted: Option<NodeId>, notes: &mut Vec<Note>) {
+        let state = |i: usize| {
+            self.status
+                .get(&NodeId::Broker(i as u8))
+                .map_or((false, false), |st| (!st.crashed, st.frozen))
+        };
+        let mut resumed = Vec::new();
+        for x in 0..self.brokers.len() {
+            let (x_up, x_frozen) = state(x);
+            if !x_up {
+                continue;
+            }
+            for y in (0..self.brokers.len()).filter(|y| *y != x) {
+                let (y_up, y_frozen) = state(y);
+                let reaches = y_up
+                    && !y_frozen
+                    && !self
+                        .network
+                        .is_cut(NodeId::Broker(x as u8), NodeId::Broker(y as u8));
+                let Some(b) = self.brokers.get_mut(x) else {
+                    continue;
+                };
+                let y = y as u8;
+                match (reaches, b.unreachable_since.contains_key(&y)) {
+                    (false, false) => {
+                        b.unreachable_since.insert(y, self.now);
+                    }
+                    (true, true) => {
+                        b.unreachable_since.remove(&y);
+                        let y_deaf = self.brokers.get(usize::from(y)).is_some_and(|b| b.deaf);
+                        if !x_frozen && !y_deaf && restarted != Some(NodeId::Broker(y)) {
+                            resumed.push((x, y));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
+        self.resume(resumed, notes);
     }
 
-    /// Broker `leader`'s partitions with a replica on `follower` send it what it lacks, if
-    /// `leader` is up and not frozen.
-    fn resume_replication(&mut self, leader: u8, follower: u8) {
-        let node = NodeId::Broker(leader);
-        if self
-            .status
-            .get(&node)
-            .is_none_or(|st| st.crashed || st.frozen)
-        {
+    /// Leader `x` sends follower `y` what it lacks, for each `(x, y)`.
+    fn resume(&mut self, pairs: Vec<(usize, u8)>, notes: &mut Vec<Note>) {
+        if pairs.is_empty() {
             return;
         }
-        let mut ctx = Ctx::new(self.now, self.steps + 1, node, &mut self.commands);
-        if let Some(b) = self.brokers.get(usize::from(leader)) {
-            b.resume_follower(follower, &mut ctx);
+        let step = self.steps + 1;
+        for (x, y) in pairs {
+            let node = NodeId::Broker(x as u8);
+            let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+            if let Some(b) = self.brokers.get(x) {
+                b.resume_follower(y, &mut ctx);
+            }
         }
+        self.apply_commands(notes);
+    }
+
+    /// Broker `x`, awake and hearing the controller again, sends its followers what they
+    /// lack, and looks for followers out of sync again.
+    fn leader_awake(&mut self, x: u8, notes: &mut Vec<Note>) {
+        let pairs = (0..self.brokers.len() as u8)
+            .filter(|y| *y != x)
+            .map(|y| (usize::from(x), y))
+            .collect();
+        self.resume(pairs, notes);
+        let step = self.steps + 1;
+        let node = NodeId::Broker(x);
+        let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+        if let Some(b) = self.brokers.get_mut(usize::from(x)) {
+            b.arm_all_isr_expiry(&mut ctx);
+        }
+        self.apply_commands(notes);
     }
 
     /// Drops (or, with `delay`, delays) the first `count` messages on the wire that match,
