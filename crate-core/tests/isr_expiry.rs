@@ -352,5 +352,9 @@ fn a_thawed_deposed_leader_shrinks_nothing_and_acknowledges_nothing() {
     // again to the new leader and read once.
     assert_eq!((report.outcome.lost, report.outcome.duplicates), (0, 0));
     assert_eq!(report.deliveries[0].status, "delivered");
-    assert!(report.invariants.iter().all(|i| i.holds), "{:?}", report.invariants);
+    assert!(
+        report.invariants.iter().all(|i| i.holds),
+        "{:?}",
+        report.invariants
+    );
 }

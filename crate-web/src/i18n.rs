@@ -605,6 +605,7 @@ strings! {
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerDownLog => "broker {0} · down, its log on disk", "брокер {0} · лежит, лог на диске";
     BrokerLeaderIsr => "broker {0} · leader · ISR {1}", "брокер {0} · лидер · ISR {1}";
+    BrokerLeaderIsrShort => "broker {0} · leader · ISR {1}, under min.insync.replicas={2}: high watermark held", "брокер {0} · лидер · ISR {1}, меньше min.insync.replicas={2}: high watermark стоит";
     BrokerFollowerOutOfSync => "broker {0} · follower of broker {1} · out of sync", "брокер {0} · фолловер брокера {1} · не в ISR";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";

@@ -200,7 +200,12 @@ fn partition_vm(
             // them says so: which copies an acks=all write waits for, and which may lead.
             (true, _) if p.replicas > 1 => {
                 let isr: Vec<String> = p.isr.iter().map(u8::to_string).collect();
-                S::BrokerLeaderIsr.f(lang, &[&p.broker, &isr.join(", ")])
+                if p.isr.len() < usize::from(p.min_insync) {
+                    // Too few in sync: the high watermark is held (Kafka 3.7+).
+                    S::BrokerLeaderIsrShort.f(lang, &[&p.broker, &isr.join(", "), &p.min_insync])
+                } else {
+                    S::BrokerLeaderIsr.f(lang, &[&p.broker, &isr.join(", ")])
+                }
             }
             (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
             // A crashed broker follows no one: its log waits on its disk.

@@ -134,6 +134,10 @@ pub struct PartitionView {
     pub isr: Vec<u8>,
     #[serde(default)]
     pub replicas: u8,
+    /// `min.insync.replicas` of its topic (capped at the replica count): with fewer in sync,
+    /// the leader holds its high watermark.
+    #[serde(default)]
+    pub min_insync: u8,
 }
 
 /// Every replica of every partition, leaders first.
@@ -238,6 +242,7 @@ pub fn partition_view_last(
         last_stable_offset: r.last_stable_offset(),
         log_end_offset: r.log.log_end_offset(),
         isr: r.isr.clone(),
+        min_insync: r.effective_min_insync(),
         replicas: sim
             .brokers
             .iter()

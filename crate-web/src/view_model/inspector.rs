@@ -1128,6 +1128,16 @@ pub(crate) mod tests {
             "broker 0 · leader · ISR 0",
             "broker 1 fenced at step 5"
         );
+        // Fewer in sync than min.insync.replicas: the card says the high watermark is held.
+        let short = crate::view_model::partitions(&at_step("min-isr-retry-duplicate", 9), Lang::En)
+            .into_iter()
+            .find(|p| p.broker == 0)
+            .map(|p| p.role)
+            .expect("broker 0's replica");
+        assert_eq!(
+            short,
+            "broker 0 · leader · ISR 0, under min.insync.replicas=2: high watermark held"
+        );
         // An unreplicated partition's leader says nothing of it.
         let single = at_step("lost-ack-idempotence-off", 5);
         let p = crate::view_model::partitions(&single, Lang::En);
