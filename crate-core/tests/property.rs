@@ -109,6 +109,8 @@ struct Gen {
     unclean: bool,
     /// `replica.lag.time.max.ms`, short enough for a follower to leave the ISR in a run.
     lag_ms: u64,
+    /// The reader's `auto.offset.reset`.
+    reset: &'static str,
 }
 
 impl Gen {
@@ -281,8 +283,8 @@ impl Gen {
         };
         let _ = writeln!(
             w,
-            "\n[[consumers]]\nname = \"reader\"\ntopic = \"t\"\nisolation = \"{isolation}\"\nstart_ms = {}",
-            self.consumer_start_ms
+            "\n[[consumers]]\nname = \"reader\"\ntopic = \"t\"\nisolation = \"{isolation}\"\nstart_ms = {}\nauto_offset_reset = \"{}\"",
+            self.consumer_start_ms, self.reset
         );
         t
     }
@@ -439,7 +441,10 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
         20_000u64..=25_000,
         any::<bool>(),
         any::<bool>(),
-        500u64..=8_000,
+        (
+            500u64..=8_000,
+            prop::sample::select(vec!["earliest", "latest", "none"]),
+        ),
     )
         .prop_map(
             move |(
@@ -454,7 +459,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 consumer_start_ms,
                 read_committed,
                 unclean,
-                lag_ms,
+                (lag_ms, reset),
             )| Gen {
                 seed,
                 brokers,
@@ -468,6 +473,7 @@ fn scenario(force_idempotent: bool) -> impl Strategy<Value = Gen> {
                 read_committed,
                 unclean: unclean && !force_idempotent,
                 lag_ms,
+                reset,
             },
         )
 }
@@ -625,6 +631,7 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         if g.unclean {
             seen.insert("unclean");
         }
+        seen.insert(g.reset);
     }
     for kind in [
         "freeze",
@@ -636,6 +643,8 @@ fn the_generator_produces_valid_and_varied_scenarios() {
         "crash",
         "partition",
         "cut_brokers",
+        "latest",
+        "none",
         "idempotent",
         "plain",
         "unclean",

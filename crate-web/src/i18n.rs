@@ -474,6 +474,7 @@ strings! {
     ConsumerTitle => "Consumer {0}", "Потребитель {0}";
     NoConsumer => "No such consumer.", "Такого потребителя нет.";
     Isolation => "isolation", "изоляция";
+    OffsetReset => "auto.offset.reset", "auto.offset.reset";
     Positions => "positions", "позиции";
     RecordsRead => "records read", "прочитано записей";
     LastReads => "last reads", "последние чтения";
@@ -551,6 +552,7 @@ strings! {
     MsgMarker => "marker {0}", "маркер {0}";
     MsgCommitOk => "commit ok", "фиксация: ок";
     MsgCommitted => "committed {0}", "зафиксировано {0}";
+    MsgOffset => "offset {0}", "смещение {0}";
     MsgCommit => "commit {0}", "фиксация {0}";
     MsgTxnOk => "txn ok", "txn: ок";
     MsgReplicate => "replicate ×{0}", "репликация ×{0}";

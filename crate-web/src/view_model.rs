@@ -549,7 +549,17 @@ pub fn consumers(sim: &Simulation, lang: Lang) -> Vec<ConsumerVm> {
                     }
                 }
             },
-            isolation: c.settings.isolation.as_config().to_string(),
+            // The isolation level, and auto.offset.reset when it is not the default here.
+            isolation: match c.settings.offset_reset {
+                eos_core::kafka::OffsetReset::Earliest => {
+                    c.settings.isolation.as_config().to_string()
+                }
+                reset => format!(
+                    "{} · auto.offset.reset={}",
+                    c.settings.isolation.as_config(),
+                    reset.as_config()
+                ),
+            },
             read: if c.reads.is_empty() {
                 S::NothingRead.get(lang).into()
             } else {

@@ -542,7 +542,29 @@ impl Broker {
                         .collect(),
                 },
             ),
+            Message::ListOffsets {
+                request_id,
+                tp,
+                isolation,
+            } => {
+                let result = match self.replicas.get(tp) {
+                    Some(r) if r.is_leader(self.id) => Ok(r.fetch_upper_bound(*isolation)),
+                    other => Err((
+                        KafkaError::NotLeaderOrFollower,
+                        other.and_then(|r| r.leader),
+                    )),
+                };
+                ctx.send(
+                    from,
+                    Message::ListOffsetsResponse {
+                        request_id: *request_id,
+                        tp: *tp,
+                        result,
+                    },
+                );
+            }
             Message::InitProducerIdResponse { .. }
+            | Message::ListOffsetsResponse { .. }
             | Message::MetadataResponse { .. }
             | Message::ProduceResponse { .. }
             | Message::FetchResponse { .. }

@@ -5,7 +5,7 @@ use super::errors::KafkaError;
 use super::position_epochs::PositionEpochs;
 use super::protocol::{FetchBody, Message};
 use super::txn_index::deliverable;
-use super::Isolation;
+use super::{Isolation, OffsetReset};
 use crate::ids::{NodeId, RecordId, Tp};
 use crate::sim::{Ctx, Note, Timer};
 use crate::time::{ms, SimTime};
@@ -38,6 +38,9 @@ pub struct ConsumerSettings {
     pub auto_commit_interval: Option<SimTime>,
     /// The broker that coordinates the group.
     pub coordinator: u8,
+    /// `auto.offset.reset`.
+    #[serde(default)]
+    pub offset_reset: OffsetReset,
 }
 
 /// One record as the application received it.
@@ -220,9 +223,20 @@ impl Consumer {
         }
         self.round_read = 0;
         for tp in self.settings.assignments.clone() {
-            let request_id = self.take_request_id();
             let broker = self.leader_hint.get(&tp).copied().unwrap_or(0);
-            let offset = self.positions.get(&tp).copied().unwrap_or(0);
+            let offset = match (self.positions.get(&tp).copied(), self.settings.offset_reset) {
+                (Some(offset), _) => offset,
+                (None, OffsetReset::Earliest) => 0,
+                (None, OffsetReset::Latest) => {
+                    self.look_up_latest(tp, broker, None, ctx);
+                    continue;
+                }
+                (None, OffsetReset::Fail) => {
+                    self.fail_without_offset(tp, None, ctx);
+                    return;
+                }
+            };
+            let request_id = self.take_request_id();
             self.in_flight.insert(request_id, (tp, broker));
             ctx.note(Note::FetchSent {
                 consumer: NodeId::Consumer(self.index),
@@ -248,7 +262,86 @@ impl Consumer {
         }
     }
 
+    /// `auto.offset.reset=latest`: asks the leader where the log ends (ListOffsets).
+    fn look_up_latest(&mut self, tp: Tp, broker: u8, past_end: Option<u64>, ctx: &mut Ctx) {
+        let request_id = self.take_request_id();
+        self.in_flight.insert(request_id, (tp, broker));
+        ctx.note(Note::OffsetLookup {
+            consumer: self.node(),
+            broker: NodeId::Broker(broker),
+            tp,
+            past_end,
+        });
+        ctx.send(
+            NodeId::Broker(broker),
+            Message::ListOffsets {
+                request_id,
+                tp,
+                isolation: self.settings.isolation,
+            },
+        );
+        ctx.set_timer(
+            ms(FETCH_TIMEOUT_MS),
+            Timer::Consumer(ConsumerTimer::FetchTimeout { request_id }),
+        );
+    }
+
+    /// `auto.offset.reset=none`: `poll()` throws, and the application stops (without the
+    /// commit a clean close would make).
+    fn fail_without_offset(&mut self, tp: Tp, past_end: Option<u64>, ctx: &mut Ctx) {
+        ctx.note(Note::NoResetPolicy {
+            consumer: self.node(),
+            tp,
+            past_end,
+        });
+        self.in_flight.clear();
+        self.stopped = true;
+        ctx.note(Note::ConsumerStopped {
+            consumer: self.node(),
+        });
+    }
+
+    /// Where `tp`'s log ends for this consumer, or why the broker would not say.
+    fn on_list_offsets(
+        &mut self,
+        tp: Tp,
+        result: &Result<u64, (KafkaError, Option<u8>)>,
+        ctx: &mut Ctx,
+    ) {
+        match result {
+            Ok(offset) => {
+                self.positions.insert(tp, *offset);
+                self.epochs.drop_position(tp);
+                // Where to start is news, not an empty poll.
+                self.empty_polls = 0;
+                ctx.note(Note::StartsAtLatest {
+                    consumer: self.node(),
+                    tp,
+                    offset: *offset,
+                    isolation: self.settings.isolation,
+                });
+            }
+            Err((KafkaError::NotLeaderOrFollower, Some(leader))) => {
+                self.leader_hint.insert(tp, *leader);
+            }
+            Err(_) => ctx.refresh_metadata(),
+        }
+    }
+
     pub fn on_message(&mut self, msg: &Message, ctx: &mut Ctx) -> bool {
+        if let Message::ListOffsetsResponse {
+            request_id,
+            tp,
+            result,
+        } = msg
+        {
+            if self.stopped || self.in_flight.remove(request_id).is_none() {
+                return false;
+            }
+            self.on_list_offsets(*tp, result, ctx);
+            self.after_response(ctx);
+            return true;
+        }
         if let Message::OffsetFetchResponse {
             request_id,
             offsets,
@@ -276,15 +369,22 @@ impl Consumer {
             self.awaiting_offsets = None;
             self.epochs.resume(leader_epochs);
             for (tp, offset) in offsets {
-                self.positions.insert(*tp, offset.unwrap_or(0));
-                if let Some(o) = offset {
-                    self.committed.insert(*tp, *o);
+                match offset {
+                    Some(o) => {
+                        self.positions.insert(*tp, *o);
+                        self.committed.insert(*tp, *o);
+                    }
+                    // No committed offset: auto.offset.reset decides at the poll.
+                    None => {
+                        self.positions.remove(tp);
+                    }
                 }
             }
             ctx.note(Note::ResumedFromCommitted {
                 consumer: self.node(),
                 group: self.settings.group.clone().unwrap_or_default(),
                 offsets: offsets.clone(),
+                reset: self.settings.offset_reset,
             });
             self.poll(ctx);
             return true;
@@ -304,6 +404,23 @@ impl Consumer {
             return false;
         }
         let at = self.positions.get(tp).copied().unwrap_or(0);
+        if matches!(result, Err((KafkaError::OffsetOutOfRange, _))) {
+            match self.settings.offset_reset {
+                OffsetReset::Earliest => {}
+                OffsetReset::Latest => {
+                    // Past the log end: the next poll asks where it ends now.
+                    self.positions.remove(tp);
+                    self.epochs.drop_position(*tp);
+                    let broker = self.leader_hint.get(tp).copied().unwrap_or(0);
+                    self.look_up_latest(*tp, broker, Some(at), ctx);
+                    return true;
+                }
+                OffsetReset::Fail => {
+                    self.fail_without_offset(*tp, Some(at), ctx);
+                    return true;
+                }
+            }
+        }
         if let Some(to) = self.epochs.take(self.node(), *tp, at, result, ctx) {
             self.positions.insert(*tp, to);
             // A reset is news, not an empty poll: the count of empty rounds starts again.

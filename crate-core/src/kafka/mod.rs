@@ -57,6 +57,43 @@ impl Acks {
     }
 }
 
+/// `auto.offset.reset`: where a consumer starts a partition it has no committed offset for,
+/// or goes when its position is past the log end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsetReset {
+    /// The log's start (offset 0 here: nothing is ever deleted).
+    #[default]
+    Earliest,
+    /// The log's end as the consumer may read it (ListOffsets: the high watermark, or the
+    /// last stable offset under read_committed): what is already there is skipped.
+    Latest,
+    /// None: `poll()` throws (NoOffsetForPartitionException, OffsetOutOfRangeException) and
+    /// the application stops.
+    #[serde(rename = "none")]
+    Fail,
+}
+
+impl OffsetReset {
+    pub fn as_config(self) -> &'static str {
+        match self {
+            OffsetReset::Earliest => "earliest",
+            OffsetReset::Latest => "latest",
+            OffsetReset::Fail => "none",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<OffsetReset> {
+        [
+            OffsetReset::Earliest,
+            OffsetReset::Latest,
+            OffsetReset::Fail,
+        ]
+        .into_iter()
+        .find(|r| r.as_config() == text)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Isolation {

@@ -29,6 +29,11 @@ impl PositionEpochs {
         self.0 = VecMap::new();
     }
 
+    /// `tp`'s position moved where the reader saw no record: its epoch is unknown.
+    pub fn drop_position(&mut self, tp: Tp) {
+        self.0.remove(&tp);
+    }
+
     /// The epochs to commit with `offsets` (Kafka's committed leader epoch).
     pub fn for_commit(&self, offsets: &[(Tp, u64)]) -> Vec<(Tp, u32)> {
         offsets

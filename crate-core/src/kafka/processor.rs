@@ -433,6 +433,7 @@ impl Processor {
                     consumer: self.node(),
                     group: self.settings.group.clone(),
                     offsets: offsets.clone(),
+                    reset: crate::kafka::OffsetReset::Earliest,
                 });
                 self.phase = Phase::Polling;
                 self.poll(ctx);

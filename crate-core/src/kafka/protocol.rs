@@ -224,6 +224,19 @@ pub enum Message {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         coordinator_moves: Vec<(u8, u8)>,
     },
+    /// A consumer with no position on `tp` asks its leader where the log ends for it
+    /// (`auto.offset.reset=latest`: ListOffsets with the LATEST timestamp).
+    ListOffsets {
+        request_id: u64,
+        tp: Tp,
+        isolation: Isolation,
+    },
+    /// The offset: the high watermark, or the last stable offset under read_committed.
+    ListOffsetsResponse {
+        request_id: u64,
+        tp: Tp,
+        result: Result<u64, (KafkaError, Option<u8>)>,
+    },
 }
 
 /// What kind of message this is, for filters, faults and the UI.
@@ -255,10 +268,12 @@ pub enum MessageKind {
     CheckpointAbort,
     Metadata,
     MetadataResponse,
+    ListOffsets,
+    ListOffsetsResponse,
 }
 
 impl MessageKind {
-    pub const ALL: [MessageKind; 25] = [
+    pub const ALL: [MessageKind; 27] = [
         MessageKind::InitProducerId,
         MessageKind::InitProducerIdResponse,
         MessageKind::Produce,
@@ -284,6 +299,8 @@ impl MessageKind {
         MessageKind::CheckpointAbort,
         MessageKind::Metadata,
         MessageKind::MetadataResponse,
+        MessageKind::ListOffsets,
+        MessageKind::ListOffsetsResponse,
     ];
 
     pub fn name(self) -> &'static str {
@@ -313,6 +330,8 @@ impl MessageKind {
             MessageKind::CheckpointAbort => "checkpoint_abort",
             MessageKind::Metadata => "metadata",
             MessageKind::MetadataResponse => "metadata_response",
+            MessageKind::ListOffsets => "list_offsets",
+            MessageKind::ListOffsetsResponse => "list_offsets_response",
         }
     }
 
@@ -363,6 +382,8 @@ impl Message {
             Message::Flink(rpc) => rpc.kind(),
             Message::Metadata { .. } => MessageKind::Metadata,
             Message::MetadataResponse { .. } => MessageKind::MetadataResponse,
+            Message::ListOffsets { .. } => MessageKind::ListOffsets,
+            Message::ListOffsetsResponse { .. } => MessageKind::ListOffsetsResponse,
         }
     }
 
@@ -374,7 +395,9 @@ impl Message {
             | Message::Replicate { tp, .. }
             | Message::ReplicateResponse { tp, .. }
             | Message::Fetch { tp, .. }
-            | Message::FetchResponse { tp, .. } => Some(*tp),
+            | Message::FetchResponse { tp, .. }
+            | Message::ListOffsets { tp, .. }
+            | Message::ListOffsetsResponse { tp, .. } => Some(*tp),
             Message::InitProducerId { .. }
             | Message::InitProducerIdResponse { .. }
             | Message::OffsetCommit { .. }
@@ -467,6 +490,11 @@ impl Message {
             }
             Message::Flink(rpc) => rpc.label(),
             Message::Metadata { .. } => "leaders?".into(),
+            Message::ListOffsets { .. } => "ListOffsets latest".into(),
+            Message::ListOffsetsResponse { result, .. } => match result {
+                Ok(offset) => format!("offset {offset}"),
+                Err((e, _)) => e.name().to_string(),
+            },
             // The leader of each partition, in order ("-": none): "leader: broker 0" for one
             // partition, "leaders: broker 0×3" when one broker leads them all, else
             // "leaders: brokers 0,1,-". (Not "leaders 0", which reads as none.)

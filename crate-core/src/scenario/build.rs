@@ -13,7 +13,7 @@ use crate::kafka::protocol::MessageKind;
 use crate::kafka::replica::Replica;
 use crate::kafka::txn_client::{TxnClient, TxnWork};
 use crate::kafka::txn_state::{TxnProtocolVersion, TRANSACTION_MAX_TIMEOUT_MS};
-use crate::kafka::{Acks, Isolation};
+use crate::kafka::{Acks, Isolation, OffsetReset};
 use crate::net::NetworkConfig;
 use crate::sim::fault::{Fault, MessageMatch, ScheduledFault};
 use crate::sim::names::{KeyRange, Names};
@@ -705,6 +705,16 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                 "committing offsets needs a group: set group",
             );
         }
+        let offset_reset = match s.auto_offset_reset.as_deref() {
+            None => OffsetReset::Earliest,
+            Some(text) => OffsetReset::parse(text).unwrap_or_else(|| {
+                c.err(
+                    format!("{f}.auto_offset_reset"),
+                    format!("\"{text}\" is not an auto.offset.reset policy (allowed: \"earliest\", \"latest\", \"none\")"),
+                );
+                OffsetReset::Earliest
+            }),
+        };
         let auto_commit = s.group.is_some() && s.enable_auto_commit.unwrap_or(true);
         consumers.push(Consumer::new(
             ci as u8,
@@ -719,6 +729,7 @@ pub fn build(file: &ScenarioFile) -> Result<Setup, ScenarioError> {
                     crate::kafka::group_coordinator::coordinator_for(g, brokers)
                 }),
                 group: s.group.clone(),
+                offset_reset,
                 auto_commit_interval: auto_commit.then(|| {
                     ms(s.auto_commit_interval_ms
                         .unwrap_or(5_000)

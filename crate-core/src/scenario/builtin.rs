@@ -33,6 +33,7 @@ builtin!(
     "unclean-election-loss",
     "paused-leader-fenced-loss",
     "consumer-restart-from-commit",
+    "consumer-reset-latest",
     "seed-commit-abort",
     "rpw-crash-exactly-once",
     "rpw-crash-at-least-once",

@@ -316,6 +316,10 @@ pub struct ConsumerSpec {
     /// `auto.commit.interval.ms` (default 5000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_commit_interval_ms: Option<u64>,
+    /// `auto.offset.reset`: `earliest` (the default here), `latest` (the Java client's
+    /// default) or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_offset_reset: Option<String>,
 }
 
 fn default_poll() -> u64 {

@@ -93,6 +93,8 @@ pub fn message_name(kind: MessageKind) -> &'static str {
         MessageKind::OffsetCommitResponse => "OffsetCommit response",
         MessageKind::OffsetFetch => "OffsetFetch request",
         MessageKind::OffsetFetchResponse => "OffsetFetch response",
+        MessageKind::ListOffsets => "ListOffsets request",
+        MessageKind::ListOffsetsResponse => "ListOffsets response",
         MessageKind::AddPartitionsToTxn => "AddPartitionsToTxn request",
         MessageKind::AddOffsetsToTxn => "AddOffsetsToTxn request",
         MessageKind::TxnOffsetCommit => "TxnOffsetCommit request",
@@ -531,6 +533,60 @@ pub fn narrate(names: &Names, note: &Note) -> String {
                 format!("acks=all waits only for {} from now on.", brokers_list(isr))
             },
         ),
+        Note::OffsetLookup {
+            consumer,
+            broker,
+            tp: t,
+            past_end,
+        } => match past_end {
+            None => format!(
+                "{} has no committed offset for {}: auto.offset.reset=latest, so it asks {} where the log ends (ListOffsets), to start there and skip what is already written.",
+                n(consumer),
+                tp(t),
+                n(broker)
+            ),
+            Some(p) => format!(
+                "{}'s position {p} on {} is past the leader's log end (OFFSET_OUT_OF_RANGE): auto.offset.reset=latest, so it asks {} where the log ends now (ListOffsets).",
+                n(consumer),
+                tp(t),
+                n(broker)
+            ),
+        },
+        Note::StartsAtLatest {
+            consumer,
+            tp: t,
+            offset,
+            isolation,
+        } => format!(
+            "{} starts {} at offset {offset}, where the log ends for it ({}){}",
+            n(consumer),
+            tp(t),
+            match isolation {
+                crate::kafka::Isolation::ReadCommitted => "the last stable offset: read_committed",
+                crate::kafka::Isolation::ReadUncommitted => "the high watermark",
+            },
+            if *offset == 0 {
+                ": nothing is written there yet.".to_string()
+            } else {
+                format!(": what it has not read below offset {offset} it never reads.")
+            }
+        ),
+        Note::NoResetPolicy {
+            consumer,
+            tp: t,
+            past_end,
+        } => match past_end {
+            None => format!(
+                "{} has no committed offset for {}, and auto.offset.reset=none: poll() throws NoOffsetForPartitionException and the application stops.",
+                n(consumer),
+                tp(t)
+            ),
+            Some(p) => format!(
+                "{}'s position {p} on {} is past the leader's log end, and auto.offset.reset=none: poll() throws OffsetOutOfRangeException and the application stops.",
+                n(consumer),
+                tp(t)
+            ),
+        },
         Note::TooFewInSync {
             broker,
             tp: t,
@@ -1352,13 +1408,23 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             consumer,
             group,
             offsets,
+            reset,
         } => {
+            use crate::kafka::OffsetReset;
             let list: Vec<String> = offsets
                 .iter()
-                .map(|(t, o)| match o {
-                    Some(o) => format!("{} at offset {o}, the group's committed offset", tp(t)),
-                    None => format!(
+                .map(|(t, o)| match (o, reset) {
+                    (Some(o), _) => format!("{} at offset {o}, the group's committed offset", tp(t)),
+                    (None, OffsetReset::Earliest) => format!(
                         "{} at the log's start (nothing committed yet; auto.offset.reset=earliest, where the Java client's default, latest, would skip what is already there)",
+                        tp(t)
+                    ),
+                    (None, OffsetReset::Latest) => format!(
+                        "{} where the log ends (nothing committed yet; auto.offset.reset=latest)",
+                        tp(t)
+                    ),
+                    (None, OffsetReset::Fail) => format!(
+                        "{} from no offset at all (nothing committed yet, and auto.offset.reset=none)",
                         tp(t)
                     ),
                 })

@@ -372,6 +372,9 @@ pub enum Note {
         consumer: NodeId,
         group: String,
         offsets: Vec<(Tp, Option<u64>)>,
+        /// `auto.offset.reset`, for the partitions with nothing committed.
+        #[serde(default, skip_serializing_if = "is_earliest")]
+        reset: crate::kafka::OffsetReset,
     },
     // --- network and faults ---
     MessageDropped {
@@ -603,6 +606,36 @@ pub enum Note {
         /// The topic's `min.insync.replicas` (capped at its replica count).
         min_insync: u8,
     },
+    /// `auto.offset.reset=latest`: a consumer with no committed offset for `tp` (or, with
+    /// `past_end`, a position past the log end) asks `broker` where the log ends
+    /// (ListOffsets).
+    OffsetLookup {
+        consumer: NodeId,
+        broker: NodeId,
+        tp: Tp,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        past_end: Option<u64>,
+    },
+    /// ... and starts `tp` at `offset`, the log end it may read at its `isolation` level:
+    /// what lies below and it has not read, it never reads.
+    StartsAtLatest {
+        consumer: NodeId,
+        tp: Tp,
+        offset: u64,
+        isolation: crate::kafka::Isolation,
+    },
+    /// `auto.offset.reset=none`: no committed offset for `tp` (or, with `past_end`, a
+    /// position past the log end): `poll()` throws and the application stops.
+    NoResetPolicy {
+        consumer: NodeId,
+        tp: Tp,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        past_end: Option<u64>,
+    },
+}
+
+fn is_earliest(reset: &crate::kafka::OffsetReset) -> bool {
+    *reset == crate::kafka::OffsetReset::Earliest
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -673,6 +706,9 @@ impl Note {
             // An outage: a partition with no leader the controller can elect, or a replica
             // the leader no longer waits for.
             Note::PartitionOffline { .. } | Note::IsrShrunk { .. } => Some(Notable::Crash),
+            // A reader that skips what is there, or stops.
+            Note::StartsAtLatest { offset, .. } if *offset > 0 => Some(Notable::Loss),
+            Note::NoResetPolicy { .. } => Some(Notable::Crash),
             Note::PositionReset {
                 diverged: Some(_), ..
             } => Some(Notable::Loss),
@@ -716,6 +752,9 @@ impl Note {
         "ack_waits_for_replicas",
         "isr_expanded",
         "isr_shrunk",
+        "offset_lookup",
+        "starts_at_latest",
+        "no_reset_policy",
         "replicated",
         "high_watermark_advanced",
         "not_leader",
@@ -816,6 +855,9 @@ impl Note {
             Note::TooFewInSync { .. } => "too_few_in_sync",
             Note::IsrExpanded { .. } => "isr_expanded",
             Note::IsrShrunk { .. } => "isr_shrunk",
+            Note::OffsetLookup { .. } => "offset_lookup",
+            Note::StartsAtLatest { .. } => "starts_at_latest",
+            Note::NoResetPolicy { .. } => "no_reset_policy",
             Note::Replicated { .. } => "replicated",
             Note::HighWatermarkAdvanced { .. } => "high_watermark_advanced",
             Note::NotLeader { .. } => "not_leader",

@@ -897,6 +897,7 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     let mut rows = vec![
         row(S::Status, lang, status_of(sim, node, lang)),
         row(S::Isolation, lang, c.settings.isolation.as_config()),
+        row(S::OffsetReset, lang, c.settings.offset_reset.as_config()),
         row(S::Positions, lang, positions(&c.positions)),
         row(S::RecordsRead, lang, c.reads.len().to_string()),
         row(

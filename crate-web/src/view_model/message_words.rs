@@ -34,7 +34,7 @@ pub fn kind_named(name: &str, lang: Lang) -> String {
 /// The content shapes of `Message::label` and Flink's `Rpc::label` that have words, each
 /// as its English template: a prefix and a suffix around one value, or a fixed text. A
 /// longer prefix comes before a shorter one it starts with.
-const CONTENTS: [S; 20] = [
+const CONTENTS: [S; 21] = [
     S::MsgDupAck,
     S::MsgAck,
     S::MsgEntries,
@@ -44,6 +44,7 @@ const CONTENTS: [S; 20] = [
     S::MsgCommitOk,
     S::MsgCommitted,
     S::MsgCommit,
+    S::MsgOffset,
     S::MsgTxnOk,
     S::MsgReplicate,
     S::MsgLeader,
@@ -119,7 +120,7 @@ mod tests {
     /// Russian (Kafka's own names aside), and unchanged in English.
     #[test]
     fn every_content_on_the_wire_reads_in_russian() {
-        const ENGLISH: [&str; 11] = [
+        const ENGLISH: [&str; 12] = [
             "leader",
             "broker",
             "ack",
@@ -131,6 +132,7 @@ mod tests {
             "ok",
             "replicate",
             "cp ",
+            "offset ",
         ];
         let mut seen = 0;
         for name in builtin::names() {
