@@ -438,6 +438,8 @@ strings! {
     StoryLeads => "leads {0}", "лидер {0}";
     StoryTruncated => "truncated {0} to offset {1}", "усёк {0} до смещения {1}";
     StoryLeftIsr => "out of the ISR of {0} (lagged)", "выбыл из ISR {0} (отстал)";
+    StoryDroppedFromIsr => "took broker {1} out of the ISR of {0}", "исключил брокер {1} из ISR {0}";
+    StoryTookBackIsr => "took broker {1} back into the ISR of {0}", "вернул брокер {1} в ISR {0}";
     StoryRejoinedIsr => "back in the ISR of {0}", "вернулся в ISR {0}";
     Isr => "in-sync replicas", "синхронные реплики (ISR)";
     MinInsync => "min.insync.replicas (acks=all)", "min.insync.replicas (для acks=all)";
@@ -609,6 +611,8 @@ strings! {
     BrokerLeaderIsr => "broker {0} · leader · ISR {1}", "брокер {0} · лидер · ISR {1}";
     BrokerLeaderIsrShort => "broker {0} · leader · ISR {1}, under min.insync.replicas={2}: high watermark held", "брокер {0} · лидер · ISR {1}, меньше min.insync.replicas={2}: high watermark стоит";
     BrokerFollowerOutOfSync => "broker {0} · follower of broker {1} · out of sync", "брокер {0} · фолловер брокера {1} · не в ISR";
+    BrokerFollowerCutOff => "broker {0} · follower of broker {1} · cut off from it", "брокер {0} · фолловер брокера {1} · связь с ним разорвана";
+    BrokerFollowerOutOfSyncCutOff => "broker {0} · follower of broker {1} · out of sync, cut off", "брокер {0} · фолловер брокера {1} · не в ISR, связь разорвана";
     BrokerOffline => "broker {0} · no leader: offline", "брокер {0} · нет лидера: офлайн";
     NoPid => "no pid", "нет pid";
     MarkerCellTip => "offset {0}: the {1} marker for producer {2} (epoch {3}); never given to applications",
@@ -940,6 +944,8 @@ strings! {
     StillFrozen => " (still frozen)", " (всё ещё заморожен)";
     DownBand => "down from {0} for {1} (crashed, then restarted)", "не работает с {0} в течение {1} (упал, затем перезапущен)";
     StillDown => "down since {0} (crashed)", "не работает с {0} (упал)";
+    CutBand => "cut off from {0} at {1} for {2} (the link healed then)", "связь с {0} разорвана в {1} на {2} (затем восстановлена)";
+    StillCut => "cut off from {0} since {1}", "связь с {0} разорвана с {1}";
     NowN => "now · {0}", "сейчас · {0}";
     LaneProducer => "producer", "продюсер";
     LaneConsumer => "consumer", "потребитель";

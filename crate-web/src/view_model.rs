@@ -210,6 +210,10 @@ fn partition_vm(
             (true, _) => S::BrokerLeader.f(lang, &[&p.broker]),
             // A crashed broker follows no one: its log waits on its disk.
             (false, _) if !p.alive => S::BrokerDownLog.f(lang, &[&p.broker]),
+            (false, Some(l)) if p.cut_off && !p.isr.contains(&p.broker) => {
+                S::BrokerFollowerOutOfSyncCutOff.f(lang, &[&p.broker, &l])
+            }
+            (false, Some(l)) if p.cut_off => S::BrokerFollowerCutOff.f(lang, &[&p.broker, &l]),
             (false, Some(l)) if !p.isr.contains(&p.broker) => {
                 S::BrokerFollowerOutOfSync.f(lang, &[&p.broker, &l])
             }

@@ -518,10 +518,11 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             isr,
             min_insync,
         } => format!(
-            "{} last had all of {} at {}, longer ago than replica.lag.time.max.ms ({lag_max_ms} ms): the leader, {}, takes {} out of the in-sync replicas (now {}) and tells the controller (AlterPartition). {}",
+            "{} last had all of {} at {}, longer ago than replica.lag.time.max.ms ({lag_max_ms} ms; the leader looks every {} ms): the leader, {}, takes {} out of the in-sync replicas (now {}) and tells the controller (AlterPartition). {}",
             brokers_list(followers),
             tp(t),
             format_duration(*behind_since),
+            lag_max_ms / 2,
             n(broker),
             if followers.len() == 1 { "it" } else { "them" },
             brokers_list(isr),

@@ -138,6 +138,9 @@ pub struct PartitionView {
     /// the leader holds its high watermark.
     #[serde(default)]
     pub min_insync: u8,
+    /// A follower up and awake whose fetches cannot reach its leader (their link is cut).
+    #[serde(default)]
+    pub cut_off: bool,
 }
 
 /// Every replica of every partition, leaders first.
@@ -243,6 +246,10 @@ pub fn partition_view_last(
         log_end_offset: r.log.log_end_offset(),
         isr: r.isr.clone(),
         min_insync: r.effective_min_insync(),
+        cut_off: r.leader.filter(|l| *l != broker).is_some_and(|l| {
+            let (a, b) = (NodeId::Broker(l), NodeId::Broker(broker));
+            status.is_some_and(|s| !s.crashed && !s.frozen) && sim.network.is_cut(a, b)
+        }),
         replicas: sim
             .brokers
             .iter()

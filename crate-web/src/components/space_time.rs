@@ -183,7 +183,7 @@ pub fn space_time(props: &SpaceTimeProps) -> Html {
                         </g>
                     }) }
                     { for d.bands.iter().map(|b| html! {
-                        <rect class={classes!(if b.kind == "down" { "down-band" } else { "freeze-band" })} x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
+                        <rect class={classes!(match b.kind { "down" => "down-band", "cut" => "cut-band", _ => "freeze-band" })} x={f(b.x1)} y={f(b.y - 11.0)} width={f(b.x2 - b.x1)} height="22" rx="5">
                             <title>{ &b.title }</title>
                         </rect>
                     }) }

@@ -157,7 +157,8 @@ pub struct MarkVm {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BandVm {
-    /// `freeze` (paused, its connections open) or `down` (crashed until it restarts).
+    /// `freeze` (paused, its connections open), `down` (crashed until it restarts) or `cut`
+    /// (its link to another process cut until it heals).
     pub kind: &'static str,
     pub x1: f64,
     pub x2: f64,
@@ -718,6 +719,7 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     let mut bands = Vec::new();
     let mut open_freezes: Vec<(NodeId, SimTime, SimTime)> = Vec::new();
     let mut open_downs: Vec<(NodeId, SimTime)> = Vec::new();
+    let mut open_cuts: Vec<(NodeId, NodeId, SimTime)> = Vec::new();
     for (index, rec) in trace.iter().enumerate() {
         // Freezes are followed from the start (a band may begin before the window); marks
         // only inside it.
@@ -726,6 +728,25 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
             // Crashes open a "down" band the same way.
             match note {
                 Note::Crashed { node } => open_downs.push((*node, rec.time)),
+                // A cut link: a band on both its ends until it heals.
+                Note::LinkCut { a, b } => open_cuts.push((*a, *b, rec.time)),
+                Note::LinkHealed { a, b } => {
+                    let same = |c: &(NodeId, NodeId, SimTime)| {
+                        (c.0 == *a && c.1 == *b) || (c.0 == *b && c.1 == *a)
+                    };
+                    if let Some(i) = open_cuts.iter().position(same) {
+                        let (x, y, from) = open_cuts.remove(i);
+                        push_cut(
+                            &mut bands,
+                            &scale,
+                            (x, y),
+                            &y_of,
+                            (from, Some(rec.time)),
+                            sim,
+                            lang,
+                        );
+                    }
+                }
                 // A broker refused at its restart serves again once registered.
                 Note::Restarted { node }
                 | Note::BrokerRegistration {
@@ -832,6 +853,9 @@ pub fn diagram_in(sim: &Simulation, columns: usize, lang: Lang, viewport: Viewpo
     for (node, from) in open_downs {
         push_down(&mut bands, &scale, y_of(node), from, None, lang);
     }
+    for (x, y, from) in open_cuts {
+        push_cut(&mut bands, &scale, (x, y), &y_of, (from, None), sim, lang);
+    }
     for (node, from, duration) in open_freezes {
         push_band(&mut bands, &scale, y_of(node), from, None, duration, lang);
     }
@@ -937,6 +961,34 @@ fn push_band(
     push_span(bands, scale, y, from, until, "freeze", title);
 }
 
+/// A link cut from `from` until it heals (or now): a band on each end's lane, naming the
+/// other end.
+fn push_cut(
+    bands: &mut Vec<BandVm>,
+    scale: &TimeScale,
+    (a, b): (NodeId, NodeId),
+    y_of: &dyn Fn(NodeId) -> Option<f64>,
+    (from, until): (SimTime, Option<SimTime>),
+    sim: &Simulation,
+    lang: Lang,
+) {
+    for (me, other) in [(a, b), (b, a)] {
+        let other = sim.names.node(other);
+        let title = match until {
+            Some(t) => S::CutBand.f(
+                lang,
+                &[
+                    &other,
+                    &duration(from, lang),
+                    &duration(t.saturating_sub(from), lang),
+                ],
+            ),
+            None => S::StillCut.f(lang, &[&other, &duration(from, lang)]),
+        };
+        push_span(bands, scale, y_of(me), from, until, "cut", title);
+    }
+}
+
 /// A process down from its crash until its restart (or now).
 fn push_down(
     bands: &mut Vec<BandVm>,
@@ -991,6 +1043,33 @@ mod tests {
     use super::super::inspector::tests::step_until;
     use super::*;
     use eos_core::{builtin, RunLimit};
+
+    /// A cut link is a band on both its ends' lanes, from the cut to the heal (or now),
+    /// naming the other end.
+    #[test]
+    fn a_cut_link_is_a_band_on_both_lanes() {
+        let mut sim = builtin::get("network-partition-isr-shrink")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Steps(7));
+        let d = diagram(&sim, 40, Lang::En);
+        let cuts: Vec<&BandVm> = d.bands.iter().filter(|b| b.kind == "cut").collect();
+        assert_eq!(cuts.len(), 2, "{:?}", d.bands);
+        assert!(
+            cuts.iter().all(|b| b.title.contains("since 500 ms")),
+            "{cuts:?}"
+        );
+        assert!(cuts[0].title.contains("broker 1") && cuts[1].title.contains("broker 0"));
+        assert!((cuts[0].x2 - d.now_x).abs() < 0.5, "still open: up to now");
+        sim.run(RunLimit::Completion);
+        let d = diagram(&sim, 40, Lang::Ru);
+        let cuts: Vec<&BandVm> = d.bands.iter().filter(|b| b.kind == "cut").collect();
+        assert!(
+            cuts.len() == 2 && cuts.iter().all(|b| b.x2 > b.x1 && b.x2 < d.now_x),
+            "{cuts:?}"
+        );
+        assert!(cuts[0].title.contains("затем восстановлена"), "{cuts:?}");
+    }
 
     /// A label is never written across a crash's band (the browser review found
     /// "replicate response" over broker 0's).

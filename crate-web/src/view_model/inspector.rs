@@ -1038,9 +1038,24 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                 {
                     S::StoryLeftIsr.f(lang, &[&sim.names.tp(*tp)])
                 }
+                Note::IsrShrunk {
+                    broker: b,
+                    followers,
+                    tp,
+                    ..
+                } if *b == node => {
+                    let names: Vec<String> = followers.iter().map(u8::to_string).collect();
+                    S::StoryDroppedFromIsr.f(lang, &[&sim.names.tp(*tp), &names.join(", ")])
+                }
                 Note::IsrExpanded { follower, tp, .. } if *follower == node => {
                     S::StoryRejoinedIsr.f(lang, &[&sim.names.tp(*tp)])
                 }
+                Note::IsrExpanded {
+                    broker: b,
+                    follower: NodeId::Broker(f),
+                    tp,
+                    ..
+                } if *b == node => S::StoryTookBackIsr.f(lang, &[&sim.names.tp(*tp), f]),
                 _ => continue,
             };
             story.push(format!("#{} {said}", rec.step));
@@ -1189,6 +1204,23 @@ pub(crate) mod tests {
                 .expect("broker 0's replica")
         };
         assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
+        let follower_role = |sim: &Simulation| {
+            crate::view_model::partitions(sim, Lang::En)
+                .into_iter()
+                .find(|p| p.broker == 1)
+                .map(|p| p.role)
+                .expect("broker 1's replica")
+        };
+        step_until(&mut sim, "the link is cut", |rec| {
+            rec.notes
+                .iter()
+                .any(|n| matches!(n, eos_core::sim::note::Note::LinkCut { .. }))
+                .then_some(())
+        });
+        assert_eq!(
+            follower_role(&sim),
+            "broker 1 · follower of broker 0 · cut off from it"
+        );
         let shrunk = step_until(&mut sim, "the ISR shrinks", |rec| {
             rec.notes
                 .iter()
@@ -1196,7 +1228,12 @@ pub(crate) mod tests {
                 .then_some(rec.step)
         });
         assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0");
+        assert_eq!(
+            follower_role(&sim),
+            "broker 1 · follower of broker 0 · out of sync, cut off"
+        );
         sim.run(RunLimit::Completion);
+        assert_eq!(follower_role(&sim), "broker 1 · follower of broker 0");
         assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
         let vm = inspect(&sim, &Selection::Node(NodeId::Broker(1)), Lang::En);
         let story = value(&vm, "story (steps)").to_string();
@@ -1204,6 +1241,14 @@ pub(crate) mod tests {
             story.starts_with(&format!("#{shrunk} out of the ISR of orders-0 (lagged)"))
                 && story.contains("back in the ISR of orders-0"),
             "{story}"
+        );
+        let leader = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+        let told = value(&leader, "story (steps)").to_string();
+        assert!(
+            told.starts_with(&format!(
+                "#{shrunk} took broker 1 out of the ISR of orders-0"
+            )) && told.contains("took broker 1 back into the ISR of orders-0"),
+            "{told}"
         );
         let ru = inspect(&sim, &Selection::Node(NodeId::Broker(1)), Lang::Ru);
         assert!(
