@@ -201,8 +201,8 @@ strings! {
     AbortedReadsN => "aborted reads: {0}", "прочитано откаченных: {0}";
     Footer => "Keyboard: → step · ← back · Shift+→/← next/previous event · Space play/pause · Home reset · End run to the end · PageDown/PageUp next/previous lesson step (outside a lesson: step, back) · Tab to a record, message or process, ↓/↑ to the next/previous in its log, list, column or the diagram, Enter to inspect it, Esc to close. Follows Apache Kafka 4.x.",
         "Клавиши: → шаг · ← назад · Shift+→/← следующее/предыдущее событие · Пробел пуск/пауза · Home сброс · End до конца · PageDown/PageUp следующий/предыдущий шаг урока (вне урока: шаг, назад) · Tab к записи, сообщению или процессу, ↓/↑ — к следующей/предыдущей в логе, списке, столбце или на диаграмме, Enter — открыть, Esc — закрыть. Следует Apache Kafka 4.x.";
-    NarrationNote => "The simulation's own sentences (the event log, the core's notes in the inspector, the fault schedule) are in English; everything else is translated.",
-        "Собственные фразы симуляции (журнал событий, заметки ядра в инспекторе, расписание сбоев) — на английском; всё остальное переведено.";
+    NarrationNote => "The simulation's own sentences (the event log, the core's notes in the inspector, the fault schedule, the oracle's findings) are in English; everything else is translated.",
+        "Собственные фразы симуляции (журнал событий, заметки ядра в инспекторе, расписание сбоев, находки оракула) — на английском; всё остальное переведено.";
     Language => "Language", "Язык";
     Lessons => "Lessons", "Уроки";
     Lesson => "Lesson", "Урок";

@@ -85,6 +85,9 @@ pub struct PartitionVm {
     /// This replica leads the partition (readers are served from it).
     pub leader: bool,
     pub role: String,
+    /// The role line says something is wrong with the replication: a leader with replicas
+    /// out of its ISR, a follower out of sync or cut off.
+    pub role_warn: bool,
     pub status: &'static str,
     pub cells: Vec<CellVm>,
     /// Records before the first cell, not drawn.
@@ -220,6 +223,13 @@ fn partition_vm(
             (false, Some(l)) => S::BrokerFollower.f(lang, &[&p.broker, &l]),
             (false, None) => S::BrokerOffline.f(lang, &[&p.broker]),
         },
+        role_warn: p.alive
+            && !p.deposed
+            && match p.leader {
+                Some(l) if l == p.broker => p.isr.len() < usize::from(p.replicas),
+                Some(_) => p.cut_off || !p.isr.contains(&p.broker),
+                None => false,
+            },
         status,
         cells,
         earlier: p.earlier,

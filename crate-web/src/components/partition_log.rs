@@ -74,7 +74,7 @@ pub fn partition_log(props: &PartitionLogProps) -> Html {
                 <span class={classes!("partition-name", head.then_some("pickable"))} tabindex={tab} role={button}
                     aria-label={head.then(|| i18n.f(S::InspectPartition, &[&p.title, &broker]))}
                     onclick={head.then_some(name_click)} onkeydown={head.then_some(name_key)}>{ &p.title }</span>
-                <span class={classes!("partition-role", head.then_some("pickable"))} tabindex={tab} role={button}
+                <span class={classes!("partition-role", head.then_some("pickable"), p.role_warn.then_some("warn"))} tabindex={tab} role={button}
                     aria-label={head.then(|| i18n.f(S::InspectBroker, &[&broker]))}
                     onclick={head.then_some(broker_click)} onkeydown={head.then_some(broker_key)}>{ &p.role }</span>
                 if let Some(text) = &p.dedup { <span class="flash" role="status">{ text }</span> }

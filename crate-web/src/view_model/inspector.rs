@@ -1232,8 +1232,17 @@ pub(crate) mod tests {
             follower_role(&sim),
             "broker 1 · follower of broker 0 · out of sync, cut off"
         );
+        // Both lines stand out while the replication is weakened, and not once it is whole.
+        let warned = |sim: &Simulation| {
+            crate::view_model::partitions(sim, Lang::En)
+                .iter()
+                .map(|p| p.role_warn)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(warned(&sim), vec![true, true]);
         sim.run(RunLimit::Completion);
         assert_eq!(follower_role(&sim), "broker 1 · follower of broker 0");
+        assert_eq!(warned(&sim), vec![false, false]);
         assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
         let vm = inspect(&sim, &Selection::Node(NodeId::Broker(1)), Lang::En);
         let story = value(&vm, "story (steps)").to_string();
