@@ -6,7 +6,9 @@
 
 use crate::flink::report::LedgerLine;
 use crate::kafka::processor::Guarantee;
-use crate::lesson::try_it::{acks_of, idempotence_of, isolation_of, Flip, TryAction, TryIt};
+use crate::lesson::try_it::{
+    acks_of, idempotence_of, isolation_of, offset_reset_of, Flip, TryAction, TryIt,
+};
 use crate::lesson::Text;
 use crate::report::{Delivery, Report};
 use crate::scenario::Scenario;
@@ -30,9 +32,13 @@ pub fn changes(s: &Scenario) -> Vec<TryAction> {
         || f.flink
             .iter()
             .any(|j| j.operators.iter().any(|o| o.kind == "kafka-2pc"));
+    // auto.offset.reset where a consumer names it: elsewhere every reader starts at the log's
+    // start, and the scenario is not about where.
+    let reset = f.consumers.iter().any(|c| c.auto_offset_reset.is_some());
     let mut out: Vec<TryAction> = Flip::ALL
         .into_iter()
         .filter(|flip| *flip != Flip::TransactionProtocol || transactions)
+        .filter(|flip| *flip != Flip::OffsetReset || reset)
         .map(TryAction::Flip)
         .filter(|a| try_it(a).apply(s).is_ok())
         .collect();
@@ -90,6 +96,7 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
         TryAction::Flip(Flip::Unaligned) => "checkpoints",
         TryAction::Flip(Flip::MinInsync) => "min.insync.replicas",
         TryAction::Flip(Flip::UncleanElection) => "unclean.leader.election.enable",
+        TryAction::Flip(Flip::OffsetReset) => "auto.offset.reset",
         TryAction::Flip(f) => f.name(),
         TryAction::Guarantee(_) => "guarantee",
         TryAction::Inject(_) => return None,
@@ -104,6 +111,11 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
                 .map(|p| (if idempotence_of(p) { "on" } else { "off" }).to_string())
                 .collect(),
             TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(isolation_of).collect(),
+            TryAction::Flip(Flip::OffsetReset) => f
+                .consumers
+                .iter()
+                .map(|c| offset_reset_of(c).to_string())
+                .collect(),
             TryAction::Flip(Flip::Acks) => f
                 .producers
                 .iter()
@@ -163,7 +175,9 @@ pub fn change_setting(s: &Scenario, a: &TryAction) -> Option<ChangeSetting> {
             .filter(|p| p.transactional_id.is_none())
             .map(|p| p.name.as_str())
             .collect(),
-        TryAction::Flip(Flip::Isolation) => f.consumers.iter().map(|c| c.name.as_str()).collect(),
+        TryAction::Flip(Flip::Isolation | Flip::OffsetReset) => {
+            f.consumers.iter().map(|c| c.name.as_str()).collect()
+        }
         TryAction::Flip(Flip::MinInsync | Flip::UncleanElection) => f
             .topics
             .iter()

@@ -143,3 +143,31 @@ fn an_unknown_policy_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// The fork offers auto.offset.reset where a consumer names it, and its futures differ by
+/// the five skipped records.
+#[test]
+fn the_fork_flips_auto_offset_reset() {
+    use eos_core::lesson::try_it::{Flip, TryAction};
+    let s = builtin::get(NAME).expect("built-in");
+    let change = TryAction::Flip(Flip::OffsetReset);
+    assert!(eos_core::fork::changes(&s).contains(&change));
+    assert_eq!(
+        eos_core::fork::change_label(&s, &change),
+        "auto.offset.reset (audit): latest → earliest"
+    );
+    let f = eos_core::fork::fork(&s, None, &change, 0).expect("applies");
+    assert_eq!(f.as_is.report.reads["audit"].records, 5);
+    assert_eq!(f.changed.report.reads["audit"].records, 10);
+    assert!(f.diverged_at.is_some());
+    // Not offered where no consumer names it (every reader starts at the log's start).
+    let other = builtin::get("consumer-restart-from-commit").expect("built-in");
+    assert!(!eos_core::fork::changes(&other).contains(&change));
+    // A lesson's try-it may still flip it there.
+    assert!(eos_core::lesson::try_it::TryIt {
+        action: change.clone(),
+        text: Default::default(),
+    }
+    .apply(&other)
+    .is_ok());
+}

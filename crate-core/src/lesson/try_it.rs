@@ -46,10 +46,13 @@ pub enum Flip {
     /// `unclean.leader.election.enable` of every topic with two replicas or more: false ↔
     /// true. Last, as `Acks`.
     UncleanElection,
+    /// `auto.offset.reset` of every consumer: latest ↔ earliest (none becomes earliest).
+    /// Last, as `Acks`.
+    OffsetReset,
 }
 
 impl Flip {
-    pub const ALL: [Flip; 8] = [
+    pub const ALL: [Flip; 9] = [
         Flip::Idempotence,
         Flip::Isolation,
         Flip::TransactionProtocol,
@@ -58,6 +61,7 @@ impl Flip {
         Flip::Acks,
         Flip::MinInsync,
         Flip::UncleanElection,
+        Flip::OffsetReset,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +74,7 @@ impl Flip {
             Flip::Acks => "acks",
             Flip::MinInsync => "min_insync_replicas",
             Flip::UncleanElection => "unclean_leader_election",
+            Flip::OffsetReset => "auto_offset_reset",
         }
     }
 
@@ -92,6 +97,11 @@ pub fn acks_of(p: &ProducerSpec) -> &'static str {
         Some(AcksValue::Text(t)) if t == "1" => "1",
         _ => "all",
     }
+}
+
+/// A consumer's `auto.offset.reset` (`earliest` unless set).
+pub fn offset_reset_of(c: &ConsumerSpec) -> &str {
+    c.auto_offset_reset.as_deref().unwrap_or("earliest")
 }
 
 /// A consumer's isolation level as its client takes it: librdkafka's default is
@@ -165,6 +175,18 @@ impl TryIt {
                                 "read_uncommitted".into()
                             } else {
                                 "read_committed".into()
+                            });
+                        }
+                    }
+                    Flip::OffsetReset => {
+                        if file.consumers.is_empty() {
+                            return Err(refused("consumers", "the scenario has no consumer"));
+                        }
+                        for c in &mut file.consumers {
+                            c.auto_offset_reset = Some(if offset_reset_of(c) == "latest" {
+                                "earliest".into()
+                            } else {
+                                "latest".into()
                             });
                         }
                     }
