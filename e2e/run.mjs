@@ -684,6 +684,21 @@ test('at the end the oracle names each loss with the step that settles it', asyn
   assert((await stepNumber(page)) === settled, `its step button goes to step ${settled}: ${await stepNumber(page)}`);
 });
 
+test('a cut link is a band on both lanes, and the role lines say the follower is cut off and out of sync', async (page) => {
+  await page.goto(url + '?s=network-partition-isr-shrink&step=7', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  assert((await page.locator('#space-time .cut-band').count()) === 2, 'a band on broker 0\'s lane and on broker 1\'s');
+  const roles = await page.locator('.partition-role').allInnerTexts();
+  assert(roles[0].includes('ISR 0') && !roles[0].includes('ISR 0, 1'), `the leader's ISR shrank: ${roles}`);
+  assert(roles[1].includes('out of sync, cut off'), `the follower: ${roles}`);
+  assert((await page.locator('.partition-role.warn').count()) === 2, 'both lines stand out');
+  // After the heal and the rejoin, nothing stands out, and the band has closed.
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelectorAll('.partition-role.warn').length === 0);
+  const report = cli(['run', 'network-partition-isr-shrink', '--json']);
+  assert(report.outcome.lost === 0 && report.reads.reader.records === 2, 'the CLI agrees: nothing lost, two read');
+});
+
 test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url + '?s=seed-frozen-broker', { waitUntil: 'load' });
