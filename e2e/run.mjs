@@ -1922,6 +1922,15 @@ test('the unclean leader election lesson walks to its end, the leader naming its
   await walkLesson(page, { 1: 1, 2: 0, 3: 1, 4: 1 }, { 2: '38-lesson-unclean-election.png' });
 }, { lesson: true });
 
+test('the ISR lesson walks to its end: the follower cut off, dropped from the ISR and back', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?lesson=the-isr-and-a-network-partition&ls=0', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  const follower = async () => (await page.locator('.partition-role').nth(1).innerText()).trim();
+  assert(/cut off from it$/.test(await follower()), `the follower is cut off: ${await follower()}`);
+  await walkLesson(page, { 1: 1, 3: 2 }, { 1: '39-lesson-isr.png' });
+}, { lesson: true });
+
 const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();
 const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#clock')?.textContent?.includes(`step ${n}`), n, { timeout: 10000 });
 const download = async (page, selector) => {

@@ -79,10 +79,12 @@ cd "$(dirname "$0")/.."
 # 669 KB since the fifteenth and sixteenth sessions (668.6 KB); 676.5 KB since the seventeenth
 # session of 2026-12-04 (replica.lag.time.max.ms and strict min ISR, cut links drawn, the
 # consumers' auto.offset.reset with ListOffsets and its fork flip: 675.7 KB; the import worker
-# 487.8 KB, so its budget 484.5 → 488.5 KB, after its wasm-opt converged: -0.5 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-676500}
+# 487.8 KB, so its budget 484.5 → 488.5 KB, after its wasm-opt converged: -0.5 KB); 677.5 KB
+# with a seventeenth lesson (the ISR and a network partition: 676.8 KB; its Russian took the
+# Russian worker from 44.8 to 45.7 KB, so that budget 45 → 46.5 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-677500}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-488500}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-45000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-46500}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.

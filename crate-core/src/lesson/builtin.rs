@@ -20,6 +20,7 @@ builtin!(
     "lost-ack",
     "five-batch-window",
     "acks-and-a-paused-leader",
+    "the-isr-and-a-network-partition",
     "unclean-leader-election",
     "commit-and-abort",
     "last-stable-offset",
