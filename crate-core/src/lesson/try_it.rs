@@ -166,28 +166,24 @@ impl TryIt {
                             ));
                         }
                     }
-                    Flip::Isolation => {
+                    Flip::Isolation | Flip::OffsetReset => {
                         if file.consumers.is_empty() {
                             return Err(refused("consumers", "the scenario has no consumer"));
                         }
                         for c in &mut file.consumers {
-                            c.isolation = Some(if isolation_of(c) == "read_committed" {
-                                "read_uncommitted".into()
+                            if *flip == Flip::Isolation {
+                                c.isolation = Some(if isolation_of(c) == "read_committed" {
+                                    "read_uncommitted".into()
+                                } else {
+                                    "read_committed".into()
+                                });
                             } else {
-                                "read_committed".into()
-                            });
-                        }
-                    }
-                    Flip::OffsetReset => {
-                        if file.consumers.is_empty() {
-                            return Err(refused("consumers", "the scenario has no consumer"));
-                        }
-                        for c in &mut file.consumers {
-                            c.auto_offset_reset = Some(if offset_reset_of(c) == "latest" {
-                                "earliest".into()
-                            } else {
-                                "latest".into()
-                            });
+                                c.auto_offset_reset = Some(if offset_reset_of(c) == "latest" {
+                                    "earliest".into()
+                                } else {
+                                    "latest".into()
+                                });
+                            }
                         }
                     }
                     Flip::Unaligned | Flip::Checkpointing => {

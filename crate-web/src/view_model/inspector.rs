@@ -1121,6 +1121,15 @@ pub(crate) mod tests {
     use super::*;
     use eos_core::{builtin, RunLimit};
 
+    /// The stage's role line of broker `broker`'s replica (the first partition it holds).
+    fn role_of(sim: &Simulation, broker: u8) -> String {
+        crate::view_model::partitions(sim, Lang::En)
+            .into_iter()
+            .find(|p| p.broker == broker)
+            .map(|p| p.role)
+            .expect("a replica on that broker")
+    }
+
     fn at_step(name: &str, steps: u64) -> Simulation {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
         sim.run(RunLimit::Steps(steps));
@@ -1131,13 +1140,7 @@ pub(crate) mod tests {
     /// acks=all write waits for shrinks when the controller fences the follower.
     #[test]
     fn a_leader_names_its_in_sync_replicas() {
-        let role = |steps: u64| {
-            crate::view_model::partitions(&at_step("unclean-election-loss", steps), Lang::En)
-                .into_iter()
-                .find(|p| p.broker == 0)
-                .map(|p| p.role)
-                .expect("broker 0's replica")
-        };
+        let role = |steps: u64| role_of(&at_step("unclean-election-loss", steps), 0);
         assert_eq!(role(4), "broker 0 · leader · ISR 0, 1");
         assert_eq!(
             role(8),
@@ -1145,11 +1148,7 @@ pub(crate) mod tests {
             "broker 1 fenced at step 5"
         );
         // Fewer in sync than min.insync.replicas: the card says the high watermark is held.
-        let short = crate::view_model::partitions(&at_step("min-isr-retry-duplicate", 9), Lang::En)
-            .into_iter()
-            .find(|p| p.broker == 0)
-            .map(|p| p.role)
-            .expect("broker 0's replica");
+        let short = role_of(&at_step("min-isr-retry-duplicate", 9), 0);
         assert_eq!(
             short,
             "broker 0 · leader · ISR 0, under min.insync.replicas=2: high watermark held"
@@ -1196,21 +1195,9 @@ pub(crate) mod tests {
     #[test]
     fn a_follower_s_story_tells_it_left_the_isr_and_came_back() {
         let mut sim = at_step("network-partition-isr-shrink", 0);
-        let leader_role = |sim: &Simulation| {
-            crate::view_model::partitions(sim, Lang::En)
-                .into_iter()
-                .find(|p| p.broker == 0)
-                .map(|p| p.role)
-                .expect("broker 0's replica")
-        };
+        let leader_role = |sim: &Simulation| role_of(sim, 0);
         assert_eq!(leader_role(&sim), "broker 0 · leader · ISR 0, 1");
-        let follower_role = |sim: &Simulation| {
-            crate::view_model::partitions(sim, Lang::En)
-                .into_iter()
-                .find(|p| p.broker == 1)
-                .map(|p| p.role)
-                .expect("broker 1's replica")
-        };
+        let follower_role = |sim: &Simulation| role_of(sim, 1);
         step_until(&mut sim, "the link is cut", |rec| {
             rec.notes
                 .iter()
