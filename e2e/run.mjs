@@ -666,6 +666,10 @@ test('Tab from the inspector goes on after what opened it, Shift+Tab back to it'
   await page.focus('#inspector-fold');
   await page.keyboard.press('Shift+Tab');
   assert(await page.evaluate(() => document.activeElement?.matches('article.producer')), 'Shift+Tab from its first button goes back to the opener');
+  // And Tab from the opener goes into the panel, as into a popover, not past it.
+  await page.keyboard.press('Tab');
+  const into = await page.evaluate(() => document.activeElement?.id);
+  assert(into === 'inspector-fold', `Tab from the opener goes to the panel's first button (${into})`);
 });
 
 test('at the end the oracle names each loss with the step that settles it', async (page) => {
@@ -697,6 +701,16 @@ test('a cut link is a band on both lanes, and the role lines say the follower is
   await page.waitForFunction(() => document.querySelectorAll('.partition-role.warn').length === 0);
   const report = cli(['run', 'network-partition-isr-shrink', '--json']);
   assert(report.outcome.lost === 0 && report.reads.reader.records === 2, 'the CLI agrees: nothing lost, two read');
+  // Broker 1's story: out of the ISR, back in; each entry goes to its step.
+  await page.locator('.lane-labels .lane-label').nth(2).click();
+  const links = page.locator('#inspector .step-link');
+  await links.first().waitFor();
+  const told = await links.allInnerTexts();
+  assert(told.length === 2 && told[0].includes('out of the ISR') && told[1].includes('back in the ISR'), `the story: ${told}`);
+  const shrunk = Number(told[0].match(/^#(\d+)/)[1]);
+  await links.first().click();
+  assert((await stepNumber(page)) === shrunk, `the story's first entry goes to step ${shrunk} (${await stepNumber(page)})`);
+  assert((await links.count()) === 1, 'at that step the story ends there');
 });
 
 test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {
@@ -1429,6 +1443,9 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   const controls = await page.locator('nav.controls').boundingBox();
   assert(controls.height < 80, `the playback bar is one row (${controls.height} px)`);
   assert((await top('main.stage')) < 360, `the stage starts in the top half (${await top('main.stage')})`);
+  // The narration's newest line (at the box's bottom) is on screen without scrolling.
+  const newest = await page.evaluate(() => [...document.querySelectorAll('#event-log li.event')].pop().getBoundingClientRect().bottom);
+  assert(newest <= 720, `the newest narration line ends on screen (${newest} px)`);
   await page.emulateMedia({ colorScheme: 'light' });
   for (let i = 0; i < 2; i++) await page.click('#lesson-next');
   await page.screenshot({ path: join(artifacts, '29-lesson-light.png'), fullPage: false });

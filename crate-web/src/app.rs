@@ -410,7 +410,7 @@ pub fn app() -> Html {
                 <Live<DiagramPart> sim={live.clone()} part={DiagramPart { selected, on_select: on_pick.clone() }} />
             </Held>
             if let Some(vm) = inspected {
-                <Inspector vm={vm} on_close={on_close} on_inject={on_inject} on_select={on_pick.clone()}
+                <Inspector vm={vm} on_close={on_close} on_inject={on_inject} on_select={on_pick.clone()} on_seek={on_seek.clone()}
                     scheduled={state.added.clone()} next_ms={next_ms} />
             }
             if let Some(compare) = (*compare).clone() {

@@ -21,6 +21,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
         notes,
         message: None,
         picks: Vec::new(),
+        steps: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         return vm(
@@ -115,6 +116,7 @@ pub fn inspect(sim: &Simulation, index: u16, lang: Lang) -> InspectorVm {
     }
     InspectorVm {
         picks,
+        steps: Vec::new(),
         ..vm(format!("{from} → {to}"), rows, notes)
     }
 }
@@ -181,6 +183,7 @@ pub fn inspect_record(sim: &Simulation, id: RecordId, lang: Lang) -> InspectorVm
         notes: Vec::new(),
         message: None,
         picks: Vec::new(),
+        steps: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         vm.notes.push(S::NoFlinkJob.get(lang).to_string());

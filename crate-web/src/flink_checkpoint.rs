@@ -19,6 +19,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         notes: vec![why.get(lang).to_string()],
         message: None,
         picks: Vec::new(),
+        steps: Vec::new(),
     };
     let Some(job) = sim.flink.as_ref() else {
         return missing(S::NoFlinkJob);
@@ -177,6 +178,7 @@ pub fn inspect(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         notes,
         message: None,
         picks: Vec::new(),
+        steps: Vec::new(),
     }
 }
 

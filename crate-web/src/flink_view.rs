@@ -605,6 +605,7 @@ pub fn inspect(
         notes,
         message: None,
         picks: Vec::new(),
+        steps: Vec::new(),
     }
 }
 

@@ -54,3 +54,17 @@ export function tabAroundPanel(panel, opener, backwards) {
   (next || opener).focus();
   return true;
 }
+
+// Tab from what opened the panel goes into it (to its first stop), as into a popover, not past
+// it to wherever the panel sits in the page. Returns the function that stops listening.
+export function onTabFromOpener(panel, opener) {
+  const on = (e) => {
+    if (e.key !== 'Tab' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (document.activeElement !== opener || !panel.isConnected) return;
+    const first = [...panel.querySelectorAll(STOPS)].find(usable);
+    e.preventDefault();
+    (first || panel).focus();
+  };
+  document.addEventListener('keydown', on);
+  return () => document.removeEventListener('keydown', on);
+}

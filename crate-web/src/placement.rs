@@ -18,6 +18,8 @@ extern "C" {
     fn tab_around_panel(panel: &web_sys::Element, opener: &JsValue, backwards: bool) -> bool;
     #[wasm_bindgen(js_name = onFocusUnder)]
     fn on_focus_under(panel: &web_sys::Element, done: &JsValue) -> js_sys::Function;
+    #[wasm_bindgen(js_name = onTabFromOpener)]
+    fn on_tab_from_opener(panel: &web_sys::Element, opener: &web_sys::Element) -> js_sys::Function;
 }
 
 /// Below this viewport width the inspector spans the screen (as `style.css` says).
@@ -153,6 +155,26 @@ pub fn tab_around(
 ) -> bool {
     let opener: JsValue = opener.map_or(JsValue::NULL, |o| o.clone().into());
     tab_around_panel(panel, &opener, backwards)
+}
+
+/// While it lives, Tab from `opener` goes into `panel`, as into a popover (the other half of
+/// `tab_around`). Dropping it stops that.
+pub struct TabInto {
+    stop: js_sys::Function,
+}
+
+impl TabInto {
+    pub fn new(panel: &web_sys::Element, opener: &web_sys::Element) -> Self {
+        TabInto {
+            stop: on_tab_from_opener(panel, opener),
+        }
+    }
+}
+
+impl Drop for TabInto {
+    fn drop(&mut self) {
+        let _ = self.stop.call0(&JsValue::NULL);
+    }
 }
 
 /// While it lives, an element the keyboard focuses under `panel` has the panel dock away

@@ -12,6 +12,8 @@ pub struct InspectorProps {
     pub on_close: Callback<()>,
     /// A row that opens something else (`InspectorVm::picks`) selects it.
     pub on_select: Callback<Selection>,
+    /// A row's entry told by step (`InspectorVm::steps`) goes to its step.
+    pub on_seek: Callback<u64>,
     pub on_inject: Callback<FaultSpec>,
     /// The faults added by click, and the time (ms) a fault added now would act at: a fault
     /// already added for this moment is not offered twice.
@@ -34,9 +36,12 @@ pub fn inspector(props: &InspectorProps) -> Html {
     // was clicked) and takes the focus, so Tab reaches its buttons.
     // What had the focus when it opened gets it back when it closes.
     // (An element of the page or of a diagram: an SVG element is not an HtmlElement.)
+    // While it is open, Tab from the opener goes into it (`placement::TabInto`).
     let opener = use_mut_ref(|| None::<web_sys::Element>);
+    let tab_into = use_mut_ref(|| None::<crate::placement::TabInto>);
     {
         let (panel, opener, folded) = (panel.clone(), opener.clone(), folded.clone());
+        let tab_into = tab_into.clone();
         use_effect_with(vm.title.clone(), move |_| {
             folded.set(false);
             if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
@@ -44,6 +49,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                     .and_then(|w| w.document())
                     .and_then(|d| d.active_element());
                 if let Some(a) = active.filter(|a| !el.contains(Some(a))) {
+                    *tab_into.borrow_mut() = Some(crate::placement::TabInto::new(&el, &a));
                     *opener.borrow_mut() = Some(a);
                 }
                 crate::placement::dock_away(el.clone().into());
@@ -92,6 +98,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let inside = panel.clone();
     use_effect_with((), move |_| {
         move || {
+            tab_into.borrow_mut().take();
             // Only when the focus went with the panel (Escape, ✕): not when the reader is
             // busy elsewhere (a new scenario picked also closes the panel).
             let document = web_sys::window().and_then(|w| w.document());
@@ -225,10 +232,20 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 <dl class="rows">
                     { for vm.rows.iter().enumerate().map(|(i, (k, v))| {
                         let pick = vm.picks.iter().find(|(row, _)| *row == i).map(|(_, p)| *p);
+                        let told = vm.steps.iter().find(|(row, _)| *row == i).map(|(_, s)| s);
                         html! {
                         <>
                             <dt>{ k }</dt>
-                            if let Some(pick) = pick {
+                            if let Some(entries) = told {
+                                <dd class="stepped">{ for entries.iter().map(|(step, said)| {
+                                    let step = *step;
+                                    let go = i18n.f(S::GoToStep, &[&step]);
+                                    html! {
+                                        <button class="step-link" title={go.clone()} aria-label={format!("{said}: {go}")}
+                                            onclick={props.on_seek.reform(move |_: MouseEvent| step)}>{ said }</button>
+                                    }
+                                }) }</dd>
+                            } else if let Some(pick) = pick {
                                 <dd><button class="row-pick" onclick={props.on_select.reform(move |_: MouseEvent| pick)}>{ v }</button></dd>
                             } else {
                                 <dd>{ v }</dd>

@@ -80,6 +80,9 @@ pub struct InspectorVm {
     /// Rows whose value opens something else (by row index): a channel's records and
     /// barriers, reachable so from the keyboard.
     pub picks: Vec<(usize, Selection)>,
+    /// Rows told by step (by row index): each entry goes to its step when clicked. The row's
+    /// own value is the same entries joined, as read aloud or copied.
+    pub steps: Vec<(usize, Vec<(u64, String)>)>,
 }
 
 /// What a click on a message can do to it.
@@ -181,6 +184,25 @@ pub(super) fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, St
     (label.get(lang).to_string(), value.into())
 }
 
+/// Rows told by step, by row index (`InspectorVm::steps`).
+type Steps = Vec<(usize, Vec<(u64, String)>)>;
+
+/// A row of entries each at a step, joined by `sep` as its plain value; none makes `empty`.
+fn stepped(
+    (rows, steps): (&mut Vec<(String, String)>, &mut Steps),
+    (label, lang): (S, Lang),
+    entries: Vec<(u64, String)>,
+    (sep, empty): (&str, &str),
+) {
+    if entries.is_empty() {
+        rows.push(row(label, lang, empty));
+        return;
+    }
+    let plain: Vec<&str> = entries.iter().map(|(_, e)| e.as_str()).collect();
+    rows.push(row(label, lang, plain.join(sep)));
+    steps.push((rows.len() - 1, entries));
+}
+
 pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
     match *sel {
         Selection::Message(id) => message(sim, id, lang),
@@ -213,6 +235,7 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
 fn missing(kind: &'static str, title: String, why: &str) -> InspectorVm {
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind,
         title,
         rows: Vec::new(),
@@ -292,6 +315,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
         let hittable = m.arrive_at >= at;
         return InspectorVm {
             picks: Vec::new(),
+            steps: Vec::new(),
             kind: "message",
             title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(m.kind, lang)]),
             rows,
@@ -332,6 +356,7 @@ fn message(sim: &Simulation, id: u64, lang: Lang) -> InspectorVm {
     let to = rec.node.map(n).unwrap_or_default();
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "message",
         title: S::MessageTitle.f(lang, &[&id, &super::message_words::kind(kind, lang)]),
         rows: vec![
@@ -406,6 +431,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         Some(FetchedEntry::Control(c)) => {
             return InspectorVm {
                 picks: Vec::new(),
+                steps: Vec::new(),
                 kind: "record",
                 title,
                 rows: vec![
@@ -420,6 +446,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         None => return missing("record", title, S::NotInLog.get(lang)),
     };
     let none = || S::NoneAtAll.get(lang).to_string();
+    let mut steps = Steps::new();
     let mut rows = vec![
         row(S::Value, lang, sim.names.record(rec.value)),
         row(
@@ -479,22 +506,20 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         if let Some(t) = e.accepted_at {
             rows.push(row(S::HandedOverAt, lang, dur(t)));
         }
-        rows.push(row(
-            S::Appends,
-            lang,
-            if e.appends.is_empty() {
-                none()
-            } else {
-                e.appends
-                    .iter()
-                    .map(|a| {
-                        let at = format!("{} @{}", sim.names.tp(a.tp), a.offset);
-                        S::AtStep.f(lang, &[&at, &a.step])
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-        ));
+        let entries = e
+            .appends
+            .iter()
+            .map(|a| {
+                let at = format!("{} @{}", sim.names.tp(a.tp), a.offset);
+                (a.step, S::AtStep.f(lang, &[&at, &a.step]))
+            })
+            .collect();
+        stepped(
+            (&mut rows, &mut steps),
+            (S::Appends, lang),
+            entries,
+            (", ", &none()),
+        );
         rows.push(row(
             S::Acknowledged,
             lang,
@@ -522,36 +547,31 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
                     .map(|r| (NodeId::Processor(r.processor), r.offset, r.step)),
             )
             .collect();
-        rows.push(row(
-            S::Reads,
-            lang,
-            if reads.is_empty() {
-                none()
-            } else {
-                reads
-                    .iter()
-                    .map(|(node, offset, step)| {
-                        let at = format!("{} @{offset}", sim.names.node(*node));
-                        S::AtStep.f(lang, &[&at, step])
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-        ));
+        let entries = reads
+            .iter()
+            .map(|(node, offset, step)| {
+                let at = format!("{} @{offset}", sim.names.node(*node));
+                (*step, S::AtStep.f(lang, &[&at, step]))
+            })
+            .collect();
+        stepped(
+            (&mut rows, &mut steps),
+            (S::Reads, lang),
+            entries,
+            (", ", &none()),
+        );
         if let Some(err) = &e.error {
             // Kafka's own name for the error (`REQUEST_TIMED_OUT`).
             rows.push(row(S::Error, lang, err.name()));
         }
         if !e.evidence.is_empty() {
-            rows.push(row(
-                S::Story,
-                lang,
-                e.evidence
-                    .iter()
-                    .map(|s| format!("#{s}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ));
+            let entries = e.evidence.iter().map(|s| (*s, format!("#{s}"))).collect();
+            stepped(
+                (&mut rows, &mut steps),
+                (S::Story, lang),
+                entries,
+                (" ", ""),
+            );
         }
     }
     // A loss and a record nobody read are known at the end (as the oracle's bar says): mid-run
@@ -592,6 +612,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
     }
     InspectorVm {
         picks: Vec::new(),
+        steps,
         kind: "record",
         title: S::RecordTitle.f(lang, &[&sim.names.record(rec.value), &title]),
         rows,
@@ -690,6 +711,7 @@ fn partition(sim: &Simulation, tp: Tp, broker: u8, lang: Lang) -> InspectorVm {
     };
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "partition",
         title,
         rows: vec![
@@ -871,6 +893,7 @@ fn producer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     ));
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "producer",
         title,
         rows,
@@ -912,6 +935,7 @@ fn consumer(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     }
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "consumer",
         title,
         rows,
@@ -947,6 +971,7 @@ fn processor(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
     };
     InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "processor",
         title,
         rows: vec![
@@ -1006,7 +1031,7 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
         .collect();
     // What happened to it so far: crashes, fencing, elections, truncations, by step (in the
     // last STORY_STEPS steps: the panel is drawn at every step while the run plays).
-    let mut story: Vec<String> = Vec::new();
+    let mut story: Vec<(u64, String)> = Vec::new();
     let trace = sim.trace();
     for rec in &trace[trace.len().saturating_sub(STORY_STEPS)..] {
         for n in &rec.notes {
@@ -1058,7 +1083,7 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
                 } if *b == node => S::StoryTookBackIsr.f(lang, &[&sim.names.tp(*tp), f]),
                 _ => continue,
             };
-            story.push(format!("#{} {said}", rec.step));
+            story.push((rec.step, format!("#{} {said}", rec.step)));
         }
     }
     let mut rows = vec![
@@ -1075,11 +1100,18 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
             crate::view_model::held_for_coordinator(sim, i, None).to_string(),
         ),
     ];
+    let mut steps = Steps::new();
     if !story.is_empty() {
-        rows.push(row(S::Story, lang, story.join(" · ")));
+        stepped(
+            (&mut rows, &mut steps),
+            (S::Story, lang),
+            story,
+            (" · ", ""),
+        );
     }
     InspectorVm {
         picks: Vec::new(),
+        steps,
         kind: "broker",
         title,
         rows,
@@ -1238,6 +1270,11 @@ pub(crate) mod tests {
                 && story.contains("back in the ISR of orders-0"),
             "{story}"
         );
+        // Each entry goes to its own step: the shrink's, then the rejoin's (a later one).
+        let row = vm.rows.iter().position(|r| r.0 == "story (steps)");
+        let entries = vm.steps.iter().find(|(r, _)| Some(*r) == row).map(|s| &s.1);
+        let at: Vec<u64> = entries.map_or(Vec::new(), |e| e.iter().map(|s| s.0).collect());
+        assert!(at.len() == 2 && at[0] == shrunk && at[1] > shrunk, "{at:?}");
         let leader = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         let told = value(&leader, "story (steps)").to_string();
         assert!(
@@ -1715,6 +1752,14 @@ pub(crate) mod tests {
         assert_eq!(value(&vm, "ledger status"), "delivered");
         assert!(value(&vm, "appends").contains("payments-0 @0"));
         assert!(value(&vm, "appends").contains(", "), "two copies");
+        // Each copy's entry goes to the step of its append, as its text says.
+        let row = vm.rows.iter().position(|r| r.0 == "appends");
+        let copies = vm.steps.iter().find(|(r, _)| Some(*r) == row).map(|s| &s.1);
+        let copies = copies.map_or(&[][..], |c| c.as_slice());
+        assert_eq!(copies.len(), 2, "{copies:?}");
+        for (step, said) in copies {
+            assert!(said.ends_with(&format!("(step {step})")), "{said}");
+        }
         assert!(
             vm.notes.iter().any(|n| n.starts_with("Anomaly duplicate")),
             "{:?}",

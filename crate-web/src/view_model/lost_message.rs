@@ -53,6 +53,7 @@ pub(super) fn inspect(sim: &Simulation, id: u64, lang: Lang) -> Option<Inspector
     let kind = super::message_words::kind(kind, lang);
     Some(InspectorVm {
         picks: Vec::new(),
+        steps: Vec::new(),
         kind: "message",
         title: S::MessageTitle.f(lang, &[&id, &kind]),
         rows: vec![
