@@ -1948,6 +1948,20 @@ test('the ISR lesson walks to its end: the follower cut off, dropped from the IS
   await walkLesson(page, { 1: 1, 3: 2 }, { 1: '39-lesson-isr.png' });
 }, { lesson: true });
 
+test('the marker lesson walks to its end: a commit decided, its marker refused below min.insync.replicas, then read', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?lesson=a-commit-waiting-for-its-marker&ls=2', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  await answer(page, 0);
+  const log = await page.locator('#event-log').innerText();
+  assert(log.includes('refuses the COMMIT marker') && log.includes('NOT_ENOUGH_REPLICAS'), `the refusal is narrated: ${log.slice(-400)}`);
+  assert(/ISR 0$/.test((await page.locator('.partition-role').first().innerText()).trim()), 'the leader is alone in the ISR');
+  await page.screenshot({ path: join(artifacts, '43-lesson-marker-refused.png'), fullPage: false });
+  await page.goto(url + '?lesson=a-commit-waiting-for-its-marker&ls=0', { waitUntil: 'load' });
+  await page.waitForSelector('#lesson-panel');
+  await walkLesson(page, { 2: 0, 4: 1 });
+}, { lesson: true });
+
 const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();
 const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#clock')?.textContent?.includes(`step ${n}`), n, { timeout: 10000 });
 const download = async (page, selector) => {

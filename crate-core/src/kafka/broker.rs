@@ -4,6 +4,7 @@
 use super::errors::KafkaError;
 use super::group_coordinator::{coordinator_for, GroupOffsets};
 use super::isr_expiry::{BrokerTimer, IsrExpiry};
+use super::marker_wait::{MarkerPart, MarkerWait};
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
 use super::protocol::{DivergingEpoch, FetchBody, Message, ProduceResult, ProducerBatch};
@@ -58,6 +59,9 @@ pub struct Broker {
     /// when: their followers' last fetch, as this broker would have seen it lead.
     #[serde(default, with = "crate::serde_pairs")]
     pub unreachable_since: VecMap<u8, SimTime>,
+    /// WriteTxnMarkers requests whose answer waits for the replicas (`marker_wait`).
+    #[serde(default)]
+    pub marker_waits: Vec<MarkerWait>,
 }
 
 /// One partition's metadata as the controller sets it.
@@ -103,6 +107,7 @@ impl Broker {
             coordinator_moves: VecMap::new(),
             isr_expiry: IsrExpiry::default(),
             unreachable_since: VecMap::new(),
+            marker_waits: Vec::new(),
         }
     }
 
@@ -134,6 +139,7 @@ impl Broker {
         self.txn_coordinator.crash();
         self.isr_expiry.armed = None;
         self.unreachable_since.clear();
+        self.marker_waits.clear();
     }
 
     /// After a restart: the transaction coordinator reloads its log, and the
@@ -366,21 +372,42 @@ impl Broker {
                 protocol,
                 partitions,
             } => {
-                let results = partitions
+                let parts: Vec<(Tp, MarkerPart)> = partitions
                     .iter()
                     .map(|tp| {
                         let r =
                             self.write_marker(*tp, *producer_id, *epoch, *control, *protocol, ctx);
-                        (*tp, r.err())
+                        let part = match r {
+                            Ok(Some(end_offset)) => MarkerPart::Waiting { end_offset },
+                            Ok(None) => MarkerPart::Done(None),
+                            Err(e) => MarkerPart::Done(Some(e)),
+                        };
+                        (*tp, part)
                     })
                     .collect();
-                ctx.send(
-                    from,
-                    Message::WriteTxnMarkersResponse {
-                        request_id: *request_id,
-                        results,
-                    },
-                );
+                self.marker_waits.push(MarkerWait {
+                    request_id: *request_id,
+                    coordinator: from,
+                    parts,
+                });
+                self.answer_markers(ctx);
+                // What still waits, said once.
+                if let Some(wait) = self
+                    .marker_waits
+                    .iter()
+                    .find(|w| w.request_id == *request_id && w.coordinator == from)
+                {
+                    for (tp, part) in &wait.parts {
+                        if let MarkerPart::Waiting { end_offset } = part {
+                            ctx.note(Note::MarkerWaitsForReplicas {
+                                broker: self.node(),
+                                tp: *tp,
+                                offset: end_offset.saturating_sub(1),
+                                control: *control,
+                            });
+                        }
+                    }
+                }
             }
             Message::TxnOffsetCommit {
                 request_id,
@@ -864,6 +891,7 @@ impl Broker {
 
     /// Appends one transaction marker as the partition's leader (or, for the offsets
     /// partition, completes the transaction's pending offsets as the group coordinator).
+    /// Returns the log end after the marker, for the answer to wait on, if it is appended.
     fn write_marker(
         &mut self,
         tp: Tp,
@@ -872,7 +900,7 @@ impl Broker {
         control: ControlType,
         protocol: TxnProtocolVersion,
         ctx: &mut Ctx,
-    ) -> Result<(), KafkaError> {
+    ) -> Result<Option<u64>, KafkaError> {
         let me = self.id;
         let node = self.node();
         // A write held for the coordinator no longer belongs to what it was checked for.
@@ -887,11 +915,23 @@ impl Broker {
                 control,
                 offsets: changed,
             });
-            return Ok(());
+            return Ok(None);
         }
         let Some(replica) = self.replicas.get_mut(&tp).filter(|r| r.is_leader(me)) else {
             return Err(KafkaError::NotLeaderOrFollower);
         };
+        // Written with acks=-1: Kafka's `appendRecordsToLeader` checks the ISR first.
+        if replica.too_few_in_sync() {
+            ctx.note(Note::MarkerRefused {
+                broker: node,
+                tp,
+                producer_id,
+                control,
+                isr: replica.isr.clone(),
+                min_insync: replica.min_insync,
+            });
+            return Err(KafkaError::NotEnoughReplicas);
+        }
         let offset = replica.log.log_end_offset();
         let completed = replica
             .txn
@@ -920,8 +960,9 @@ impl Broker {
         });
         push_to_followers(me, replica, &self.unreachable_since, ctx);
         release_acks(me, replica, node, ctx);
+        let end = replica.log.log_end_offset();
         self.arm_isr_expiry(tp, ctx);
-        Ok(())
+        Ok(Some(end))
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -7,6 +7,7 @@ pub mod controller;
 pub mod errors;
 pub mod group_coordinator;
 pub mod isr_expiry;
+pub mod marker_wait;
 pub mod partition_log;
 pub mod partitioner;
 pub mod position_epochs;

@@ -39,6 +39,12 @@ pub enum CoordinatorTimer {
     },
     /// Markers still unacknowledged: send them again.
     ResendMarkers { transactional_id: String },
+    /// Markers refused with a retriable error (`MARKER_RETRY_ERRORS`): send these again.
+    RetryMarkers {
+        transactional_id: String,
+        partitions: Vec<Tp>,
+        attempt: u32,
+    },
     /// A partition leader's AddPartitionsToTxn for a held write (KIP-890): ask again after
     /// CONCURRENT_TRANSACTIONS (`add.partitions.to.txn.retry.backoff.ms`).
     RetryTxnCheck { id: u64 },
@@ -50,6 +56,34 @@ pub enum CoordinatorTimer {
 pub struct MarkerRequest {
     pub transactional_id: String,
     pub partitions: Vec<Tp>,
+    /// How many retries after a retriable error led to it (0: the first send).
+    #[serde(default)]
+    pub attempt: u32,
+}
+
+/// The errors Kafka's `TransactionMarkerRequestCompletionHandler` retries a marker after
+/// (of those the simulator has).
+const MARKER_RETRY_ERRORS: [KafkaError; 4] = [
+    KafkaError::NotLeaderOrFollower,
+    KafkaError::NotEnoughReplicas,
+    KafkaError::NotEnoughReplicasAfterAppend,
+    KafkaError::RequestTimedOut,
+];
+
+/// The marker a decided transaction's partitions get: none before the decision or after
+/// the markers are all in.
+fn marker_for(state: TxnState) -> Option<ControlType> {
+    match state {
+        TxnState::PrepareCommit => Some(ControlType::Commit),
+        TxnState::PrepareAbort => Some(ControlType::Abort),
+        _ => None,
+    }
+}
+
+/// Kafka queues a refused marker again at once; the simulator waits 100 ms, doubling up to
+/// 1 s, so a long outage is not an endless storm of steps.
+pub fn marker_backoff_ms(attempt: u32) -> u64 {
+    100u64.saturating_mul(1 << attempt.min(4)).min(1_000)
 }
 
 /// Where the markers of a transaction go: the live leader of each data partition, the group
@@ -453,10 +487,7 @@ impl TxnCoordinator {
         ctx: &mut Ctx,
         after_write: impl FnOnce(&mut Ctx),
     ) -> Result<(), KafkaError> {
-        let control = match t.state {
-            TxnState::PrepareCommit => ControlType::Commit,
-            _ => ControlType::Abort,
-        };
+        let control = marker_for(t.state).unwrap_or(ControlType::Abort);
         let id = t.transactional_id.clone();
         let partitions = t.topic_partitions.clone();
         let (pid, epoch) = (t.producer_id, t.producer_epoch);
@@ -484,9 +515,29 @@ impl TxnCoordinator {
             self.complete(me, transactional_id, ctx);
             return;
         }
+        let markers = (producer_id, epoch, control);
+        self.send_marker_requests(transactional_id, markers, partitions, leaders, 0, ctx);
+        ctx.set_timer(
+            ms(MARKER_RETRY_MS),
+            Timer::Coordinator(CoordinatorTimer::ResendMarkers {
+                transactional_id: transactional_id.to_string(),
+            }),
+        );
+    }
+
+    /// One WriteTxnMarkers request per leader of `partitions` (a partition without a leader
+    /// gets its marker when the resend timer fires).
+    fn send_marker_requests<'a>(
+        &mut self,
+        transactional_id: &str,
+        (producer_id, epoch, control): (i64, i16, ControlType),
+        partitions: impl IntoIterator<Item = &'a Tp>,
+        leaders: &dyn Leaders,
+        attempt: u32,
+        ctx: &mut Ctx,
+    ) {
         let mut by_leader: VecMap<u8, Vec<Tp>> = VecMap::new();
         for tp in partitions {
-            // A partition without a leader gets its marker when the resend timer fires.
             if let Some(l) = leaders.leader(*tp) {
                 by_leader.entry(l).or_default().push(*tp);
             }
@@ -499,6 +550,7 @@ impl TxnCoordinator {
                 MarkerRequest {
                     transactional_id: transactional_id.to_string(),
                     partitions: tps.clone(),
+                    attempt,
                 },
             );
             ctx.send(
@@ -513,12 +565,6 @@ impl TxnCoordinator {
                 },
             );
         }
-        ctx.set_timer(
-            ms(MARKER_RETRY_MS),
-            Timer::Coordinator(CoordinatorTimer::ResendMarkers {
-                transactional_id: transactional_id.to_string(),
-            }),
-        );
     }
 
     /// Every marker is in: Prepare* → Complete*.
@@ -542,17 +588,49 @@ impl TxnCoordinator {
             return;
         };
         let mut done = false;
-        if let Some(meta) = self.transactions.get_mut(&request.transactional_id) {
-            for (tp, error) in results {
-                if error.is_none() {
+        let mut retry: Vec<Tp> = Vec::new();
+        let mut why = None;
+        let Some(meta) = self.transactions.get_mut(&request.transactional_id) else {
+            return;
+        };
+        for (tp, error) in results {
+            match error {
+                None => {
                     if let Ok(all) = meta.marker_acknowledged(*tp) {
                         done |= all;
                     }
                 }
+                Some(e) if MARKER_RETRY_ERRORS.contains(e) => {
+                    retry.push(*tp);
+                    why.get_or_insert(*e);
+                }
+                // Others wait for the resend timer.
+                Some(_) => {}
             }
         }
+        let control = marker_for(meta.state()).unwrap_or(ControlType::Abort);
         if done {
             self.complete(me, &request.transactional_id, ctx);
+        }
+        if let (Some(error), false) = (why, retry.is_empty()) {
+            let backoff_ms = marker_backoff_ms(request.attempt);
+            ctx.note(Note::MarkersRetried {
+                coordinator: me,
+                transactional_id: request.transactional_id.clone(),
+                control,
+                partitions: retry.clone(),
+                error,
+                backoff_ms,
+                attempt: request.attempt,
+            });
+            ctx.set_timer(
+                ms(backoff_ms),
+                Timer::Coordinator(CoordinatorTimer::RetryMarkers {
+                    transactional_id: request.transactional_id,
+                    partitions: retry,
+                    attempt: request.attempt.saturating_add(1),
+                }),
+            );
         }
     }
 
@@ -594,10 +672,8 @@ impl TxnCoordinator {
                 let Some(meta) = self.transactions.get(transactional_id) else {
                     return false;
                 };
-                let control = match meta.state() {
-                    TxnState::PrepareCommit => ControlType::Commit,
-                    TxnState::PrepareAbort => ControlType::Abort,
-                    _ => return false,
+                let Some(control) = marker_for(meta.state()) else {
+                    return false;
                 };
                 let (pid, epoch) = (meta.producer_id(), meta.producer_epoch());
                 let partitions = meta.topic_partitions().clone();
@@ -611,6 +687,37 @@ impl TxnCoordinator {
                     control,
                     &partitions,
                     leaders,
+                    ctx,
+                );
+                true
+            }
+            CoordinatorTimer::RetryMarkers {
+                transactional_id,
+                partitions,
+                attempt,
+            } => {
+                let Some(meta) = self.transactions.get(transactional_id) else {
+                    return false;
+                };
+                let Some(control) = marker_for(meta.state()) else {
+                    return false;
+                };
+                // Only those still without their marker (the resend timer may have done it).
+                let pending: Vec<Tp> = partitions
+                    .iter()
+                    .filter(|tp| meta.topic_partitions().contains(tp))
+                    .copied()
+                    .collect();
+                if pending.is_empty() {
+                    return false;
+                }
+                let markers = (meta.producer_id(), meta.producer_epoch(), control);
+                self.send_marker_requests(
+                    transactional_id,
+                    markers,
+                    &pending,
+                    leaders,
+                    *attempt,
                     ctx,
                 );
                 true
@@ -688,13 +795,8 @@ impl TxnCoordinator {
             let Some(meta) = self.transactions.get(&id) else {
                 continue;
             };
-            match meta.state() {
-                TxnState::PrepareCommit | TxnState::PrepareAbort => {
-                    let control = if meta.state() == TxnState::PrepareCommit {
-                        ControlType::Commit
-                    } else {
-                        ControlType::Abort
-                    };
+            match (meta.state(), marker_for(meta.state())) {
+                (_, Some(control)) => {
                     let (pid, epoch) = (meta.producer_id(), meta.producer_epoch());
                     let partitions = meta.topic_partitions().clone();
                     ctx.note(Note::TxnRecovered {
@@ -704,7 +806,7 @@ impl TxnCoordinator {
                     });
                     self.send_markers(me, &id, pid, epoch, control, &partitions, leaders, ctx);
                 }
-                TxnState::Ongoing => {
+                (TxnState::Ongoing, None) => {
                     if let Some(start) = meta.txn_start() {
                         let due = self.expiry_due(start, meta.txn_timeout_ms());
                         ctx.set_timer(

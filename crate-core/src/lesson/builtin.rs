@@ -24,6 +24,7 @@ builtin!(
     "unclean-leader-election",
     "commit-and-abort",
     "last-stable-offset",
+    "a-commit-waiting-for-its-marker",
     "zombie-fencing",
     "read-process-write",
     "flink-barriers",

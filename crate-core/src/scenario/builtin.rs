@@ -46,6 +46,7 @@ builtin!(
     "txn-crash-after-prepare-commit",
     "txn-coordinator-crash-after-prepare-commit",
     "txn-coordinator-failover",
+    "txn-marker-min-isr",
     "txn-v1-delayed-endtxn",
     "txn-v2-delayed-endtxn",
     "flink-barrier-walkthrough",

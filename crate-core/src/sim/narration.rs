@@ -1262,6 +1262,53 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             if *control == crate::kafka::txn_index::ControlType::Abort { "an" } else { "a" },
             tp(t)
         ),
+        Note::MarkerRefused {
+            broker,
+            tp: t,
+            producer_id,
+            control,
+            isr,
+            min_insync,
+        } => format!(
+            "{} refuses the {control} marker for producer id {producer_id} on {}: markers are written with acks=-1, and only {} in sync ({}), fewer than min.insync.replicas={min_insync}. NOT_ENOUGH_REPLICAS: the coordinator will send it again, and until a marker is written read_committed readers of {} wait.",
+            n(broker),
+            tp(t),
+            counted(isr.len() as u64, "replica is", "replicas are"),
+            brokers_list(isr),
+            tp(t)
+        ),
+        Note::MarkerWaitsForReplicas {
+            broker,
+            tp: t,
+            offset,
+            control,
+        } => format!(
+            "{} holds its answer to the transaction coordinator until the in-sync replicas of {} have the {control} marker at offset {offset} (markers are written with acks=-1).",
+            n(broker),
+            tp(t)
+        ),
+        Note::MarkersRetried {
+            coordinator,
+            transactional_id,
+            control,
+            partitions,
+            error,
+            backoff_ms,
+            attempt,
+        } => {
+            let list: Vec<String> = partitions.iter().map(&tp).collect();
+            let said = format!(
+                "The transaction coordinator ({}) sends \"{transactional_id}\"'s {control} marker for {} again in {backoff_ms} ms: {}",
+                n(coordinator),
+                list.join(", "),
+                error.name()
+            );
+            if *attempt == 0 {
+                format!("{said} is retriable. The transaction is decided; only its markers wait. (Kafka queues them again at once; the simulator backs off, doubling up to 1 s.)")
+            } else {
+                format!("{said} again (retry {}).", attempt + 1)
+            }
+        }
         Note::TxnOffsetsPending {
             broker,
             group,

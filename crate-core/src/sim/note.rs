@@ -632,6 +632,34 @@ pub enum Note {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         past_end: Option<u64>,
     },
+    /// A marker refused before the append: the ISR is below `min.insync.replicas` (markers
+    /// are written with acks=-1). NOT_ENOUGH_REPLICAS to the coordinator.
+    MarkerRefused {
+        broker: NodeId,
+        tp: Tp,
+        producer_id: i64,
+        control: crate::kafka::txn_index::ControlType,
+        isr: Vec<u8>,
+        min_insync: u8,
+    },
+    /// A marker appended at `offset`: the coordinator's answer waits for the ISR to have it.
+    MarkerWaitsForReplicas {
+        broker: NodeId,
+        tp: Tp,
+        offset: u64,
+        control: crate::kafka::txn_index::ControlType,
+    },
+    /// The coordinator sends markers again after a retriable error, `backoff_ms` later.
+    MarkersRetried {
+        coordinator: NodeId,
+        transactional_id: String,
+        control: crate::kafka::txn_index::ControlType,
+        partitions: Vec<Tp>,
+        error: KafkaError,
+        backoff_ms: u64,
+        /// 0 for the first retry of these markers.
+        attempt: u32,
+    },
 }
 
 fn is_earliest(reset: &crate::kafka::OffsetReset) -> bool {
@@ -677,13 +705,16 @@ impl Note {
             Note::RequestTimedOut { .. }
             | Note::ConnectionClosed { .. }
             | Note::RetryScheduled { .. }
-            | Note::TxnRetry { .. } => Some(Notable::Retry),
+            | Note::TxnRetry { .. }
+            | Note::MarkersRetried { .. } => Some(Notable::Retry),
             Note::DuplicateDetected { .. } => Some(Notable::DuplicateDetected),
             Note::AppendRejected {
                 error: KafkaError::InvalidProducerEpoch,
                 ..
             } => Some(Notable::Fencing),
-            Note::AppendRejected { .. } | Note::TooFewInSync { .. } => Some(Notable::Rejected),
+            Note::AppendRejected { .. }
+            | Note::TooFewInSync { .. }
+            | Note::MarkerRefused { .. } => Some(Notable::Rejected),
             Note::TxnPartitionCheckFailed {
                 answered: KafkaError::ProducerFenced | KafkaError::InvalidProducerEpoch,
                 ..
@@ -778,6 +809,9 @@ impl Note {
         "txn_recovered",
         "txn_end_answered_as_retry",
         "marker_written",
+        "marker_refused",
+        "marker_waits_for_replicas",
+        "markers_retried",
         "txn_offsets_pending",
         "txn_offsets_completed",
         "txn_begun",
@@ -884,6 +918,9 @@ impl Note {
             Note::NotCoordinator { .. } => "not_coordinator",
             Note::TxnEndAnsweredAsRetry { .. } => "txn_end_answered_as_retry",
             Note::MarkerWritten { .. } => "marker_written",
+            Note::MarkerRefused { .. } => "marker_refused",
+            Note::MarkerWaitsForReplicas { .. } => "marker_waits_for_replicas",
+            Note::MarkersRetried { .. } => "markers_retried",
             Note::TxnOffsetsPending { .. } => "txn_offsets_pending",
             Note::TxnOffsetsCompleted { .. } => "txn_offsets_completed",
             Note::TxnBegun { .. } => "txn_begun",

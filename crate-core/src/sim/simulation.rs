@@ -457,6 +457,7 @@ impl Simulation {
             match self.dispatch(item, &mut notes) {
                 Dispatch::Ignored => continue,
                 Dispatch::Done(what) => {
+                    self.answer_marker_waits(&mut notes);
                     self.steps += 1;
                     self.last_step_at = self.now;
                     let record = StepRecord {
@@ -890,6 +891,32 @@ impl Simulation {
                 ids,
             },
         );
+    }
+
+    /// A step may have moved a leader's high watermark or its leadership (a follower's
+    /// answer, the controller's ISR change, a failover): the WriteTxnMarkers answers that
+    /// waited for it go out in that step, from a broker that is up and not frozen.
+    fn answer_marker_waits(&mut self, notes: &mut Vec<Note>) {
+        let step = self.steps + 1;
+        let mut any = false;
+        for (i, b) in self.brokers.iter_mut().enumerate() {
+            let Ok(id) = u8::try_from(i) else {
+                break;
+            };
+            let node = NodeId::Broker(id);
+            let running = self
+                .status
+                .get(&node)
+                .is_some_and(|s| !s.crashed && !s.frozen);
+            if running && !b.marker_waits.is_empty() {
+                let mut ctx = Ctx::new(self.now, step, node, &mut self.commands);
+                b.answer_markers(&mut ctx);
+                any = true;
+            }
+        }
+        if any {
+            self.apply_commands(notes);
+        }
     }
 
     fn alive_brokers(&self) -> Vec<bool> {

@@ -1,0 +1,227 @@
+//! Transaction markers are written with acks=-1, as Kafka writes them: a leader refuses one
+//! while its ISR is below `min.insync.replicas` (NOT_ENOUGH_REPLICAS), the coordinator sends
+//! it again, and a marker written is answered only once the in-sync replicas have it, so
+//! the coordinator completes a transaction only when every marker is replicated.
+
+use eos_core::ids::NodeId;
+use eos_core::kafka::txn_coordinator::marker_backoff_ms;
+use eos_core::kafka::KafkaError;
+use eos_core::report::Report;
+use eos_core::sim::Note;
+use eos_core::{RunLimit, Scenario};
+use proptest::prelude::*;
+
+const NAME: &str = "txn-marker-min-isr";
+
+fn text() -> String {
+    eos_core::scenario::builtin::text(NAME)
+        .expect("built-in")
+        .to_string()
+}
+
+fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let report = Report::of(s.name(), &sim);
+    (sim, report)
+}
+
+/// (step, note) of every note.
+fn notes(sim: &eos_core::Simulation) -> Vec<(u64, Note)> {
+    sim.trace()
+        .iter()
+        .flat_map(|r| r.notes.iter().map(move |n| (r.step, n.clone())))
+        .collect()
+}
+
+fn first(sim: &eos_core::Simulation, what: impl Fn(&Note) -> bool) -> Option<u64> {
+    notes(sim)
+        .into_iter()
+        .find(|(_, n)| what(n))
+        .map(|(s, _)| s)
+}
+
+fn completed(n: &Note) -> bool {
+    matches!(n, Note::TxnTransition { to, .. } if to.starts_with("Complete"))
+}
+
+/// Every marker answer that waited is released by the leader's high watermark passing the
+/// marker, before the coordinator completes the transaction.
+fn waits_end_before_completion(sim: &eos_core::Simulation) -> Result<(), String> {
+    let all = notes(sim);
+    let Some(done) = all.iter().find(|(_, n)| completed(n)).map(|(s, _)| *s) else {
+        return Ok(());
+    };
+    for (step, n) in &all {
+        let Note::MarkerWaitsForReplicas {
+            broker, tp, offset, ..
+        } = n
+        else {
+            continue;
+        };
+        if *step > done {
+            continue;
+        }
+        let passed = all.iter().any(|(s, m)| {
+            *s >= *step
+                && *s <= done
+                && matches!(m, Note::HighWatermarkAdvanced { broker: b, tp: t, high_watermark }
+                    if b == broker && t == tp && *high_watermark > *offset)
+        });
+        if !passed {
+            return Err(format!(
+                "the marker at {offset} waited at step {step}, but the transaction completed at step {done} before the high watermark passed it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_marker_is_refused_below_min_insync_and_sent_again_until_the_follower_is_back() {
+    let s = Scenario::parse(&text()).expect("parses");
+    let (sim, report) = run(&s);
+    assert!(
+        report.invariants.iter().all(|i| i.holds),
+        "{:?}",
+        report.invariants
+    );
+    assert_eq!(report.reads["committed-reader"].records, 1);
+    // The producer hears its commit before any marker is written: the decision is made.
+    let told = first(&sim, |n| matches!(n, Note::TxnEnded { commit: true, .. })).expect("told");
+    let refused = first(
+        &sim,
+        |n| matches!(n, Note::MarkerRefused { isr, min_insync: 2, .. } if isr == &vec![0]),
+    )
+    .expect("the marker is refused");
+    assert!(told < refused, "told at {told}, refused at {refused}");
+    // Sent again, backing off 100 ms doubling up to 1 s, each time for NOT_ENOUGH_REPLICAS.
+    let retries: Vec<(u64, u32, KafkaError)> = notes(&sim)
+        .into_iter()
+        .filter_map(|(_, n)| match n {
+            Note::MarkersRetried {
+                backoff_ms,
+                attempt,
+                error,
+                ..
+            } => Some((backoff_ms, attempt, error)),
+            _ => None,
+        })
+        .collect();
+    assert!(retries.len() >= 5, "{retries:?}");
+    for (i, (backoff, attempt, error)) in retries.iter().enumerate() {
+        assert_eq!(*attempt as usize, i);
+        assert_eq!(*backoff, marker_backoff_ms(*attempt));
+        assert_eq!(*error, KafkaError::NotEnoughReplicas);
+    }
+    assert_eq!(
+        retries.iter().map(|r| r.0).take(6).collect::<Vec<_>>(),
+        vec![100, 200, 400, 800, 1000, 1000]
+    );
+    // The marker is written only once the follower is back in the ISR; its answer waits for
+    // the follower's copy; then the transaction completes, and the reader reads.
+    let back = first(&sim, |n| {
+        matches!(
+            n,
+            Note::IsrExpanded {
+                follower: NodeId::Broker(1),
+                ..
+            }
+        )
+    })
+    .expect("back in the ISR");
+    let written = first(&sim, |n| matches!(n, Note::MarkerWritten { .. })).expect("written");
+    assert!(back < written, "back at {back}, written at {written}");
+    assert!(notes(&sim)
+        .iter()
+        .all(|(s, n)| !matches!(n, Note::MarkerRefused { .. }) || *s < back));
+    let waited = first(&sim, |n| {
+        matches!(n, Note::MarkerWaitsForReplicas { offset: 1, .. })
+    });
+    assert_eq!(waited, Some(written));
+    let done = first(&sim, completed).expect("completes");
+    let read = first(&sim, |n| matches!(n, Note::Read { .. })).expect("read");
+    assert!(written < done && done < read, "{written} {done} {read}");
+    waits_end_before_completion(&sim).expect("replicated first");
+}
+
+#[test]
+fn without_the_crash_the_marker_is_written_at_once_and_waits_only_for_the_copy() {
+    let t = text().replace(
+        "[[faults]]\nat_ms = 100\naction = \"crash\"",
+        "[[faults]]\nat_ms = 100000\naction = \"crash\"",
+    );
+    let s = Scenario::parse(&t).expect("parses");
+    let (sim, report) = run(&s);
+    assert_eq!(report.reads["committed-reader"].records, 1);
+    assert_eq!(
+        first(&sim, |n| matches!(n, Note::MarkerRefused { .. })),
+        None
+    );
+    assert_eq!(
+        first(&sim, |n| matches!(n, Note::MarkersRetried { .. })),
+        None
+    );
+    assert!(first(&sim, |n| matches!(n, Note::MarkerWaitsForReplicas { .. })).is_some());
+    waits_end_before_completion(&sim).expect("replicated first");
+}
+
+/// With one replica the marker's answer goes out with the write: nothing waits.
+#[test]
+fn a_single_replica_answers_the_marker_at_once() {
+    let s = eos_core::builtin::get("seed-commit-abort").expect("built-in");
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    assert!(first(&sim, |n| matches!(n, Note::MarkerWritten { .. })).is_some());
+    assert_eq!(
+        first(&sim, |n| matches!(n, Note::MarkerWaitsForReplicas { .. })),
+        None
+    );
+}
+
+#[test]
+fn the_failover_completes_only_after_every_marker_is_replicated() {
+    let s = eos_core::builtin::get("txn-coordinator-failover").expect("built-in");
+    let mut sim = s.simulation(None);
+    sim.run(RunLimit::Completion);
+    let waits = notes(&sim)
+        .iter()
+        .filter(|(_, n)| matches!(n, Note::MarkerWaitsForReplicas { .. }))
+        .count();
+    assert_eq!(waits, 3, "one per partition, each with two followers");
+    waits_end_before_completion(&sim).expect("replicated first");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Whenever the follower dies and comes back, and whenever the EndTxn arrives: the
+    /// commit is never lost, the reader gets the record once, the invariants hold, no marker
+    /// is written while the ISR is below min.insync.replicas, and the transaction completes
+    /// only after its marker is replicated.
+    #[test]
+    fn the_commit_survives_any_timing(
+        crash in 20u64..12_000,
+        back_after in 1_000u64..25_000,
+        delay in 0u64..20_000,
+    ) {
+        let t = text()
+            .replace("extra_ms = 10000", &format!("extra_ms = {delay}"))
+            .replace("at_ms = 100\naction = \"crash\"", &format!("at_ms = {crash}\naction = \"crash\""))
+            .replace("restart_after_ms = 15000", &format!("restart_after_ms = {back_after}"))
+            .replace("max_empty_polls = 8", "max_empty_polls = 60");
+        let s = Scenario::parse(&t).expect("parses");
+        let (sim, report) = run(&s);
+        prop_assert!(report.invariants.iter().all(|i| i.holds), "{:?}", report.invariants);
+        prop_assert_eq!(report.outcome.lost, 0);
+        prop_assert_eq!(report.outcome.duplicates, 0);
+        prop_assert_eq!(report.reads["committed-reader"].records, 1);
+        prop_assert!(first(&sim, completed).is_some());
+        prop_assert!(waits_end_before_completion(&sim).is_ok(), "{:?}", waits_end_before_completion(&sim));
+        // Each refusal names an ISR smaller than min.insync.replicas.
+        for (_, n) in notes(&sim) {
+            if let Note::MarkerRefused { isr, min_insync, .. } = n {
+                prop_assert!(isr.len() < usize::from(min_insync));
+            }
+        }
+    }
+}
