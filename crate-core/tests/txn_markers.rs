@@ -8,6 +8,7 @@ use eos_core::kafka::txn_coordinator::marker_backoff_ms;
 use eos_core::kafka::KafkaError;
 use eos_core::report::Report;
 use eos_core::sim::Note;
+use eos_core::time::ms;
 use eos_core::{RunLimit, Scenario};
 use proptest::prelude::*;
 
@@ -75,6 +76,70 @@ fn waits_end_before_completion(sim: &eos_core::Simulation) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+/// (time, backoff in ms, attempt) of each MarkersRetried.
+fn retries_at(sim: &eos_core::Simulation) -> Vec<(u64, u64, u32)> {
+    sim.trace()
+        .iter()
+        .flat_map(|r| {
+            r.notes.iter().filter_map(move |n| match n {
+                Note::MarkersRetried {
+                    backoff_ms,
+                    attempt,
+                    ..
+                } => Some((r.time, *backoff_ms, *attempt)),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// A marker appended while the ISR still counts a dead follower waits for it; once the
+/// follower is fenced the high watermark is held (strict min ISR), the answer times out
+/// after request.timeout.ms, and the coordinator's sends are refused until it is back.
+#[test]
+fn a_marker_answer_held_past_the_request_timeout_is_sent_again() {
+    let t = text()
+        .replace("extra_ms = 10000", "extra_ms = 1000")
+        .replace("restart_after_ms = 15000", "restart_after_ms = 60000")
+        .replace("max_empty_polls = 8", "max_empty_polls = 80");
+    let t = t.split("[expect]").next().unwrap_or_default().to_string();
+    let s = Scenario::parse(&t).expect("parses");
+    // Held from the append at 1.015 s until the request's timeout, 30 s later.
+    let mut held = s.simulation(None);
+    let waiting = |sim: &eos_core::Simulation| sim.brokers[0].marker_waits.len();
+    held.run(RunLimit::Until(ms(30_900)));
+    assert_eq!(waiting(&held), 1);
+    held.run(RunLimit::Until(ms(31_100)));
+    assert_eq!(
+        waiting(&held),
+        0,
+        "answered REQUEST_TIMED_OUT at the timeout"
+    );
+    let (sim, report) = run(&s);
+    assert!(
+        report.invariants.iter().all(|i| i.holds),
+        "{:?}",
+        report.invariants
+    );
+    assert_eq!(report.reads["committed-reader"].records, 1);
+    let at = |what: &dyn Fn(&Note) -> bool| {
+        sim.trace()
+            .iter()
+            .find(|r| r.notes.iter().any(what))
+            .map(|r| r.time)
+    };
+    let waited = at(&|n| matches!(n, Note::MarkerWaitsForReplicas { .. })).expect("waits");
+    let refused = at(&|n| matches!(n, Note::MarkerRefused { .. })).expect("refused");
+    // Sent again 30 s after the first send, not before.
+    assert!(refused >= waited + ms(30_000), "{waited} {refused}");
+    assert!(refused < waited + ms(31_000), "{waited} {refused}");
+    let retries = retries_at(&sim);
+    for pair in retries.windows(2) {
+        let ((t1, backoff, _), (t2, _, attempt)) = (pair[0], pair[1]);
+        assert!(attempt == 0 || t2 >= t1 + ms(backoff), "{retries:?}");
+    }
 }
 
 #[test]
@@ -201,14 +266,14 @@ proptest! {
     #[test]
     fn the_commit_survives_any_timing(
         crash in 20u64..12_000,
-        back_after in 1_000u64..25_000,
+        back_after in 1_000u64..70_000,
         delay in 0u64..20_000,
     ) {
         let t = text()
             .replace("extra_ms = 10000", &format!("extra_ms = {delay}"))
             .replace("at_ms = 100\naction = \"crash\"", &format!("at_ms = {crash}\naction = \"crash\""))
             .replace("restart_after_ms = 15000", &format!("restart_after_ms = {back_after}"))
-            .replace("max_empty_polls = 8", "max_empty_polls = 60");
+            .replace("max_empty_polls = 8", "max_empty_polls = 200");
         let s = Scenario::parse(&t).expect("parses");
         let (sim, report) = run(&s);
         prop_assert!(report.invariants.iter().all(|i| i.holds), "{:?}", report.invariants);
@@ -222,6 +287,13 @@ proptest! {
             if let Note::MarkerRefused { isr, min_insync, .. } = n {
                 prop_assert!(isr.len() < usize::from(min_insync));
             }
+        }
+        // One chain of retries at a time: each retry after the backoff its previous one
+        // announced, unless a new round of sends (a resend) started it afresh.
+        let retries = retries_at(&sim);
+        for pair in retries.windows(2) {
+            let ((t1, backoff, _), (t2, _, attempt)) = (pair[0], pair[1]);
+            prop_assert!(attempt == 0 || t2 >= t1 + ms(backoff), "{:?}", retries);
         }
     }
 }

@@ -449,6 +449,7 @@ strings! {
     LastStableOffset => "last stable offset", "last stable offset";
     AcksWaiting => "acks waiting", "ждут подтверждения";
     HeldForCoordinator => "writes held for the transaction coordinator", "записи ждут координатора транзакций";
+    MarkerAnswersHeld => "marker answers waiting for replicas", "ответы о маркерах ждут реплик";
     Crashed => "crashed", "упал";
     RestartRefused => "restarted · the controller refuses its registration until the session of the instance that crashed expires, {0} ms after the crash (broker.session.timeout.ms): it serves nothing until then", "перезапущен · контроллер отклоняет его регистрацию, пока не истечёт сессия упавшего экземпляра — через {0} мс после сбоя (broker.session.timeout.ms): до тех пор он ничего не обслуживает";
     CrashedUnfenced => "crashed · the metadata still names it until the controller fences it, {0} ms after the crash (broker.session.timeout.ms)", "упал · в метаданных он остаётся, пока контроллер его не отсечёт — через {0} мс после сбоя (broker.session.timeout.ms)";
@@ -609,7 +610,7 @@ strings! {
     BrokerFollower => "broker {0} · follower of broker {1}", "брокер {0} · фолловер брокера {1}";
     BrokerDownLog => "broker {0} · down, its log on disk", "брокер {0} · лежит, лог на диске";
     BrokerLeaderIsr => "broker {0} · leader · ISR {1}", "брокер {0} · лидер · ISR {1}";
-    BrokerLeaderIsrShort => "broker {0} · leader · ISR {1}, under min.insync.replicas={2}: high watermark held", "брокер {0} · лидер · ISR {1}, меньше min.insync.replicas={2}: high watermark стоит";
+    BrokerLeaderIsrShort => "broker {0} · leader · ISR {1}, under min.insync.replicas={2}: high watermark held", "брокер {0} · лидер · ISR {1}, в нём меньше min.insync.replicas={2}: high watermark удерживается";
     BrokerFollowerOutOfSync => "broker {0} · follower of broker {1} · out of sync", "брокер {0} · фолловер брокера {1} · не в ISR";
     BrokerFollowerCutOff => "broker {0} · follower of broker {1} · cut off from it", "брокер {0} · фолловер брокера {1} · связь с ним разорвана";
     BrokerFollowerOutOfSyncCutOff => "broker {0} · follower of broker {1} · out of sync, cut off", "брокер {0} · фолловер брокера {1} · не в ISR, связь разорвана";

@@ -1,9 +1,10 @@
 //! A broker: leader or follower replicas of partitions, the append path with the
 //! idempotence checks, replication, fetches, and producer id allocation.
 
+use super::broker_timer::BrokerTimer;
 use super::errors::KafkaError;
 use super::group_coordinator::{coordinator_for, GroupOffsets};
-use super::isr_expiry::{BrokerTimer, IsrExpiry};
+use super::isr_expiry::IsrExpiry;
 use super::marker_wait::{MarkerPart, MarkerWait};
 use super::partition_log::{sequence_add, StoredBatch};
 use super::producer_state::{check_append, AppendDecision};
@@ -168,6 +169,10 @@ impl Broker {
     pub fn on_broker_timer(&mut self, timer: &BrokerTimer, ctx: &mut Ctx) -> bool {
         match timer {
             BrokerTimer::IsrExpiration { at } => self.on_isr_expiration(*at, ctx),
+            BrokerTimer::MarkerAnswerDue {
+                request_id,
+                coordinator,
+            } => self.marker_answer_due(*request_id, *coordinator, ctx),
         }
     }
 
@@ -385,28 +390,18 @@ impl Broker {
                         (*tp, part)
                     })
                     .collect();
-                self.marker_waits.push(MarkerWait {
+                let wait = MarkerWait {
                     request_id: *request_id,
                     coordinator: from,
                     parts,
-                });
-                self.answer_markers(ctx);
-                // What still waits, said once.
-                if let Some(wait) = self
-                    .marker_waits
-                    .iter()
-                    .find(|w| w.request_id == *request_id && w.coordinator == from)
-                {
-                    for (tp, part) in &wait.parts {
-                        if let MarkerPart::Waiting { end_offset } = part {
-                            ctx.note(Note::MarkerWaitsForReplicas {
-                                broker: self.node(),
-                                tp: *tp,
-                                offset: end_offset.saturating_sub(1),
-                                control: *control,
-                            });
-                        }
-                    }
+                };
+                for (tp, offset) in self.hold_marker_answer(wait, ctx) {
+                    ctx.note(Note::MarkerWaitsForReplicas {
+                        broker: self.node(),
+                        tp,
+                        offset,
+                        control: *control,
+                    });
                 }
             }
             Message::TxnOffsetCommit {
@@ -903,9 +898,8 @@ impl Broker {
     ) -> Result<Option<u64>, KafkaError> {
         let me = self.id;
         let node = self.node();
-        // A write held for the coordinator no longer belongs to what it was checked for.
-        self.checks.marker_written(tp, producer_id);
         if is_offsets_partition(tp) {
+            self.checks.marker_written(tp, producer_id);
             let changed = self
                 .groups
                 .complete_pending(producer_id, control == ControlType::Commit);
@@ -928,7 +922,7 @@ impl Broker {
                 producer_id,
                 control,
                 isr: replica.isr.clone(),
-                min_insync: replica.min_insync,
+                min_insync: replica.effective_min_insync(),
             });
             return Err(KafkaError::NotEnoughReplicas);
         }
@@ -943,6 +937,9 @@ impl Broker {
                 MarkerOrigin::Coordinator(protocol),
             )
             .map_err(|e| e.kafka_error().unwrap_or(KafkaError::InvalidProducerEpoch))?;
+        // A write held for the coordinator no longer belongs to what it was checked for (a
+        // refused marker leaves it held, as Kafka's append that throws changes nothing).
+        self.checks.marker_written(tp, producer_id);
         let leader_epoch = replica.leader_epoch;
         replica
             .log

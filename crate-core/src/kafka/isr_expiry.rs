@@ -13,6 +13,7 @@
 //! follower goes out of sync; a look that finds nothing to do is not a step.
 
 use super::broker::{release_acks, send_missing, Broker};
+use super::broker_timer::BrokerTimer;
 use super::replica::Replica;
 use crate::ids::Tp;
 use crate::sim::{Ctx, Note, Timer};
@@ -22,13 +23,6 @@ use serde::{Deserialize, Serialize};
 
 /// Kafka's default `replica.lag.time.max.ms`.
 pub const DEFAULT_REPLICA_LAG_TIME_MAX_MS: u64 = 30_000;
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BrokerTimer {
-    /// The "isr-expiration" task's look at time `at`.
-    IsrExpiration { at: SimTime },
-}
 
 /// A broker's "isr-expiration" task.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

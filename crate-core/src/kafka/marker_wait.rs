@@ -2,14 +2,21 @@
 //! (`KafkaApis.handleWriteTxnMarkersRequest`): a marker is refused while the ISR is smaller
 //! than `min.insync.replicas` (NOT_ENOUGH_REPLICAS, before the append), and once appended its
 //! answer waits, as a producer's `acks=all` write does (`DelayedProduce`), until the in-sync
-//! replicas have it. One answer per request, for all its partitions.
+//! replicas have it. One answer per request, for all its partitions; what still waits at the
+//! request's timeout (the broker's `request.timeout.ms`) is answered REQUEST_TIMED_OUT.
 
 use super::broker::Broker;
+use super::broker_timer::BrokerTimer;
 use super::errors::KafkaError;
 use super::protocol::Message;
 use crate::ids::{NodeId, Tp};
-use crate::sim::Ctx;
+use crate::sim::{Ctx, Timer};
+use crate::time::ms;
 use serde::{Deserialize, Serialize};
+
+/// The broker's `request.timeout.ms` (Kafka's default), which a WriteTxnMarkers request's
+/// `DelayedProduce` waits at most.
+pub const MARKER_ANSWER_TIMEOUT_MS: u64 = 30_000;
 
 /// One partition of a WriteTxnMarkers request, as the leader stands with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,6 +36,59 @@ pub struct MarkerWait {
 }
 
 impl Broker {
+    /// Takes a WriteTxnMarkers request's partitions as the leader settled them: answered now
+    /// if none waits, else once they are replicated or at the request's timeout. Returns the
+    /// partitions that wait, with their marker's offset.
+    pub(super) fn hold_marker_answer(&mut self, wait: MarkerWait, ctx: &mut Ctx) -> Vec<(Tp, u64)> {
+        let (request_id, coordinator) = (wait.request_id, wait.coordinator);
+        self.marker_waits.push(wait);
+        self.answer_markers(ctx);
+        let waiting: Vec<(Tp, u64)> = self
+            .marker_waits
+            .iter()
+            .filter(|w| w.request_id == request_id && w.coordinator == coordinator)
+            .flat_map(|w| &w.parts)
+            .filter_map(|(tp, part)| match part {
+                MarkerPart::Waiting { end_offset } => Some((*tp, end_offset.saturating_sub(1))),
+                MarkerPart::Done(_) => None,
+            })
+            .collect();
+        if !waiting.is_empty() {
+            ctx.set_timer(
+                ms(MARKER_ANSWER_TIMEOUT_MS),
+                Timer::Broker(BrokerTimer::MarkerAnswerDue {
+                    request_id,
+                    coordinator,
+                }),
+            );
+        }
+        waiting
+    }
+
+    /// The request's timeout: what still waits is answered REQUEST_TIMED_OUT. False if it
+    /// was answered already.
+    pub(super) fn marker_answer_due(
+        &mut self,
+        request_id: u64,
+        coordinator: NodeId,
+        ctx: &mut Ctx,
+    ) -> bool {
+        let Some(wait) = self
+            .marker_waits
+            .iter_mut()
+            .find(|w| w.request_id == request_id && w.coordinator == coordinator)
+        else {
+            return false;
+        };
+        for (_, part) in &mut wait.parts {
+            if matches!(part, MarkerPart::Waiting { .. }) {
+                *part = MarkerPart::Done(Some(KafkaError::RequestTimedOut));
+            }
+        }
+        self.answer_markers(ctx);
+        true
+    }
+
     /// Answers every WriteTxnMarkers request whose partitions are all settled: replicated
     /// to the ISR (NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR is then too small), or no
     /// longer led here (NOT_LEADER_OR_FOLLOWER). The others keep waiting.

@@ -1,6 +1,7 @@
 //! Kafka: partition logs, brokers and replication, the idempotent producer, consumers.
 
 pub mod broker;
+pub mod broker_timer;
 pub mod config;
 pub mod consumer;
 pub mod controller;

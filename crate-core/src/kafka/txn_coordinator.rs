@@ -39,11 +39,14 @@ pub enum CoordinatorTimer {
     },
     /// Markers still unacknowledged: send them again.
     ResendMarkers { transactional_id: String },
-    /// Markers refused with a retriable error (`MARKER_RETRY_ERRORS`): send these again.
+    /// Markers refused with a retriable error (`MARKER_RETRY_ERRORS`): send these again,
+    /// unless a later round (`ResendMarkers`) has sent them since.
     RetryMarkers {
         transactional_id: String,
         partitions: Vec<Tp>,
         attempt: u32,
+        #[serde(default)]
+        round: u32,
     },
     /// A partition leader's AddPartitionsToTxn for a held write (KIP-890): ask again after
     /// CONCURRENT_TRANSACTIONS (`add.partitions.to.txn.retry.backoff.ms`).
@@ -59,6 +62,9 @@ pub struct MarkerRequest {
     /// How many retries after a retriable error led to it (0: the first send).
     #[serde(default)]
     pub attempt: u32,
+    /// The round of sends it belongs to (`TxnCoordinator::marker_rounds`).
+    #[serde(default)]
+    pub round: u32,
 }
 
 /// The errors Kafka's `TransactionMarkerRequestCompletionHandler` retries a marker after
@@ -98,6 +104,10 @@ pub struct TxnCoordinator {
     pub transactions: VecMap<String, TransactionMetadata>,
     pub log: TxnLog,
     markers: VecMap<u64, MarkerRequest>,
+    /// Each decided transaction's latest round of marker sends (its decision, a resend, a
+    /// reload): retries of an older round stop, so one chain of retries runs at a time.
+    #[serde(default)]
+    marker_rounds: VecMap<String, u32>,
     next_request_id: u64,
     /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
     pub timeout_scan_interval_ms: u64,
@@ -516,7 +526,13 @@ impl TxnCoordinator {
             return;
         }
         let markers = (producer_id, epoch, control);
-        self.send_marker_requests(transactional_id, markers, partitions, leaders, 0, ctx);
+        let round = self
+            .marker_rounds
+            .entry(transactional_id.to_string())
+            .or_default();
+        *round = round.wrapping_add(1);
+        let tries = (0, *round);
+        self.send_marker_requests(transactional_id, markers, partitions, leaders, tries, ctx);
         ctx.set_timer(
             ms(MARKER_RETRY_MS),
             Timer::Coordinator(CoordinatorTimer::ResendMarkers {
@@ -533,7 +549,7 @@ impl TxnCoordinator {
         (producer_id, epoch, control): (i64, i16, ControlType),
         partitions: impl IntoIterator<Item = &'a Tp>,
         leaders: &dyn Leaders,
-        attempt: u32,
+        (attempt, round): (u32, u32),
         ctx: &mut Ctx,
     ) {
         let mut by_leader: VecMap<u8, Vec<Tp>> = VecMap::new();
@@ -551,6 +567,7 @@ impl TxnCoordinator {
                     transactional_id: transactional_id.to_string(),
                     partitions: tps.clone(),
                     attempt,
+                    round,
                 },
             );
             ctx.send(
@@ -587,12 +604,15 @@ impl TxnCoordinator {
         let Some(request) = self.markers.remove(&request_id) else {
             return;
         };
-        let mut done = false;
-        let mut retry: Vec<Tp> = Vec::new();
-        let mut why = None;
         let Some(meta) = self.transactions.get_mut(&request.transactional_id) else {
             return;
         };
+        let Some(control) = marker_for(meta.state()) else {
+            return;
+        };
+        let mut done = false;
+        let mut retry: Vec<Tp> = Vec::new();
+        let mut why = None;
         for (tp, error) in results {
             match error {
                 None => {
@@ -600,7 +620,11 @@ impl TxnCoordinator {
                         done |= all;
                     }
                 }
-                Some(e) if MARKER_RETRY_ERRORS.contains(e) => {
+                // Only a partition still without its marker (a duplicate request's late
+                // refusal is not news).
+                Some(e)
+                    if MARKER_RETRY_ERRORS.contains(e) && meta.topic_partitions().contains(tp) =>
+                {
                     retry.push(*tp);
                     why.get_or_insert(*e);
                 }
@@ -608,11 +632,12 @@ impl TxnCoordinator {
                 Some(_) => {}
             }
         }
-        let control = marker_for(meta.state()).unwrap_or(ControlType::Abort);
         if done {
             self.complete(me, &request.transactional_id, ctx);
         }
-        if let (Some(error), false) = (why, retry.is_empty()) {
+        let current = self.marker_rounds.get(&request.transactional_id).copied();
+        if let (Some(error), false, true) = (why, retry.is_empty(), current == Some(request.round))
+        {
             let backoff_ms = marker_backoff_ms(request.attempt);
             ctx.note(Note::MarkersRetried {
                 coordinator: me,
@@ -629,6 +654,7 @@ impl TxnCoordinator {
                     transactional_id: request.transactional_id,
                     partitions: retry,
                     attempt: request.attempt.saturating_add(1),
+                    round: request.round,
                 }),
             );
         }
@@ -695,10 +721,14 @@ impl TxnCoordinator {
                 transactional_id,
                 partitions,
                 attempt,
+                round,
             } => {
                 let Some(meta) = self.transactions.get(transactional_id) else {
                     return false;
                 };
+                if self.marker_rounds.get(transactional_id) != Some(round) {
+                    return false;
+                }
                 let Some(control) = marker_for(meta.state()) else {
                     return false;
                 };
@@ -717,7 +747,7 @@ impl TxnCoordinator {
                     markers,
                     &pending,
                     leaders,
-                    *attempt,
+                    (*attempt, *round),
                     ctx,
                 );
                 true
@@ -733,6 +763,7 @@ impl TxnCoordinator {
     pub fn crash(&mut self) {
         self.transactions.clear();
         self.markers.clear();
+        self.marker_rounds.clear();
     }
 
     /// The hosting broker restarted: reload from the log, re-send the markers of decided
@@ -754,6 +785,7 @@ impl TxnCoordinator {
     pub fn hand_over(&mut self) -> Vec<TxnLogEntry> {
         self.transactions.clear();
         self.markers.clear();
+        self.marker_rounds.clear();
         self.log.take_entries()
     }
 

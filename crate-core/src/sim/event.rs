@@ -36,7 +36,7 @@ pub enum Timer {
     /// Flink's timers, at the JobManager or at a task.
     Flink(crate::flink::FlinkTimer),
     /// A broker's own timers (the "isr-expiration" task).
-    Broker(crate::kafka::isr_expiry::BrokerTimer),
+    Broker(crate::kafka::broker_timer::BrokerTimer),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1270,7 +1270,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             isr,
             min_insync,
         } => format!(
-            "{} refuses the {control} marker for producer id {producer_id} on {}: markers are written with acks=-1, and only {} in sync ({}), fewer than min.insync.replicas={min_insync}. NOT_ENOUGH_REPLICAS: the coordinator will send it again, and until a marker is written read_committed readers of {} wait.",
+            "{} refuses the {control} marker for producer id {producer_id} on {}: markers are written with acks=-1, and only {} in sync ({}), fewer than min.insync.replicas={min_insync}. NOT_ENOUGH_REPLICAS: the coordinator will send it again, and until a marker is written and replicated read_committed readers of {} wait.",
             n(broker),
             tp(t),
             counted(isr.len() as u64, "replica is", "replicas are"),
@@ -1283,7 +1283,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             offset,
             control,
         } => format!(
-            "{} holds its answer to the transaction coordinator until the in-sync replicas of {} have the {control} marker at offset {offset} (markers are written with acks=-1).",
+            "{} holds its answer to the transaction coordinator until the in-sync replicas of {} have the {control} marker at offset {offset} (markers are written with acks=-1), for at most request.timeout.ms (30 s).",
             n(broker),
             tp(t)
         ),

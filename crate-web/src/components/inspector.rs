@@ -238,11 +238,21 @@ pub fn inspector(props: &InspectorProps) -> Html {
                             <dt>{ k }</dt>
                             if let Some(entries) = told {
                                 <dd class="stepped">{ for entries.iter().map(|(step, said)| {
-                                    let step = *step;
+                                    let Some(step) = *step else {
+                                        return html! { <span>{ said }</span> };
+                                    };
                                     let go = i18n.f(S::GoToStep, &[&step]);
+                                    // "#7" says no more than its step; a sentence says what.
+                                    let label = if *said == format!("#{step}") { go.clone() } else { format!("{said}: {go}") };
+                                    let seek = props.on_seek.clone();
                                     html! {
-                                        <button class="step-link" title={go.clone()} aria-label={format!("{said}: {go}")}
-                                            onclick={props.on_seek.reform(move |_: MouseEvent| step)}>{ said }</button>
+                                        <button class="step-link" title={go} aria-label={label}
+                                            onclick={Callback::from(move |_: MouseEvent| {
+                                                seek.emit(step);
+                                                // The entry may be gone at that step: the
+                                                // focus stays in the panel, not on the page.
+                                                crate::components::focus_if_lost("inspector");
+                                            })}>{ said }</button>
                                     }
                                 }) }</dd>
                             } else if let Some(pick) = pick {

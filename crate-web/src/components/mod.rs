@@ -74,6 +74,23 @@ pub fn focus_soon(id: impl Into<String>) {
     gloo_timers::callback::Timeout::new(0, move || focus_by_id(&id)).forget();
 }
 
+/// Once the page has drawn an action's result: if the button pressed went with it (the
+/// focus fell to the page's body), the focus goes to the element `id`.
+pub fn focus_if_lost(id: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let lost = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| {
+                d.active_element()
+                    .is_none_or(|a| Some(a) == d.body().map(Into::into))
+            });
+        if lost {
+            focus_by_id(id);
+        }
+    })
+    .forget();
+}
+
 /// After a press of the control `id`: if the run's end or start has disabled it (End, Reset,
 /// Back at step 0), the focus would fall to the page's body, out of sight; it goes to the
 /// first of `then` that is enabled.

@@ -80,9 +80,10 @@ pub struct InspectorVm {
     /// Rows whose value opens something else (by row index): a channel's records and
     /// barriers, reachable so from the keyboard.
     pub picks: Vec<(usize, Selection)>,
-    /// Rows told by step (by row index): each entry goes to its step when clicked. The row's
+    /// Rows told by step (by row index): each entry goes to its step when clicked, unless
+    /// what the panel shows did not exist yet at that step (`None`: plain text). The row's
     /// own value is the same entries joined, as read aloud or copied.
-    pub steps: Vec<(usize, Vec<(u64, String)>)>,
+    pub steps: Steps,
 }
 
 /// What a click on a message can do to it.
@@ -184,13 +185,16 @@ pub(super) fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, St
     (label.get(lang).to_string(), value.into())
 }
 
-/// Rows told by step, by row index (`InspectorVm::steps`).
-type Steps = Vec<(usize, Vec<(u64, String)>)>;
+/// Rows told by step, by row index (`InspectorVm::steps`): each entry's step (if a link) and
+/// its words.
+pub type Steps = Vec<(usize, Vec<(Option<u64>, String)>)>;
 
 /// A row of entries each at a step, joined by `sep` as its plain value; none makes `empty`.
+/// Entries before step `from` (when what the panel shows came to be) are not links: there
+/// the panel would show nothing.
 fn stepped(
     (rows, steps): (&mut Vec<(String, String)>, &mut Steps),
-    (label, lang): (S, Lang),
+    (label, lang, from): (S, Lang, u64),
     entries: Vec<(u64, String)>,
     (sep, empty): (&str, &str),
 ) {
@@ -200,7 +204,16 @@ fn stepped(
     }
     let plain: Vec<&str> = entries.iter().map(|(_, e)| e.as_str()).collect();
     rows.push(row(label, lang, plain.join(sep)));
+    let entries = entries
+        .into_iter()
+        .map(|(step, said)| ((step >= from).then_some(step), said))
+        .collect();
     steps.push((rows.len() - 1, entries));
+}
+
+/// "`at` (step N)", at step N.
+fn at_step(at: String, step: u64, lang: Lang) -> (u64, String) {
+    (step, S::AtStep.f(lang, &[&at, &step]))
 }
 
 pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
@@ -506,17 +519,26 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         if let Some(t) = e.accepted_at {
             rows.push(row(S::HandedOverAt, lang, dur(t)));
         }
+        // This cell exists from its append on: before, the panel would be empty.
+        let from = e
+            .appends
+            .iter()
+            .find(|a| a.tp == tp && a.offset == offset)
+            .map_or(0, |a| a.step);
         let entries = e
             .appends
             .iter()
             .map(|a| {
-                let at = format!("{} @{}", sim.names.tp(a.tp), a.offset);
-                (a.step, S::AtStep.f(lang, &[&at, &a.step]))
+                at_step(
+                    format!("{} @{}", sim.names.tp(a.tp), a.offset),
+                    a.step,
+                    lang,
+                )
             })
             .collect();
         stepped(
             (&mut rows, &mut steps),
-            (S::Appends, lang),
+            (S::Appends, lang, from),
             entries,
             (", ", &none()),
         );
@@ -550,13 +572,12 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         let entries = reads
             .iter()
             .map(|(node, offset, step)| {
-                let at = format!("{} @{offset}", sim.names.node(*node));
-                (*step, S::AtStep.f(lang, &[&at, step]))
+                at_step(format!("{} @{offset}", sim.names.node(*node)), *step, lang)
             })
             .collect();
         stepped(
             (&mut rows, &mut steps),
-            (S::Reads, lang),
+            (S::Reads, lang, from),
             entries,
             (", ", &none()),
         );
@@ -568,7 +589,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             let entries = e.evidence.iter().map(|s| (*s, format!("#{s}"))).collect();
             stepped(
                 (&mut rows, &mut steps),
-                (S::Story, lang),
+                (S::Story, lang, from),
                 entries,
                 (" ", ""),
             );
@@ -1100,11 +1121,16 @@ fn broker(sim: &Simulation, node: NodeId, i: u8, lang: Lang) -> InspectorVm {
             crate::view_model::held_for_coordinator(sim, i, None).to_string(),
         ),
     ];
+    // WriteTxnMarkers answers held until the in-sync replicas have the markers.
+    let markers_held = b.marker_waits.len();
+    if markers_held > 0 {
+        rows.push(row(S::MarkerAnswersHeld, lang, markers_held.to_string()));
+    }
     let mut steps = Steps::new();
     if !story.is_empty() {
         stepped(
             (&mut rows, &mut steps),
-            (S::Story, lang),
+            (S::Story, lang, 0),
             story,
             (" · ", ""),
         );
@@ -1195,6 +1221,29 @@ pub(crate) mod tests {
         );
     }
 
+    /// A leader holding its answer to the transaction coordinator until the in-sync replicas
+    /// have a marker says so, and not once it has answered.
+    #[test]
+    fn a_leader_says_it_holds_a_marker_answer_for_its_replicas() {
+        let mut sim = at_step("txn-marker-min-isr", 0);
+        let held = |sim: &Simulation| {
+            let vm = inspect(sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
+            vm.rows
+                .iter()
+                .find(|r| r.0 == "marker answers waiting for replicas")
+                .map(|r| r.1.clone())
+        };
+        step_until(&mut sim, "the marker's answer waits", |rec| {
+            rec.notes
+                .iter()
+                .any(|n| matches!(n, eos_core::sim::note::Note::MarkerWaitsForReplicas { .. }))
+                .then_some(())
+        });
+        assert_eq!(held(&sim).as_deref(), Some("1"));
+        sim.run(RunLimit::Completion);
+        assert_eq!(held(&sim), None);
+    }
+
     /// A broker's inspector tells its story by step: the crash, the fencing, the elections
     /// and the truncation that dropped a record.
     #[test]
@@ -1271,10 +1320,14 @@ pub(crate) mod tests {
             "{story}"
         );
         // Each entry goes to its own step: the shrink's, then the rejoin's (a later one).
-        let row = vm.rows.iter().position(|r| r.0 == "story (steps)");
-        let entries = vm.steps.iter().find(|(r, _)| Some(*r) == row).map(|s| &s.1);
-        let at: Vec<u64> = entries.map_or(Vec::new(), |e| e.iter().map(|s| s.0).collect());
-        assert!(at.len() == 2 && at[0] == shrunk && at[1] > shrunk, "{at:?}");
+        let at: Vec<Option<u64>> = told_by_step(&vm, "story (steps)")
+            .iter()
+            .map(|s| s.0)
+            .collect();
+        assert!(
+            at.len() == 2 && at[0] == Some(shrunk) && at[1] > Some(shrunk),
+            "{at:?}"
+        );
         let leader = inspect(&sim, &Selection::Node(NodeId::Broker(0)), Lang::En);
         let told = value(&leader, "story (steps)").to_string();
         assert!(
@@ -1555,6 +1608,22 @@ pub(crate) mod tests {
     }
 
     /// The inspector on offset 0 of a partition (by its name) of broker 0, at the run's end.
+    /// The entries of the row labelled `label`, told by step.
+    fn told_by_step(vm: &InspectorVm, label: &str) -> Vec<(Option<u64>, String)> {
+        let row = vm.rows.iter().position(|r| r.0 == label);
+        vm.steps
+            .iter()
+            .find(|(r, _)| Some(*r) == row)
+            .map(|s| s.1.clone())
+            .unwrap_or_default()
+    }
+
+    fn finished(scenario: &str) -> Simulation {
+        let mut sim = builtin::get(scenario).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        sim
+    }
+
     fn first_record_at_end(scenario: &str, partition: &str) -> InspectorVm {
         let mut sim = builtin::get(scenario).expect("built-in").simulation(None);
         sim.run(RunLimit::Completion);
@@ -1753,13 +1822,27 @@ pub(crate) mod tests {
         assert!(value(&vm, "appends").contains("payments-0 @0"));
         assert!(value(&vm, "appends").contains(", "), "two copies");
         // Each copy's entry goes to the step of its append, as its text says.
-        let row = vm.rows.iter().position(|r| r.0 == "appends");
-        let copies = vm.steps.iter().find(|(r, _)| Some(*r) == row).map(|s| &s.1);
-        let copies = copies.map_or(&[][..], |c| c.as_slice());
+        let copies = told_by_step(&vm, "appends");
         assert_eq!(copies.len(), 2, "{copies:?}");
-        for (step, said) in copies {
+        for (step, said) in &copies {
+            let step = step.expect("this cell exists from the first append on");
             assert!(said.ends_with(&format!("(step {step})")), "{said}");
         }
+        // v1's second copy (offset 4) did not exist at its first append: that entry is text.
+        let second = inspect(
+            &finished("lost-ack-idempotence-off"),
+            &Selection::Record {
+                tp: Tp {
+                    topic: 0,
+                    partition: 0,
+                },
+                broker: 0,
+                offset: 4,
+            },
+            Lang::En,
+        );
+        let copies = told_by_step(&second, "appends");
+        assert!(copies[0].0.is_none() && copies[1].0.is_some(), "{copies:?}");
         assert!(
             vm.notes.iter().any(|n| n.starts_with("Anomaly duplicate")),
             "{:?}",
