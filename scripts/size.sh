@@ -85,9 +85,10 @@ cd "$(dirname "$0")/.."
 # session of 2026-12-04 (transaction markers written with acks=all and their three notes, a
 # built-in scenario and an eighteenth lesson, the inspector's rows told by step as links:
 # 682.4 KB; the import worker 490.8 KB, so its budget 488.5 → 491.5 KB; the Russian 46.8 KB, so
-# 46.5 → 47 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-683000}
-WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-491500}
+# 46.5 → 47 KB); 683.5 KB with the markers' looks for a leader (682.7 KB; the import worker
+# 491.5 KB, so its budget 492 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-683500}
+WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-492000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-47000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0

@@ -240,6 +240,91 @@ fn without_the_crash_the_marker_is_written_at_once_and_waits_only_for_the_copy()
     waits_end_before_completion(&sim).expect("replicated first");
 }
 
+/// A transaction over two single-replica partitions; broker 1, leader of `orders-1`, dies at
+/// 0.5 s and is fenced at 9.5 s (the partition offline), the EndTxn arrives at 10 s, and the
+/// broker is back after `back_after` ms.
+fn offline_partition(back_after: Option<u64>) -> Scenario {
+    let restart = back_after.map_or(String::new(), |ms| format!("restart_after_ms = {ms}"));
+    let text = format!(
+        r#"
+version = 1
+name = "leaderless-marker"
+[cluster]
+brokers = 2
+[[topics]]
+name = "orders"
+partitions = 2
+[[producers]]
+name = "shop"
+transactional_id = "shop-tx"
+[[producers.transactions]]
+end = "commit"
+[[producers.transactions.sends]]
+topic = "orders"
+partition = 0
+key = "a"
+[[producers.transactions.sends]]
+topic = "orders"
+partition = 1
+key = "b"
+[[faults]]
+at_ms = 0
+action = "delay"
+message = "end_txn"
+extra_ms = 10000
+[[faults]]
+at_ms = 500
+action = "crash"
+target = "broker-1"
+{restart}
+"#
+    );
+    Scenario::parse(&text).expect("parses")
+}
+
+/// The COMMIT marker of a partition that had no leader at the decision goes out as soon
+/// as it has one again (Kafka's queue for an unknown leader), not at the 30 s resend.
+#[test]
+fn a_partition_without_a_leader_gets_its_marker_once_it_has_one() {
+    let (sim, _) = run(&offline_partition(Some(15_000)));
+    let at = |what: &dyn Fn(&Note) -> bool| {
+        sim.trace()
+            .iter()
+            .find(|r| r.notes.iter().any(what))
+            .map(|r| r.time)
+    };
+    let decided = at(&|n| matches!(n, Note::TxnEnded { commit: true, .. })).expect("decided");
+    let elected = at(&|n| matches!(n, Note::LeaderElected { .. })).expect("back");
+    let marked =
+        at(&|n| matches!(n, Note::MarkerWritten { tp, .. } if tp.partition == 1)).expect("marked");
+    let done = at(&completed).expect("completes");
+    assert!(decided < elected, "{decided} {elected}");
+    assert!(
+        marked >= elected && marked <= elected + ms(1_100),
+        "{elected} {marked}"
+    );
+    assert!(
+        done < decided + ms(30_000),
+        "before the resend: {decided} {done}"
+    );
+}
+
+/// Never back: the looks stop after about 30 s (silent, not steps); the resend timer goes
+/// on every 30 s as before, and nothing is sent to no leader.
+#[test]
+fn the_looks_for_a_leader_stop_and_cost_no_steps() {
+    let mut sim = offline_partition(None).simulation(None);
+    sim.run(RunLimit::Until(ms(70_000)));
+    let steps_after_decision: Vec<u64> = sim
+        .trace()
+        .iter()
+        .filter(|r| r.time > ms(10_100))
+        .map(|r| r.time)
+        .collect();
+    // The resends at 40 s and at 70 s, each a step of its own; nothing in between.
+    assert!(steps_after_decision.len() == 2, "{steps_after_decision:?}");
+}
+
 /// With one replica the marker's answer goes out with the write: nothing waits.
 #[test]
 fn a_single_replica_answers_the_marker_at_once() {

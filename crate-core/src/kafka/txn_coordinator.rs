@@ -86,6 +86,11 @@ fn marker_for(state: TxnState) -> Option<ControlType> {
     }
 }
 
+/// Looks for a leader of a partition that has none, at `marker_backoff_ms` intervals: 33
+/// of them add up to about the resend timer's 30 s (`MARKER_RETRY_MS`), which then takes
+/// over (a look that finds no leader is silent: not a step).
+const LEADERLESS_LOOKS: u32 = 33;
+
 /// Kafka queues a refused marker again at once; the simulator waits 100 ms, doubling up to
 /// 1 s, so a long outage is not an endless storm of steps.
 pub fn marker_backoff_ms(attempt: u32) -> u64 {
@@ -108,6 +113,10 @@ pub struct TxnCoordinator {
     /// reload): retries of an older round stop, so one chain of retries runs at a time.
     #[serde(default)]
     marker_rounds: VecMap<String, u32>,
+    /// How many more times each decided transaction looks for a leader of a partition that
+    /// has none (`LEADERLESS_LOOKS` from its decision or reload; a resend adds none).
+    #[serde(default)]
+    leader_looks: VecMap<String, u32>,
     next_request_id: u64,
     /// `transaction.abort.timed.out.transaction.cleanup.interval.ms`.
     pub timeout_scan_interval_ms: u64,
@@ -503,6 +512,7 @@ impl TxnCoordinator {
         let (pid, epoch) = (t.producer_id, t.producer_epoch);
         self.write(me, t, ctx)?;
         after_write(ctx);
+        self.leader_looks.insert(id.clone(), LEADERLESS_LOOKS);
         self.send_markers(me, &id, pid, epoch, control, &partitions, leaders, ctx);
         Ok(())
     }
@@ -541,8 +551,11 @@ impl TxnCoordinator {
         );
     }
 
-    /// One WriteTxnMarkers request per leader of `partitions` (a partition without a leader
-    /// gets its marker when the resend timer fires).
+    /// One WriteTxnMarkers request per leader of `partitions`. A partition without a leader
+    /// is looked at again after the same backoff as a retry (Kafka keeps its markers queued
+    /// for an unknown leader and sends them once metadata names one), `LEADERLESS_LOOKS`
+    /// times per decision, about as long as the resend timer takes to fire; then only the
+    /// resend timer sends. True if a request was sent.
     fn send_marker_requests<'a>(
         &mut self,
         transactional_id: &str,
@@ -551,13 +564,29 @@ impl TxnCoordinator {
         leaders: &dyn Leaders,
         (attempt, round): (u32, u32),
         ctx: &mut Ctx,
-    ) {
+    ) -> bool {
         let mut by_leader: VecMap<u8, Vec<Tp>> = VecMap::new();
+        let mut leaderless: Vec<Tp> = Vec::new();
         for tp in partitions {
-            if let Some(l) = leaders.leader(*tp) {
-                by_leader.entry(l).or_default().push(*tp);
+            match leaders.leader(*tp) {
+                Some(l) => by_leader.entry(l).or_default().push(*tp),
+                None => leaderless.push(*tp),
             }
         }
+        let looks = self.leader_looks.get_mut(transactional_id);
+        if let (false, Some(left @ 1..)) = (leaderless.is_empty(), looks) {
+            *left -= 1;
+            ctx.set_timer(
+                ms(marker_backoff_ms(attempt)),
+                Timer::Coordinator(CoordinatorTimer::RetryMarkers {
+                    transactional_id: transactional_id.to_string(),
+                    partitions: leaderless,
+                    attempt: attempt.saturating_add(1),
+                    round,
+                }),
+            );
+        }
+        let sent = !by_leader.is_empty();
         for (leader, tps) in by_leader {
             let request_id = self.next_request_id;
             self.next_request_id += 1;
@@ -582,6 +611,7 @@ impl TxnCoordinator {
                 },
             );
         }
+        sent
     }
 
     /// Every marker is in: Prepare* → Complete*.
@@ -592,6 +622,7 @@ impl TxnCoordinator {
         if let Ok(t) = meta.prepare_complete(ctx.now) {
             let _ = self.write(me, t, ctx);
         }
+        self.leader_looks.remove(transactional_id);
     }
 
     pub fn on_markers_written(
@@ -742,6 +773,7 @@ impl TxnCoordinator {
                     return false;
                 }
                 let markers = (meta.producer_id(), meta.producer_epoch(), control);
+                // Still no leader to send to: a silent look, not a step.
                 self.send_marker_requests(
                     transactional_id,
                     markers,
@@ -749,8 +781,7 @@ impl TxnCoordinator {
                     leaders,
                     (*attempt, *round),
                     ctx,
-                );
-                true
+                )
             }
             // The partition leader's timers, which the broker handles before this.
             CoordinatorTimer::RetryTxnCheck { .. } | CoordinatorTimer::TxnCheckTimeout { .. } => {
@@ -764,6 +795,7 @@ impl TxnCoordinator {
         self.transactions.clear();
         self.markers.clear();
         self.marker_rounds.clear();
+        self.leader_looks.clear();
     }
 
     /// The hosting broker restarted: reload from the log, re-send the markers of decided
@@ -786,6 +818,7 @@ impl TxnCoordinator {
         self.transactions.clear();
         self.markers.clear();
         self.marker_rounds.clear();
+        self.leader_looks.clear();
         self.log.take_entries()
     }
 
@@ -836,6 +869,7 @@ impl TxnCoordinator {
                         transactional_id: id.clone(),
                         state: meta.state().name().to_string(),
                     });
+                    self.leader_looks.insert(id.clone(), LEADERLESS_LOOKS);
                     self.send_markers(me, &id, pid, epoch, control, &partitions, leaders, ctx);
                 }
                 (TxnState::Ongoing, None) => {
