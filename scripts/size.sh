@@ -86,8 +86,9 @@ cd "$(dirname "$0")/.."
 # built-in scenario and an eighteenth lesson, the inspector's rows told by step as links:
 # 682.4 KB; the import worker 490.8 KB, so its budget 488.5 → 491.5 KB; the Russian 46.8 KB, so
 # 46.5 → 47 KB); 683.5 KB with the markers' looks for a leader (682.7 KB; the import worker
-# 491.5 KB, so its budget 492 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-683500}
+# 491.5 KB, so its budget 492 KB); 684 KB with a record's story told by what happened at each
+# step (683.2 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-684000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-492000}
 RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-47000}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }

@@ -211,6 +211,20 @@ fn stepped(
     steps.push((rows.len() - 1, entries));
 }
 
+/// What happened at step `step`, in the core's words for its kind of event: its notable
+/// note's kind, else its first (`ack lost`, `retry scheduled`); none if the trace no longer
+/// holds the step.
+fn step_gist(sim: &Simulation, step: u64) -> Option<String> {
+    let trace = sim.trace();
+    let at = trace.binary_search_by_key(&step, |r| r.step).ok()?;
+    let notes = &trace.get(at)?.notes;
+    let note = notes
+        .iter()
+        .find(|n| n.notable().is_some())
+        .or_else(|| notes.first())?;
+    Some(note.kind_name().replace('_', " "))
+}
+
 /// "`at` (step N)", at step N.
 fn at_step(at: String, step: u64, lang: Lang) -> (u64, String) {
     (step, S::AtStep.f(lang, &[&at, &step]))
@@ -586,12 +600,22 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             rows.push(row(S::Error, lang, err.name()));
         }
         if !e.evidence.is_empty() {
-            let entries = e.evidence.iter().map(|s| (*s, format!("#{s}"))).collect();
+            let entries = e
+                .evidence
+                .iter()
+                .map(|s| {
+                    (
+                        *s,
+                        format!("#{s} {}", step_gist(sim, *s).unwrap_or_default()),
+                    )
+                })
+                .map(|(s, said)| (s, said.trim_end().to_string()))
+                .collect();
             stepped(
                 (&mut rows, &mut steps),
                 (S::Story, lang, from),
                 entries,
-                (" ", ""),
+                (" · ", ""),
             );
         }
     }
@@ -1760,7 +1784,8 @@ pub(crate) mod tests {
         // it (steps 98, 99 and 100 of this run), all in its story; the read is listed.
         assert_eq!(value(&lost, "reads"), "billing @7 (step 98)");
         assert!(
-            value(&lost, "story (steps)").ends_with("#98 #99 #100"),
+            value(&lost, "story (steps)")
+                .ends_with("#98 read · #99 offsets committed · #100 crashed"),
             "{}",
             value(&lost, "story (steps)")
         );
