@@ -39,8 +39,9 @@ pub enum CoordinatorTimer {
     },
     /// Markers still unacknowledged: send them again.
     ResendMarkers { transactional_id: String },
-    /// Markers refused with a retriable error (`MARKER_RETRY_ERRORS`): send these again,
-    /// unless a later round (`ResendMarkers`) has sent them since.
+    /// Markers refused with a retriable error (`MARKER_RETRY_ERRORS`), or for partitions
+    /// that had no leader: send these again, unless a later round (`ResendMarkers`) has
+    /// sent them since.
     RetryMarkers {
         transactional_id: String,
         partitions: Vec<Tp>,
