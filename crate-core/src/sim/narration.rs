@@ -1270,7 +1270,7 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             isr,
             min_insync,
         } => format!(
-            "{} refuses the {control} marker for producer id {producer_id} on {}: markers are written with acks=-1, and only {} in sync ({}), fewer than min.insync.replicas={min_insync}. NOT_ENOUGH_REPLICAS: the coordinator will send it again, and until a marker is written and replicated read_committed readers of {} wait.",
+            "{} refuses the {control} marker for producer id {producer_id} on {} (NOT_ENOUGH_REPLICAS): markers are written with acks=-1, and only {} in sync ({}), fewer than min.insync.replicas={min_insync}. read_committed readers of {} wait for the marker.",
             n(broker),
             tp(t),
             counted(isr.len() as u64, "replica is", "replicas are"),
