@@ -4,20 +4,15 @@
 //! `acks=all`, only once the in-sync replicas have it (Kafka's `DelayedProduce`).
 
 use eos_core::ids::{NodeId, Tp};
-use eos_core::report::Report;
 use eos_core::sim::Note;
 use eos_core::time::ms;
-use eos_core::{builtin, RunLimit, Scenario};
+use eos_core::{builtin, Scenario};
 use proptest::prelude::*;
 
-const NAME: &str = "network-partition-isr-shrink";
+mod support;
+use support::run;
 
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
+const NAME: &str = "network-partition-isr-shrink";
 
 /// (step, time, note) of every note.
 fn notes(sim: &eos_core::Simulation) -> Vec<(u64, u64, Note)> {

@@ -2,16 +2,11 @@
 //! the leader refuses it before the append (NOT_ENOUGH_REPLICAS), and holds its high
 //! watermark, so a write appended before the shrink waits (Kafka 3.7+).
 
-use eos_core::report::Report;
 use eos_core::sim::Note;
-use eos_core::{builtin, RunLimit, Scenario};
+use eos_core::{builtin, Scenario};
 
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
+mod support;
+use support::run;
 
 fn builtin_text(name: &str) -> String {
     eos_core::scenario::builtin::text(name)

@@ -3,18 +3,13 @@
 //! asks the leader where the log ends (ListOffsets) and skips what is already there; `none`
 //! makes `poll()` throw, and the application stops.
 
-use eos_core::report::Report;
 use eos_core::sim::Note;
-use eos_core::{builtin, RunLimit, Scenario};
+use eos_core::{builtin, Scenario};
+
+mod support;
+use support::run;
 
 const NAME: &str = "consumer-reset-latest";
-
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
 
 fn notes(sim: &eos_core::Simulation) -> Vec<Note> {
     sim.trace()

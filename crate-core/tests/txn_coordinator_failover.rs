@@ -4,16 +4,11 @@
 //! dead one time out.
 
 use eos_core::ids::NodeId;
-use eos_core::report::Report;
 use eos_core::sim::Note;
-use eos_core::{builtin, RunLimit, Scenario};
+use eos_core::{builtin, Scenario};
 
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
+mod support;
+use support::run;
 
 fn notes(sim: &eos_core::Simulation) -> Vec<(u64, &Note)> {
     let steps = sim.trace().iter();

@@ -12,27 +12,15 @@ use eos_core::time::ms;
 use eos_core::{RunLimit, Scenario};
 use proptest::prelude::*;
 
+mod support;
+use support::{run, step_notes as notes};
+
 const NAME: &str = "txn-marker-min-isr";
 
 fn text() -> String {
     eos_core::scenario::builtin::text(NAME)
         .expect("built-in")
         .to_string()
-}
-
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
-
-/// (step, note) of every note.
-fn notes(sim: &eos_core::Simulation) -> Vec<(u64, Note)> {
-    sim.trace()
-        .iter()
-        .flat_map(|r| r.notes.iter().map(move |n| (r.step, n.clone())))
-        .collect()
 }
 
 fn first(sim: &eos_core::Simulation, what: impl Fn(&Note) -> bool) -> Option<u64> {

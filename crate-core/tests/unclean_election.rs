@@ -8,19 +8,8 @@ use eos_core::report::Report;
 use eos_core::sim::Note;
 use eos_core::{builtin, RunLimit, Scenario};
 
-fn run(s: &Scenario) -> (eos_core::Simulation, Report) {
-    let mut sim = s.simulation(None);
-    sim.run(RunLimit::Completion);
-    let report = Report::of(s.name(), &sim);
-    (sim, report)
-}
-
-fn notes(sim: &eos_core::Simulation) -> Vec<(u64, Note)> {
-    sim.trace()
-        .iter()
-        .flat_map(|r| r.notes.iter().map(move |n| (r.step, n.clone())))
-        .collect()
-}
+mod support;
+use support::{run, step_notes as notes};
 
 /// (step, elected broker, lost records) of each unclean election.
 fn unclean(sim: &eos_core::Simulation) -> Vec<(u64, NodeId, Vec<RecordId>)> {
