@@ -3,6 +3,7 @@
 
 use eos_core::builtin;
 use eos_core::sim::narration::narrate;
+use eos_core::sim::narration_repeats::narrate_in;
 use eos_core::sim::Note;
 use eos_core::RunLimit;
 
@@ -478,4 +479,70 @@ message = "checkpoint_ack"
         restored.contains("to look for a lingering transaction: the id was never used (epoch 0)"),
         "{restored}"
     );
+}
+
+/// Every sentence of a built-in's run as a log tells it (`narrate_in`: repeats shortened).
+fn told(name: &str) -> Vec<String> {
+    let scenario = builtin::get(name).expect("built-in");
+    let mut sim = scenario.simulation(None);
+    sim.run(RunLimit::Completion);
+    let trace = sim.trace();
+    let mut lines = Vec::new();
+    for (at, rec) in trace.iter().enumerate() {
+        for note in &rec.notes {
+            lines.push(narrate_in(&sim.names, trace, at, note));
+        }
+    }
+    lines
+}
+
+/// The first poll held back by the last stable offset explains why; the ones after it with
+/// nothing changed say so in a few words.
+#[test]
+fn a_repeated_poll_held_by_the_last_stable_offset_is_told_briefly() {
+    let lines = told("txn-marker-min-isr");
+    let held: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("committed-reader polls orders-0 at offset 0"))
+        .collect();
+    assert!(held.len() >= 3, "{held:?}");
+    assert!(
+        held[0].contains("holds the last stable offset at 0, below the high watermark 1"),
+        "{held:?}"
+    );
+    for line in &held[1..] {
+        assert!(
+            line.ends_with(
+                " at offset 0 again: still held at the last stable offset 0 (high watermark 1)."
+            ),
+            "{line}"
+        );
+    }
+}
+
+/// A repeat is told briefly only after a full explanation of the same situation: in every
+/// built-in, each shortened poll follows a full one for its consumer and partition, and
+/// polls that are not held ("nothing new") are never shortened.
+#[test]
+fn every_shortened_poll_follows_its_full_explanation() {
+    for name in builtin::names() {
+        let name = name.as_str();
+        let lines = told(name);
+        for (i, line) in lines.iter().enumerate() {
+            let Some((head, _)) = line.split_once(" again: still held") else {
+                continue;
+            };
+            let full = format!("{head}: nothing it may read yet.");
+            assert!(
+                lines[..i].iter().any(|l| l.starts_with(&full)),
+                "{name}: {line} without an earlier {full}"
+            );
+        }
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("nothing new") && l.contains(" again")),
+            "{name}"
+        );
+    }
 }

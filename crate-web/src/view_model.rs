@@ -17,7 +17,7 @@ pub mod timers;
 use crate::i18n::{duration, either, Lang, S};
 use eos_core::ids::{NodeId, Tp};
 use eos_core::kafka::producer::ClientState;
-use eos_core::sim::narration::narrate;
+use eos_core::sim::narration_repeats::narrate_in;
 use eos_core::sim::note::Notable;
 use eos_core::sim::observe::TxnCellState;
 use eos_core::sim::simulation::StepKind;
@@ -335,16 +335,19 @@ pub fn events_page(
                 || matches!(&rec.what, StepKind::Deliver { from, .. } if *from == node)
         }
     };
-    let shown = |rec: &&eos_core::sim::StepRecord| !rec.notes.is_empty() && concerns(rec);
+    let shown =
+        |(_, rec): &(usize, &eos_core::sim::StepRecord)| !rec.notes.is_empty() && concerns(rec);
     let mut out: Vec<EventVm> = Vec::new();
-    let mut records = sim.trace().iter().rev().filter(shown);
-    for rec in records.by_ref() {
+    let trace = sim.trace();
+    let mut records = trace.iter().enumerate().rev().filter(shown);
+    for (at, rec) in records.by_ref() {
         for (i, note) in rec.notes.iter().enumerate().rev() {
             out.push(EventVm {
                 id: rec.step.saturating_mul(1 << 16) | (i.min(0xffff) as u64),
                 step: rec.step,
                 time: duration(rec.time, lang),
-                text: narrate(&sim.names, note),
+                // In order, as a log: a repeated empty poll in a few words.
+                text: narrate_in(&sim.names, trace, at, note),
                 current: rec.step == current,
                 tone: tone(note.notable()),
             });

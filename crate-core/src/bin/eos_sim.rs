@@ -19,7 +19,7 @@ macro_rules! println {
 use eos_core::lesson::{self, Lang, Lesson, LessonError};
 use eos_core::report::Report;
 use eos_core::scenario::expect;
-use eos_core::sim::narration::narrate;
+use eos_core::sim::narration_repeats::narrate_in;
 use eos_core::sim::StepOutcome;
 use eos_core::{builtin, RunLimit, Scenario, ScenarioError};
 use std::process::ExitCode;
@@ -261,10 +261,12 @@ fn run(
             if outcome != StepOutcome::Stepped {
                 break;
             }
-            if let Some(rec) = sim.trace().last() {
+            let trace = sim.trace();
+            if let Some((at, rec)) = trace.iter().enumerate().next_back() {
                 let t = eos_core::time::format_duration(rec.time);
                 for note in &rec.notes {
-                    println!("#{:<5} {:>10}  {}", rec.step, t, narrate(&sim.names, note));
+                    let line = narrate_in(&sim.names, trace, at, note);
+                    println!("#{:<5} {:>10}  {line}", rec.step, t);
                 }
             }
         }

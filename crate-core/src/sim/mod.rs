@@ -8,6 +8,7 @@ pub mod fault;
 pub mod flink_note;
 pub mod names;
 pub mod narration;
+pub mod narration_repeats;
 pub mod node_status;
 pub mod note;
 pub mod observe;
