@@ -1440,9 +1440,13 @@ test('lesson mode at 1280×720, in the light theme and narrow', async (page) => 
   const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
   assert(Math.abs((await top('#next-lesson')) - (await top('.brand'))) < 20, 'the lesson bar is on the header row');
   assert((await page.locator('#scenario-picker').isVisible()) === false, 'the lesson chose the scenario: no picker');
+  // The buttons are one row; the caption of the current step is a row of its own under it.
   const controls = await page.locator('nav.controls').boundingBox();
-  assert(controls.height < 80, `the playback bar is one row (${controls.height} px)`);
-  assert((await top('main.stage')) < 360, `the stage starts in the top half (${await top('main.stage')})`);
+  const caption = await page.locator('#now-line').boundingBox();
+  assert(Math.abs((await top('#reset')) - (await top('#to-lesson'))) < 10, 'the buttons are one row');
+  assert(controls.height - caption.height < 80, `the playback bar is one row and the caption (${controls.height} px, ${caption.height} of them the caption)`);
+  assert(caption.height < 60, `the caption is two lines at most (${caption.height} px)`);
+  assert((await top('main.stage')) < 400, `the stage starts in the top part (${await top('main.stage')})`);
   await page.emulateMedia({ colorScheme: 'light' });
   for (let i = 0; i < 2; i++) await page.click('#lesson-next');
   await page.screenshot({ path: join(artifacts, '29-lesson-light.png'), fullPage: false });
@@ -1958,6 +1962,38 @@ test('the marker lesson walks to its end: a commit decided, its marker refused b
   await page.goto(url + '?lesson=a-commit-waiting-for-its-marker&ls=0', { waitUntil: 'load' });
   await page.waitForSelector('#lesson-panel');
   await walkLesson(page, { 2: 0, 5: 1 });
+}, { lesson: true });
+
+test('a lesson captions the current step under its controls, in view when scrolled, as the log tells it', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(url + '?lesson=a-commit-waiting-for-its-marker&ls=3', { waitUntil: 'load' });
+  await page.waitForSelector('#now-line');
+  const caption = async () => (await page.locator('#now-line .now-text').innerText()).trim();
+  const logNow = async () => (await page.locator('#event-log .event.current .text').allInnerTexts()).map((t) => t.trim()).join(' ');
+  const first = await caption();
+  assert(first.includes('nothing it may read yet') && first.includes('holds the last stable offset at 0'), `the held poll explained: ${first}`);
+  assert(first === await logNow(), `the caption is the log's current line: ${first} / ${await logNow()}`);
+  // Steps on to the next poll: nothing changed, so a few words, in the caption and the log.
+  let again = '';
+  for (let i = 0; i < 12 && !again.includes(' again: '); i++) {
+    await page.click('#step');
+    again = await caption();
+  }
+  assert(again.endsWith('at offset 0 again: still held at the last stable offset 0 (high watermark 1).'), `the repeat is short: ${again}`);
+  assert(again === await logNow(), 'the log says the same');
+  // Scrolled down to the diagram, the sticky bar keeps the caption on screen.
+  await page.locator('.space-time, #diagram').first().scrollIntoViewIfNeeded();
+  const box = await page.locator('#now-line').boundingBox();
+  assert(box && box.y >= 0 && box.y + box.height <= 720, `the caption stays in view: ${JSON.stringify(box)}`);
+  await page.screenshot({ path: join(artifacts, '44-lesson-caption.png'), fullPage: false });
+  // A press takes the focus to the step's line in the log.
+  await page.click('#now-line');
+  const focused = await page.evaluate(() => document.activeElement?.closest('.event.current') !== null);
+  assert(focused, "the focus is on the log's current line");
+  // Outside a lesson the narration box is on the first screen: no caption.
+  await page.goto(url + '?s=txn-marker-min-isr&step=29', { waitUntil: 'load' });
+  await page.waitForSelector('#clock');
+  assert((await page.locator('#now-line').count()) === 0, 'no caption in the playground');
 }, { lesson: true });
 
 const traceHash = async (page) => (await page.locator('#trace-hash').innerText()).trim();

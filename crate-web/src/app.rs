@@ -265,6 +265,11 @@ pub fn app() -> Html {
             vm
         });
     let clock = view_model::clock(&sim, lang);
+    // A lesson's caption: what the current step did (its narration box is further down).
+    let now = place
+        .is_some()
+        .then(|| view_model::now_line(&sim))
+        .flatten();
     let trace_hash = format!("{:016x}", sim.trace_hash());
     let at_start = sim.steps() == 0;
     // At the page's step limit the run goes no further either: the forward controls rest.
@@ -360,7 +365,7 @@ pub fn app() -> Html {
                 share={if embed { Html::default() } else { sharing.menu }} on_asking={on_asking} />
             if !embed {
             <Controls on_action={on_action} playing={state.playing} finished={finished || *asking} at_start={at_start} clock={clock} trace_hash={trace_hash}
-                step={step} total_steps={state.timeline.total_steps} speed={state.speed} lesson={lesson} />
+                step={step} total_steps={state.timeline.total_steps} speed={state.speed} lesson={lesson} now={now} />
             }
             if let Some(job) = flink {
                 <Held hold={hold} class="held">

@@ -587,6 +587,7 @@ strings! {
     EarlierEvents => "Earlier events (up to {0} more)", "Более ранние события (ещё до {0})";
     EventsCapped => "The log holds the latest {0} lines; the scrub bar reaches earlier steps.", "Журнал хранит последние {0} строк; более ранние шаги доступны через ползунок.";
     GoToStep => "Go to step {0}", "Перейти к шагу {0}";
+    NowLineTip => "What this step did (the full log is “What happened”)", "Что сделал этот шаг (весь журнал — «Что произошло»)";
     StepOfTotal => "step {0} of {1}", "шаг {0} из {1}";
     // Transactions.
     TxnCoordinator => "Transaction coordinator", "Координатор транзакций";

@@ -379,6 +379,46 @@ pub fn events_page(
     (out, earlier)
 }
 
+/// The current step's narration as one caption (a lesson's controls bar shows it, so that a
+/// step forward says what it did while the log is out of view): its notes' sentences in
+/// order, or the quiet line of a step that narrates nothing. None before the first step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NowVm {
+    pub step: u64,
+    pub text: String,
+    /// The tone of its first notable note (`tone`), else "".
+    pub tone: &'static str,
+}
+
+pub fn now_line(sim: &Simulation) -> Option<NowVm> {
+    let trace = sim.trace();
+    let (at, rec) = trace.iter().enumerate().next_back()?;
+    if rec.step != sim.steps() {
+        return None;
+    }
+    let text = if rec.notes.is_empty() {
+        // English, as the narration (`i18n.rs`).
+        quiet::line(sim, rec, Lang::En)
+    } else {
+        rec.notes
+            .iter()
+            .map(|n| narrate_in(&sim.names, trace, at, n))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let tone = rec
+        .notes
+        .iter()
+        .map(|n| tone(n.notable()))
+        .find(|t| !t.is_empty())
+        .unwrap_or("");
+    Some(NowVm {
+        step: rec.step,
+        text,
+        tone,
+    })
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProducerVm {
     pub node: NodeId,
@@ -1132,6 +1172,35 @@ pub(crate) mod tests {
         // In English on a Russian page too, as the narration around it.
         let ev = events(&sim, 14, None, Lang::Ru);
         assert_eq!(ev.last().map(|e| e.text.as_str()), Some("app starts."));
+    }
+
+    /// A lesson's caption tells the current step as the log does: the same sentences, in the
+    /// same order (a repeated empty poll short in both), and nothing before the first step.
+    #[test]
+    fn the_caption_is_the_logs_current_lines() {
+        for name in [
+            "txn-marker-min-isr",
+            "seed-frozen-broker",
+            "flink-2pc-crash-recovery",
+        ] {
+            let mut sim = builtin::get(name).expect("built-in").simulation(None);
+            assert_eq!(now_line(&sim), None, "{name}");
+            let mut shortened = 0;
+            while sim.step() == eos_core::StepOutcome::Stepped && sim.steps() < 300 {
+                let now = now_line(&sim).expect("a caption after a step");
+                let lines: Vec<String> = events(&sim, 64, None, Lang::En)
+                    .into_iter()
+                    .filter(|e| e.current)
+                    .map(|e| e.text)
+                    .collect();
+                assert_eq!(now.text, lines.join(" "), "{name} step {}", sim.steps());
+                assert_eq!(now.step, sim.steps());
+                shortened += usize::from(now.text.contains(" again: still held"));
+            }
+            if name == "txn-marker-min-isr" {
+                assert!(shortened >= 3, "{shortened}");
+            }
+        }
     }
 
     #[test]

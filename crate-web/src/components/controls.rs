@@ -1,6 +1,7 @@
 use super::icon::icon;
 use crate::i18n::{I18n, S};
 use crate::state::{Action, SPEEDS};
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -18,6 +19,10 @@ pub struct ControlsProps {
     /// In a lesson: a way back up to the step's text from wherever "Show where" went.
     #[prop_or_default]
     pub lesson: bool,
+    /// In a lesson, whose narration box is below the first screen: the current step's
+    /// narration as a caption under the buttons (None before the first step).
+    #[prop_or_default]
+    pub now: Option<crate::view_model::NowVm>,
 }
 
 fn speed_label(quarters: u32) -> String {
@@ -113,6 +118,33 @@ pub fn controls(props: &ControlsProps) -> Html {
                     { &props.trace_hash }
                 </span>
             </span>
+            if props.lesson {
+                { now_line(props.now.as_ref(), &i18n) }
+            }
         </nav>
+    }
+}
+
+/// The caption: the step's sentences, two lines at most (the log has them whole); a press
+/// moves the focus to the step's line in the log. Before the first step, how to start.
+fn now_line(now: Option<&crate::view_model::NowVm>, i18n: &I18n) -> Html {
+    let Some(now) = now else {
+        return html! { <p id="now-line" class="now-line idle">{ i18n.t(S::PressStep) }</p> };
+    };
+    let to_log = Callback::from(|_: MouseEvent| {
+        let line = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("#event-log .current .step").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(line) = line {
+            let _ = line.focus();
+        }
+    });
+    html! {
+        <button id="now-line" class={classes!("now-line", now.tone)} title={i18n.t(S::NowLineTip)} onclick={to_log}>
+            <span class="now-step">{ format!("#{}", now.step) }</span>
+            // The narration is English (`i18n.rs`).
+            <span class="now-text" lang="en">{ &now.text }</span>
+        </button>
     }
 }
