@@ -710,7 +710,16 @@ test('a cut link is a band on both lanes, and the role lines say the follower is
   const shrunk = Number(told[0].match(/^#(\d+)/)[1]);
   await links.first().click();
   assert((await stepNumber(page)) === shrunk, `the story's first entry goes to step ${shrunk} (${await stepNumber(page)})`);
-  assert((await links.count()) === 1, 'at that step the story ends there');
+  // The rest of the story stays, marked as later in the run, and goes forward to its step.
+  assert((await links.count()) === 2, 'the story keeps its later entry');
+  const later = page.locator('#inspector .step-link.later');
+  assert((await later.count()) === 1 && (await later.innerText()).includes('back in the ISR'), `later: ${await later.allInnerTexts()}`);
+  assert((await later.getAttribute('aria-label')).startsWith('later in this run: '), 'a screen reader hears it is later');
+  await page.screenshot({ path: join(artifacts, '45-story-later.png'), fullPage: false });
+  const back = Number(told[1].match(/^#(\d+)/)[1]);
+  await later.click();
+  assert((await stepNumber(page)) === back, `the later entry goes to step ${back} (${await stepNumber(page)})`);
+  assert((await page.locator('#inspector .step-link.later').count()) === 0, 'there, nothing is later');
 });
 
 test('on a phone the inspector opens clear of the playback bar and of what was clicked', async (page) => {

@@ -6,6 +6,7 @@ pub mod checkpoints;
 pub mod cost;
 pub mod diagram;
 pub mod effects;
+pub mod gist;
 pub mod inspector;
 pub mod lesson;
 mod lost_message;

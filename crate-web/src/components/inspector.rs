@@ -1,6 +1,6 @@
 use crate::i18n::{I18n, S};
 use crate::view_model::inspector::{
-    message_fault, parse_delay_ms, InspectorVm, MessageFault, Selection,
+    message_fault, parse_delay_ms, with_later, InspectorVm, MessageFault, Seen, Selection,
 };
 use eos_core::scenario::schema::FaultSpec;
 use web_sys::HtmlInputElement;
@@ -19,6 +19,8 @@ pub struct InspectorProps {
     /// already added for this moment is not offered twice.
     pub scheduled: std::rc::Rc<Vec<FaultSpec>>,
     pub next_ms: u64,
+    /// The run (`State::run_id`): what the panel told later in it stays after a jump back.
+    pub run: usize,
 }
 
 /// The full state of what was clicked. For a message, the faults a click can put on it:
@@ -30,6 +32,16 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let vm = &props.vm;
     let panel = use_node_ref();
     let delay_text = use_state(|| "500".to_string());
+    // The rows told by step, with what they told at the furthest step seen of the same
+    // thing in the same run (`with_later`): a jump back keeps the rest of the story.
+    let seen = use_mut_ref(|| (0usize, String::new(), Seen::new()));
+    let told = {
+        let mut seen = seen.borrow_mut();
+        if seen.0 != props.run || seen.1 != vm.title {
+            *seen = (props.run, vm.title.clone(), Seen::new());
+        }
+        with_later(vm, &mut seen.2)
+    };
     // Folded to its title, to see what is under it; something new opens unfolded.
     let folded = use_state_eq(|| false);
     // When the panel opens on something new it docks away from it (so it never hides what
@@ -232,21 +244,26 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 <dl class="rows">
                     { for vm.rows.iter().enumerate().map(|(i, (k, v))| {
                         let pick = vm.picks.iter().find(|(row, _)| *row == i).map(|(_, p)| *p);
-                        let told = vm.steps.iter().find(|(row, _)| *row == i).map(|(_, s)| s);
+                        let told = told.iter().find(|(row, _)| *row == i).map(|(_, s)| s);
                         html! {
                         <>
                             <dt>{ k }</dt>
                             if let Some(entries) = told {
-                                <dd class="stepped">{ for entries.iter().map(|(step, said)| {
+                                <dd class="stepped">{ for entries.iter().map(|(step, said, later)| {
                                     let Some(step) = *step else {
                                         return html! { <span>{ said }</span> };
                                     };
                                     let go = i18n.f(S::GoToStep, &[&step]);
                                     // "#7" says no more than its step; a sentence says what.
                                     let label = if *said == format!("#{step}") { go.clone() } else { format!("{said}: {go}") };
+                                    let (title, label) = if *later {
+                                        (format!("{} · {go}", t(S::LaterInRun)), format!("{}: {label}", t(S::LaterInRun)))
+                                    } else {
+                                        (go, label)
+                                    };
                                     let seek = props.on_seek.clone();
                                     html! {
-                                        <button class="step-link" title={go} aria-label={label}
+                                        <button class={classes!("step-link", later.then_some("later"))} title={title} aria-label={label}
                                             onclick={Callback::from(move |_: MouseEvent| {
                                                 seek.emit(step);
                                                 // The entry may be gone at that step: the

@@ -189,6 +189,40 @@ pub(super) fn row(label: S, lang: Lang, value: impl Into<String>) -> (String, St
 /// its words.
 pub type Steps = Vec<(usize, Vec<(Option<u64>, String)>)>;
 
+/// A row's entries told by step, by the row's label: what a panel told at the furthest step
+/// seen of the same thing in the same run (`with_later`).
+pub type Seen = Vec<(String, Vec<(Option<u64>, String)>)>;
+
+/// An entry told by step, and whether it is still to come (`with_later`).
+pub type Entry = (Option<u64>, String, bool);
+
+/// `vm`'s rows told by step, each followed by the entries `seen` had after its own for the
+/// same row: after a jump back the story goes on to what the run does later, marked so
+/// (`true`), rather than stopping at the step jumped to. A row whose entries are not the
+/// start of what was seen (the run changed) is told as it is now, and `seen` learns it.
+pub fn with_later(vm: &InspectorVm, seen: &mut Seen) -> Vec<(usize, Vec<Entry>)> {
+    let mut out = Vec::with_capacity(vm.steps.len());
+    for (row, now) in &vm.steps {
+        let Some((label, _)) = vm.rows.get(*row) else {
+            continue;
+        };
+        let mut entries: Vec<Entry> = now.iter().map(|(s, t)| (*s, t.clone(), false)).collect();
+        match seen.iter_mut().find(|(l, _)| l == label) {
+            Some((_, before)) if before.len() > now.len() && before.starts_with(now) => {
+                entries.extend(
+                    before[now.len()..]
+                        .iter()
+                        .map(|(s, t)| (*s, t.clone(), true)),
+                );
+            }
+            Some((_, before)) => before.clone_from(now),
+            None => seen.push((label.clone(), now.clone())),
+        }
+        out.push((*row, entries));
+    }
+    out
+}
+
 /// A row of entries each at a step, joined by `sep` as its plain value; none makes `empty`.
 /// Entries before step `from` (when what the panel shows came to be) are not links: there
 /// the panel would show nothing.
@@ -211,10 +245,10 @@ fn stepped(
     steps.push((rows.len() - 1, entries));
 }
 
-/// What happened at step `step`, in the core's words for its kind of event: its notable
-/// note's kind, else its first (`ack lost`, `retry scheduled`); none if the trace no longer
-/// holds the step.
-fn step_gist(sim: &Simulation, step: u64) -> Option<String> {
+/// What happened at step `step`, by the core's name for its kind of event: its notable
+/// note's kind, else its first (`ack_lost`, `retry_scheduled`; `gist::gist` puts it in
+/// words); none if the trace no longer holds the step.
+fn step_kind(sim: &Simulation, step: u64) -> Option<&'static str> {
     let trace = sim.trace();
     let at = trace.binary_search_by_key(&step, |r| r.step).ok()?;
     let notes = &trace.get(at)?.notes;
@@ -222,7 +256,7 @@ fn step_gist(sim: &Simulation, step: u64) -> Option<String> {
         .iter()
         .find(|n| n.notable().is_some())
         .or_else(|| notes.first())?;
-    Some(note.kind_name().replace('_', " "))
+    Some(note.kind_name())
 }
 
 /// "`at` (step N)", at step N.
@@ -606,7 +640,12 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
                 .map(|s| {
                     (
                         *s,
-                        format!("#{s} {}", step_gist(sim, *s).unwrap_or_default()),
+                        format!(
+                            "#{s} {}",
+                            step_kind(sim, *s)
+                                .map(|k| super::gist::gist(k, lang))
+                                .unwrap_or_default()
+                        ),
                     )
                 })
                 .map(|(s, said)| (s, said.trim_end().to_string()))
@@ -1266,6 +1305,104 @@ pub(crate) mod tests {
         assert_eq!(held(&sim).as_deref(), Some("1"));
         sim.run(RunLimit::Completion);
         assert_eq!(held(&sim), None);
+    }
+
+    /// After a jump back, a record's rows told by step go on to what the run does later,
+    /// marked as later; at the end they are all its own again; and a row that the run no
+    /// longer tells that way (a changed run) is told as it is now.
+    #[test]
+    fn a_story_keeps_what_comes_later_after_a_jump_back() {
+        let name = "seed-frozen-broker";
+        let mut sim = builtin::get(name).expect("built-in").simulation(None);
+        sim.run(RunLimit::Completion);
+        let end = sim.steps();
+        let tp = eos_core::ids::Tp {
+            topic: 0,
+            partition: 0,
+        };
+        let record = Selection::Record {
+            tp,
+            broker: 0,
+            offset: 0,
+        };
+        let at_end = inspect(&sim, &record, Lang::En);
+        let mut seen = Seen::new();
+        let told = with_later(&at_end, &mut seen);
+        assert!(
+            told.iter().flat_map(|(_, e)| e).all(|e| !e.2),
+            "nothing later at the end"
+        );
+        let story_row = told
+            .iter()
+            .find(|(r, _)| at_end.rows[*r].0 == "story (steps)");
+        let Some((_, story)) = story_row else {
+            panic!("no story: {:?}", at_end.rows);
+        };
+        assert!(story.len() >= 3, "{story:?}");
+        // Back to the step of its first entry told as a link (the cell exists there): the
+        // rest is later, in order.
+        let Some((i, back)) = story
+            .iter()
+            .enumerate()
+            .find_map(|(i, e)| e.0.map(|s| (i, s)))
+        else {
+            panic!("{story:?}");
+        };
+        assert!(story.len() > i + 2, "{story:?}");
+        let mut earlier = builtin::get(name).expect("built-in").simulation(None);
+        earlier.run(RunLimit::Steps(back));
+        let vm = inspect(&earlier, &record, Lang::En);
+        let told = with_later(&vm, &mut seen);
+        let Some((_, again)) = told.iter().find(|(r, _)| vm.rows[*r].0 == "story (steps)") else {
+            panic!("no story at step {back}: {:?}", vm.rows);
+        };
+        let words = |e: &Vec<Entry>| {
+            e.iter()
+                .map(|(s, t, _)| (*s, t.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(words(again), words(story), "the same story, end to end");
+        assert!(again.iter().take(i + 1).all(|e| !e.2), "{again:?}");
+        assert!(
+            again
+                .iter()
+                .skip(i + 1)
+                .all(|e| e.2 && e.0.is_some_and(|s| s > back && s <= end)),
+            "{again:?}"
+        );
+        // A story that is not the start of the one seen (another run) replaces it.
+        let mut other = Seen::new();
+        other.push((
+            "story (steps)".to_string(),
+            vec![(Some(1), "#1 crashed".to_string())],
+        ));
+        let told = with_later(&vm, &mut other);
+        assert!(told.iter().flat_map(|(_, e)| e).all(|e| !e.2));
+        let learnt = other.iter().find(|(l, _)| l == "story (steps)");
+        assert_eq!(learnt.map(|(_, e)| e.len()), Some(i + 1));
+    }
+
+    /// Every kind of event a built-in's record story names has its words in both languages
+    /// (`gist.rs`): none of them falls back to the core's English on a Russian page.
+    #[test]
+    fn every_kind_a_record_story_names_has_its_russian() {
+        let mut kinds = std::collections::BTreeSet::new();
+        for name in builtin::names() {
+            let mut sim = builtin::get(&name).expect("built-in").simulation(None);
+            sim.run(RunLimit::Completion);
+            for e in &sim.ledger.records {
+                for s in &e.evidence {
+                    if let Some(kind) = step_kind(&sim, *s) {
+                        assert!(super::super::gist::known(kind), "{name}: {kind}");
+                        kinds.insert(kind);
+                    }
+                }
+            }
+        }
+        assert!(
+            kinds.contains("ack_lost") && kinds.contains("sink_committed") && kinds.len() > 20,
+            "{kinds:?}"
+        );
     }
 
     /// A broker's inspector tells its story by step: the crash, the fencing, the elections
