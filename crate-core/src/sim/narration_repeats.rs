@@ -23,7 +23,9 @@ pub fn narrate_in(names: &Names, trace: &[StepRecord], at: usize, note: &Note) -
             last_stable_offset,
             high_watermark,
             ..
-        } if held_by_lso(note) && previous_poll(trace, at, note).as_ref() == Some(note) => {
+        } if held_by_lso(note)
+            && previous_poll(trace, at, note).is_some_and(|p| same_poll(p, note)) =>
+        {
             format!(
                 "{} polls {} at offset {offset} again: still held at the last stable offset {last_stable_offset} (high watermark {high_watermark}).",
                 names.node(*consumer),
@@ -47,9 +49,48 @@ fn held_by_lso(note: &Note) -> bool {
     } if last_stable_offset <= offset && last_stable_offset < high_watermark)
 }
 
+/// Two empty polls alike: the same consumer, partition, offset, entries dropped, last
+/// stable offset, high watermark and isolation. (Fields compared, not whole notes: a
+/// derived comparison of every kind of note weighs 12 KB in the page.)
+fn same_poll(a: &Note, b: &Note) -> bool {
+    match (a, b) {
+        (
+            Note::PolledNothing {
+                consumer,
+                tp,
+                offset,
+                skipped,
+                last_stable_offset,
+                high_watermark,
+                isolation,
+            },
+            Note::PolledNothing {
+                consumer: c,
+                tp: t,
+                offset: o,
+                skipped: s,
+                last_stable_offset: l,
+                high_watermark: h,
+                isolation: i,
+            },
+        ) => {
+            (
+                consumer,
+                tp,
+                offset,
+                skipped,
+                last_stable_offset,
+                high_watermark,
+            ) == (c, t, o, s, l, h)
+                && isolation == i
+        }
+        _ => false,
+    }
+}
+
 /// The same consumer's previous poll result for the same partition (a read or an empty
 /// poll), within `REPEAT_LOOKBACK` records before `trace[at]`.
-fn previous_poll(trace: &[StepRecord], at: usize, note: &Note) -> Option<Note> {
+fn previous_poll<'t>(trace: &'t [StepRecord], at: usize, note: &Note) -> Option<&'t Note> {
     let Note::PolledNothing { consumer, tp, .. } = note else {
         return None;
     };
@@ -68,5 +109,4 @@ fn previous_poll(trace: &[StepRecord], at: usize, note: &Note) -> Option<Note> {
             } => c == consumer && t == tp,
             _ => false,
         })
-        .cloned()
 }
