@@ -1980,7 +1980,9 @@ test('a lesson captions the current step under its controls, in view when scroll
   const caption = async () => (await page.locator('#now-line .now-text').innerText()).trim();
   const logNow = async () => (await page.locator('#event-log .event.current .text').allInnerTexts()).map((t) => t.trim()).join(' ');
   const first = await caption();
-  assert(first.includes('nothing it may read yet') && first.includes('holds the last stable offset at 0'), `the held poll explained: ${first}`);
+  assert(first.endsWith('nothing it may read yet, held at the last stable offset 0 (high watermark 1).'), `the held poll, after its broker's answer: ${first}`);
+  const log = await page.locator('#event-log').innerText();
+  assert(log.includes('holds the last stable offset at 0, and read_committed waits there'), `the broker's answer says why: ${log.slice(-600)}`);
   assert(first === await logNow(), `the caption is the log's current line: ${first} / ${await logNow()}`);
   // Steps on to the next poll: nothing changed, so a few words, in the caption and the log.
   let again = '';

@@ -496,10 +496,11 @@ fn told(name: &str) -> Vec<String> {
     lines
 }
 
-/// The first poll held back by the last stable offset explains why; the ones after it with
-/// nothing changed say so in a few words.
+/// The first answer held back by the last stable offset explains why; the reader's poll
+/// after it names the offsets only; the ones after them with nothing changed say so in a
+/// few words; a marker refused again is told briefly.
 #[test]
-fn a_repeated_poll_held_by_the_last_stable_offset_is_told_briefly() {
+fn repeated_lines_of_a_held_reader_and_a_refused_marker_are_told_briefly() {
     let lines = told("txn-marker-min-isr");
     let held: Vec<&String> = lines
         .iter()
@@ -507,7 +508,9 @@ fn a_repeated_poll_held_by_the_last_stable_offset_is_told_briefly() {
         .collect();
     assert!(held.len() >= 3, "{held:?}");
     assert!(
-        held[0].contains("holds the last stable offset at 0, below the high watermark 1"),
+        held[0].ends_with(
+            ": nothing it may read yet, held at the last stable offset 0 (high watermark 1)."
+        ),
         "{held:?}"
     );
     for line in &held[1..] {
@@ -518,23 +521,91 @@ fn a_repeated_poll_held_by_the_last_stable_offset_is_told_briefly() {
             "{line}"
         );
     }
+    let answers: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("broker 0 ") && l.contains("committed-reader may read"))
+        .collect();
+    assert!(answers.len() >= 3, "{answers:?}");
+    assert!(
+        answers[0].contains("holds the last stable offset at 0"),
+        "{answers:?}"
+    );
+    assert!(
+        answers[1..]
+            .iter()
+            .all(|l| l.contains(" again has nothing ")),
+        "{answers:?}"
+    );
+    let refusals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("refuses the COMMIT marker"))
+        .collect();
+    assert!(refusals.len() >= 3, "{refusals:?}");
+    assert!(
+        refusals[0].contains("markers are written with acks=-1"),
+        "{refusals:?}"
+    );
+    assert!(
+        refusals[1..].iter().all(|l| l.ends_with(
+            "marker on orders-0 again (NOT_ENOUGH_REPLICAS: 1 in sync, min.insync.replicas=2)."
+        )),
+        "{refusals:?}"
+    );
 }
 
-/// A repeat is told briefly only after a full explanation of the same situation: in every
-/// built-in, each shortened poll follows a full one for its consumer and partition, and
-/// polls that are not held ("nothing new") are never shortened.
+/// A line is told briefly only after the full one it repeats: in every built-in, each
+/// shortened line follows a full explanation of the same thing, and a reader's first held
+/// poll follows its broker's answer.
 #[test]
-fn every_shortened_poll_follows_its_full_explanation() {
+fn every_shortened_line_follows_its_full_explanation() {
     for name in builtin::names() {
         let name = name.as_str();
         let lines = told(name);
         for (i, line) in lines.iter().enumerate() {
-            let Some((head, _)) = line.split_once(" again: still held") else {
+            let before = &lines[..i];
+            let full = if let Some((head, _)) = line.split_once(" again: still held") {
+                format!("{head}: nothing it may read yet")
+            } else if let Some((broker, rest)) = line.split_once(" again has nothing ") {
+                let Some((reader_in, _)) = rest.split_once(" from offset ") else {
+                    panic!("{name}: {line}");
+                };
+                let Some((reader, tp)) = reader_in.split_once(" may read in ") else {
+                    panic!("{name}: {line}");
+                };
+                format!("{broker} has nothing {reader} may read yet in {tp}")
+            } else if let Some((head, _)) = line.split_once(" again (NOT_ENOUGH_REPLICAS") {
+                let Some((broker, marker)) = head.split_once(" refuses the ") else {
+                    panic!("{name}: {line}");
+                };
+                let Some((control, _)) = marker.split_once(" marker on ") else {
+                    panic!("{name}: {line}");
+                };
+                format!("{broker} refuses the {control} marker for producer id")
+            } else if let Some((head, _)) = line.split_once(": nothing it may read yet, held at") {
+                // The broker's answer before it said why.
+                let Some((reader, rest)) = head.split_once(" polls ") else {
+                    panic!("{name}: {line}");
+                };
+                let Some((tp, offset)) = rest.split_once(" at offset ") else {
+                    panic!("{name}: {line}");
+                };
+                let answered = |l: &String| {
+                    l.contains(&format!(
+                        " has nothing {reader} may read yet in {tp} from offset {offset}:"
+                    )) || l.contains(&format!(
+                        " again has nothing {reader} may read in {tp} from offset {offset}:"
+                    ))
+                };
+                assert!(
+                    before.iter().any(answered),
+                    "{name}: {line} without its broker's answer"
+                );
+                continue;
+            } else {
                 continue;
             };
-            let full = format!("{head}: nothing it may read yet.");
             assert!(
-                lines[..i].iter().any(|l| l.starts_with(&full)),
+                before.iter().any(|l| l.starts_with(&full)),
                 "{name}: {line} without an earlier {full}"
             );
         }

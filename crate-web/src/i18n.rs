@@ -455,6 +455,8 @@ strings! {
     Error => "error", "ошибка";
     Story => "story (steps)", "история (шаги)";
     LaterInRun => "later in this run", "позже в этом прогоне";
+    LaterInRunTip => "Later in this run · {0}", "Позже в этом прогоне · {0}";
+    BeforeCell => "Before this copy was in the log: the panel has no step to show it at", "До того как эта копия попала в лог: показать её на этом шаге нельзя";
     Anomaly => "Anomaly {0}: {1}", "Аномалия {0}: {1}";
     NoAnomaly => "No anomaly names this record.", "Ни одна аномалия не касается этой записи.";
     ProducerState => "producer state", "состояние продюсеров";

@@ -68,3 +68,17 @@ export function onTabFromOpener(panel, opener) {
   document.addEventListener('keydown', on);
   return () => document.removeEventListener('keydown', on);
 }
+
+// The page scrolls what it brings into view (Tab, "Show where", the log's line) clear of the
+// sticky playback bar by its height as it is, not a guess: a lesson's caption or a wrapped
+// row makes it taller. Sets `--bar-h` and the class `bar-tracked` on the root (style.css)
+// while the bar lives. Returns the function that stops.
+export function trackBarHeight(bar) {
+  const root = document.documentElement;
+  const set = () => root.style.setProperty('--bar-h', `${bar.getBoundingClientRect().height}px`);
+  const seen = new ResizeObserver(set);
+  seen.observe(bar);
+  set();
+  root.classList.add('bar-tracked');
+  return () => { seen.disconnect(); root.classList.remove('bar-tracked'); root.style.removeProperty('--bar-h'); };
+}

@@ -20,6 +20,8 @@ extern "C" {
     fn on_focus_under(panel: &web_sys::Element, done: &JsValue) -> js_sys::Function;
     #[wasm_bindgen(js_name = onTabFromOpener)]
     fn on_tab_from_opener(panel: &web_sys::Element, opener: &web_sys::Element) -> js_sys::Function;
+    #[wasm_bindgen(js_name = trackBarHeight)]
+    fn track_bar_height(bar: &web_sys::Element) -> js_sys::Function;
 }
 
 /// Below this viewport width the inspector spans the screen (as `style.css` says).
@@ -172,6 +174,26 @@ impl TabInto {
 }
 
 impl Drop for TabInto {
+    fn drop(&mut self) {
+        let _ = self.stop.call0(&JsValue::NULL);
+    }
+}
+
+/// While it lives, the page's scroll padding is the playback bar's height as it is
+/// (`placement.js` `trackBarHeight`). Dropping it stops that.
+pub struct BarHeight {
+    stop: js_sys::Function,
+}
+
+impl BarHeight {
+    pub fn new(bar: &web_sys::Element) -> Self {
+        BarHeight {
+            stop: track_bar_height(bar),
+        }
+    }
+}
+
+impl Drop for BarHeight {
     fn drop(&mut self) {
         let _ = self.stop.call0(&JsValue::NULL);
     }

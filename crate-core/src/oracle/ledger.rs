@@ -239,6 +239,41 @@ pub struct Ledger {
     pub unclean_elections: Vec<(Tp, u64)>,
 }
 
+/// Whether `note` is of a kind the ledger takes a record's evidence from (`RecordEntry::
+/// evidence`): what a record's story names a step by, rather than another note of the same
+/// step (a copy to a follower dropped at the step the record was appended).
+pub fn witnesses(note: &Note) -> bool {
+    match note {
+        Note::Flink(f) => matches!(
+            f,
+            FlinkNote::SinkWrote { .. }
+                | FlinkNote::SinkCommitted { .. }
+                | FlinkNote::SinkCommitRejected { .. }
+        ),
+        Note::BatchSent { .. }
+        | Note::RequestTimedOut { .. }
+        | Note::ConnectionClosed { .. }
+        | Note::RetryScheduled { .. }
+        | Note::DuplicateDetected { .. }
+        | Note::AppendRejected { .. }
+        | Note::TxnPartitionCheck { .. }
+        | Note::TxnPartitionCheckFailed { .. }
+        | Note::Delivered { .. }
+        | Note::DeliveryFailed { .. }
+        | Note::Appended { .. }
+        | Note::TxnEnded { .. }
+        | Note::ProducerFenced { .. }
+        | Note::AckLost { .. }
+        | Note::LeaderElected { .. }
+        | Note::UncleanLeaderElected { .. }
+        | Note::LogTruncated { .. }
+        | Note::Read { .. }
+        | Note::OffsetsCommitted { .. }
+        | Note::Crashed { .. } => true,
+        _ => false,
+    }
+}
+
 impl Ledger {
     /// About how many bytes a copy of the ledger takes: an entry per record of the scenario,
     /// and what each entry lists.
@@ -583,6 +618,39 @@ impl Ledger {
 mod tests {
     use super::*;
     use crate::ids::NodeId;
+
+    /// Every step a built-in's ledger keeps as a record's evidence holds a note `witnesses`
+    /// names: a record's story can always name the step by what concerned the record.
+    #[test]
+    fn every_evidence_step_has_a_witnessing_note() {
+        let mut checked = 0;
+        for name in crate::builtin::names() {
+            let Ok(scenario) = crate::builtin::get(&name) else {
+                panic!("{name}");
+            };
+            let mut sim = scenario.simulation(None);
+            sim.run(crate::RunLimit::Completion);
+            let trace = sim.trace();
+            for e in &sim.ledger.records {
+                for step in &e.evidence {
+                    let Ok(at) = trace.binary_search_by_key(step, |r| r.step) else {
+                        panic!("{name}: step {step} not in the trace");
+                    };
+                    assert!(
+                        trace[at].notes.iter().any(witnesses),
+                        "{name}: step {step}: {:?}",
+                        trace[at]
+                            .notes
+                            .iter()
+                            .map(|n| n.kind_name())
+                            .collect::<Vec<_>>()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 
     const OUT: Tp = Tp {
         topic: 1,

@@ -38,6 +38,17 @@ fn speed_label(quarters: u32) -> String {
 pub fn controls(props: &ControlsProps) -> Html {
     let i18n = use_context::<I18n>().unwrap_or_default();
     let t = |s: S| i18n.t(s);
+    // The page scrolls what it brings into view clear of this bar, by its height as it is.
+    let bar = use_node_ref();
+    {
+        let bar = bar.clone();
+        use_effect_with((), move |_| {
+            let tracked = bar
+                .cast::<web_sys::Element>()
+                .map(|el| crate::placement::BarHeight::new(&el));
+            move || drop(tracked)
+        });
+    }
     let button = |id: &'static str,
                   glyph: &'static str,
                   label: &'static str,
@@ -63,7 +74,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
     };
     html! {
-        <nav class="controls" id="controls" tabindex="-1" aria-label={t(S::Playback)}>
+        <nav class="controls" id="controls" tabindex="-1" aria-label={t(S::Playback)} ref={bar}>
             { button("reset", "reset", t(S::Reset), "Home", Action::Reset, props.at_start) }
             { button("prev-event", "prev-event", t(S::PreviousEvent), "Shift+ArrowLeft", Action::PreviousNotable, props.at_start) }
             { button("step-back", "back", t(S::Back), "ArrowLeft", Action::StepBack, props.at_start) }
@@ -136,8 +147,19 @@ fn now_line(now: Option<&crate::view_model::NowVm>, i18n: &I18n) -> Html {
             .and_then(|w| w.document())
             .and_then(|d| d.query_selector("#event-log .current .step").ok().flatten())
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(line) = line {
-            let _ = line.focus();
+        match line {
+            Some(line) => {
+                let _ = line.focus();
+            }
+            // The log's filter hides this step: its box, then.
+            None => {
+                if let Some(log) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("section.events").ok().flatten())
+                {
+                    log.scroll_into_view();
+                }
+            }
         }
     });
     html! {

@@ -244,20 +244,27 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 <dl class="rows">
                     { for vm.rows.iter().enumerate().map(|(i, (k, v))| {
                         let pick = vm.picks.iter().find(|(row, _)| *row == i).map(|(_, p)| *p);
-                        let told = told.iter().find(|(row, _)| *row == i).map(|(_, s)| s);
+                        // A row told by step with entries (its own, or later ones).
+                        let told = told.iter().find(|(row, e)| *row == i && !e.is_empty()).map(|(_, s)| s);
                         html! {
                         <>
                             <dt>{ k }</dt>
                             if let Some(entries) = told {
-                                <dd class="stepped">{ for entries.iter().map(|(step, said, later)| {
+                                <dd class="stepped">
+                                // None yet, only later: "none" first.
+                                if entries.iter().all(|e| e.2) {
+                                    <span>{ v }</span>
+                                }
+                                { for entries.iter().map(|(step, said, later)| {
                                     let Some(step) = *step else {
-                                        return html! { <span>{ said }</span> };
+                                        return html! { <span title={t(S::BeforeCell)}>{ said }</span> };
                                     };
                                     let go = i18n.f(S::GoToStep, &[&step]);
                                     // "#7" says no more than its step; a sentence says what.
                                     let label = if *said == format!("#{step}") { go.clone() } else { format!("{said}: {go}") };
                                     let (title, label) = if *later {
-                                        (format!("{} · {go}", t(S::LaterInRun)), format!("{}: {label}", t(S::LaterInRun)))
+                                        // (Not `char::to_uppercase`: its tables weigh 7 KB.)
+                                        (i18n.f(S::LaterInRunTip, &[&go]), format!("{}: {label}", t(S::LaterInRun)))
                                     } else {
                                         (go, label)
                                     };
@@ -271,7 +278,8 @@ pub fn inspector(props: &InspectorProps) -> Html {
                                                 crate::components::focus_if_lost("inspector");
                                             })}>{ said }</button>
                                     }
-                                }) }</dd>
+                                }) }
+                                </dd>
                             } else if let Some(pick) = pick {
                                 <dd><button class="row-pick" onclick={props.on_select.reform(move |_: MouseEvent| pick)}>{ v }</button></dd>
                             } else {

@@ -223,7 +223,8 @@ pub fn with_later(vm: &InspectorVm, seen: &mut Seen) -> Vec<(usize, Vec<Entry>)>
     out
 }
 
-/// A row of entries each at a step, joined by `sep` as its plain value; none makes `empty`.
+/// A row of entries each at a step, joined by `sep` as its plain value; none makes `empty`
+/// (told by step with no entries: later ones may follow after a jump back, `with_later`).
 /// Entries before step `from` (when what the panel shows came to be) are not links: there
 /// the panel would show nothing.
 fn stepped(
@@ -234,6 +235,7 @@ fn stepped(
 ) {
     if entries.is_empty() {
         rows.push(row(label, lang, empty));
+        steps.push((rows.len() - 1, Vec::new()));
         return;
     }
     let plain: Vec<&str> = entries.iter().map(|(_, e)| e.as_str()).collect();
@@ -245,16 +247,21 @@ fn stepped(
     steps.push((rows.len() - 1, entries));
 }
 
-/// What happened at step `step`, by the core's name for its kind of event: its notable
-/// note's kind, else its first (`ack_lost`, `retry_scheduled`; `gist::gist` puts it in
-/// words); none if the trace no longer holds the step.
+/// What happened to a record at step `step` of its evidence, by the core's name for its
+/// kind of event: of the notes the ledger takes evidence from (`ledger::witnesses`), the
+/// notable one, else the first (`ack_lost`, `appended`; not the copy to a follower dropped
+/// at the same step); else the step's notable or first note (`gist::gist` puts it in words).
+/// None if the trace no longer holds the step.
 fn step_kind(sim: &Simulation, step: u64) -> Option<&'static str> {
+    use eos_core::oracle::ledger::witnesses;
     let trace = sim.trace();
     let at = trace.binary_search_by_key(&step, |r| r.step).ok()?;
     let notes = &trace.get(at)?.notes;
     let note = notes
         .iter()
-        .find(|n| n.notable().is_some())
+        .find(|n| witnesses(n) && n.notable().is_some())
+        .or_else(|| notes.iter().find(|n| witnesses(n)))
+        .or_else(|| notes.iter().find(|n| n.notable().is_some()))
         .or_else(|| notes.first())?;
     Some(note.kind_name())
 }
@@ -1380,6 +1387,34 @@ pub(crate) mod tests {
         assert!(told.iter().flat_map(|(_, e)| e).all(|e| !e.2));
         let learnt = other.iter().find(|(l, _)| l == "story (steps)");
         assert_eq!(learnt.map(|(_, e)| e.len()), Some(i + 1));
+    }
+
+    /// A record's story names a step by what concerned the record: v0 of the cut-link
+    /// scenario is appended at step 6, where its copy to the cut-off follower is dropped.
+    #[test]
+    fn a_story_names_what_concerned_the_record() {
+        let mut sim = builtin::get("network-partition-isr-shrink")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let tp = eos_core::ids::Tp {
+            topic: 0,
+            partition: 0,
+        };
+        let vm = inspect(
+            &sim,
+            &Selection::Record {
+                tp,
+                broker: 0,
+                offset: 0,
+            },
+            Lang::En,
+        );
+        let story = value(&vm, "story (steps)");
+        assert!(
+            story.contains("#6 appended") && !story.contains("dropped"),
+            "{story}"
+        );
     }
 
     /// Every kind of event a built-in's record story names has its words in both languages
