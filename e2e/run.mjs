@@ -710,7 +710,9 @@ test('a cut link is a band on both lanes, and the role lines say the follower is
   const shrunk = Number(told[0].match(/^#(\d+)/)[1]);
   await links.first().click();
   assert((await stepNumber(page)) === shrunk, `the story's first entry goes to step ${shrunk} (${await stepNumber(page)})`);
-  // The rest of the story stays, marked as later in the run, and goes forward to its step.
+  // The entry of the step jumped to is marked; the rest of the story stays, marked as later
+  // in the run, and goes forward to its step.
+  assert((await links.first().getAttribute('aria-current')) === 'step', 'the entry at the current step is marked');
   assert((await links.count()) === 2, 'the story keeps its later entry');
   const later = page.locator('#inspector .step-link.later');
   assert((await later.count()) === 1 && (await later.innerText()).includes('back in the ISR'), `later: ${await later.allInnerTexts()}`);

@@ -416,7 +416,7 @@ pub fn app() -> Html {
             </Held>
             if let Some(vm) = inspected {
                 <Inspector vm={vm} on_close={on_close} on_inject={on_inject} on_select={on_pick.clone()} on_seek={on_seek.clone()}
-                    scheduled={state.added.clone()} next_ms={next_ms} run={state.run_id()} />
+                    scheduled={state.added.clone()} next_ms={next_ms} run={state.run_id()} step={step} />
             }
             if let Some(compare) = (*compare).clone() {
                 <Held hold={hold} class="held">

@@ -299,6 +299,16 @@ pub struct EventVm {
     pub tone: &'static str,
 }
 
+/// A note's tone: its notable kind's (`tone`), but a restart, which the jumps stop at with
+/// the crashes, is a recovery: not the crash's red.
+fn note_tone(note: &eos_core::sim::Note) -> &'static str {
+    match note {
+        eos_core::sim::Note::Restarted { .. }
+        | eos_core::sim::Note::BrokerRegistration { accepted: true, .. } => "ok",
+        n => tone(n.notable()),
+    }
+}
+
 fn tone(n: Option<Notable>) -> &'static str {
     match n {
         Some(Notable::Retry) => "retry",
@@ -350,7 +360,7 @@ pub fn events_page(
                 // In order, as a log: a repeated empty poll in a few words.
                 text: narrate_in(&sim.names, trace, at, note),
                 current: rec.step == current,
-                tone: tone(note.notable()),
+                tone: note_tone(note),
             });
         }
         if out.len() >= limit {
@@ -410,7 +420,7 @@ pub fn now_line(sim: &Simulation) -> Option<NowVm> {
     let tone = rec
         .notes
         .iter()
-        .map(|n| tone(n.notable()))
+        .map(note_tone)
         .find(|t| !t.is_empty())
         .unwrap_or("");
     Some(NowVm {
@@ -1173,6 +1183,20 @@ pub(crate) mod tests {
         // In English on a Russian page too, as the narration around it.
         let ev = events(&sim, 14, None, Lang::Ru);
         assert_eq!(ev.last().map(|e| e.text.as_str()), Some("app starts."));
+    }
+
+    /// A restart is a recovery, told in the commit's green, not the crash's red (the jumps
+    /// still stop at it with the crashes).
+    #[test]
+    fn a_restart_is_not_told_in_the_crashs_colour() {
+        let mut sim = builtin::get("unclean-election-loss")
+            .expect("built-in")
+            .simulation(None);
+        sim.run(RunLimit::Completion);
+        let ev = events(&sim, 400, None, Lang::En);
+        let tone_of = |words: &str| ev.iter().find(|e| e.text.contains(words)).map(|e| e.tone);
+        assert_eq!(tone_of("broker 0 crashes"), Some("loss"));
+        assert_eq!(tone_of("broker 0 restarts"), Some("ok"));
     }
 
     /// A lesson's caption tells the current step as the log does: the same sentences, in the

@@ -21,6 +21,9 @@ pub struct InspectorProps {
     pub next_ms: u64,
     /// The run (`State::run_id`): what the panel told later in it stays after a jump back.
     pub run: usize,
+    /// The run's current step: an entry told at it is marked.
+    #[prop_or_default]
+    pub step: u64,
 }
 
 /// The full state of what was clicked. For a message, the faults a click can put on it:
@@ -270,7 +273,8 @@ pub fn inspector(props: &InspectorProps) -> Html {
                                     };
                                     let seek = props.on_seek.clone();
                                     html! {
-                                        <button class={classes!("step-link", later.then_some("later"))} title={title} aria-label={label}
+                                        <button class={classes!("step-link", later.then_some("later"), (step == props.step).then_some("now"))}
+                                            aria-current={(step == props.step).then_some("step")} title={title} aria-label={label}
                                             onclick={Callback::from(move |_: MouseEvent| {
                                                 seek.emit(step);
                                                 // The entry may be gone at that step: the
