@@ -87,10 +87,15 @@ cd "$(dirname "$0")/.."
 # 682.4 KB; the import worker 490.8 KB, so its budget 488.5 → 491.5 KB; the Russian 46.8 KB, so
 # 46.5 → 47 KB); 683.5 KB with the markers' looks for a leader (682.7 KB; the import worker
 # 491.5 KB, so its budget 492 KB); 684 KB with a record's story told by what happened at each
-# step (683.2 KB).
-BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-684000}
+# step (683.2 KB); 688 KB since the nineteenth session of 2026-12-04 (a lesson's caption of the
+# current step, repeated lines told briefly (+1.1 KB), an inspector story that keeps its later
+# entries and marks the current one, a record's story named by what concerned it and in
+# Russian: 687.5 KB; `char::to_uppercase` for a tooltip had cost 7 KB of Unicode tables, and a
+# derived comparison of whole notes 12 KB raw, both taken out; the Russian 47.3 KB with the
+# story's words, so its budget 47 → 47.5 KB).
+BUDGET_GZ_BYTES=${BUDGET_GZ_BYTES:-688000}
 WORKER_BUDGET_GZ_BYTES=${WORKER_BUDGET_GZ_BYTES:-492000}
-RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-47000}
+RUSSIAN_BUDGET_GZ_BYTES=${RUSSIAN_BUDGET_GZ_BYTES:-47500}
 [ -d dist ] || { echo "no dist/: run trunk build --release first"; exit 1; }
 total_raw=0; total_gz=0; worker_raw=0; worker_gz=0; ru_raw=0; ru_gz=0
 # The snippets (dist/snippets/*/src/*.js) are preloaded with the page and count with it.
