@@ -1297,16 +1297,22 @@ pub fn narrate(names: &Names, note: &Note) -> String {
             attempt,
         } => {
             let list: Vec<String> = partitions.iter().map(&tp).collect();
-            let said = format!(
-                "The transaction coordinator ({}) sends \"{transactional_id}\"'s {control} marker for {} again in {backoff_ms} ms: {}",
-                n(coordinator),
-                list.join(", "),
-                error.name()
-            );
             if *attempt == 0 {
-                format!("{said} is retriable. The transaction is decided; only its markers wait. (Kafka queues them again at once; the simulator backs off, doubling up to 1 s.)")
+                format!(
+                    "The transaction coordinator ({}) sends \"{transactional_id}\"'s {control} marker for {} again in {backoff_ms} ms: {} is retriable. The transaction is decided; only its markers wait. (Kafka queues them again at once; the simulator backs off, doubling up to 1 s.)",
+                    n(coordinator),
+                    list.join(", "),
+                    error.name()
+                )
             } else {
-                format!("{said} again (retry {}).", attempt + 1)
+                // "again" once: the error is the one repeated.
+                format!(
+                    "The transaction coordinator ({}) retries \"{transactional_id}\"'s {control} marker for {} in {backoff_ms} ms: {} again (retry {}).",
+                    n(coordinator),
+                    list.join(", "),
+                    error.name(),
+                    attempt + 1
+                )
             }
         }
         Note::TxnOffsetsPending {
