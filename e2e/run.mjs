@@ -1575,6 +1575,14 @@ test('at 1280×720 an answer sits beside its question, and the stage starts on s
   await onScreen('?lesson=acks-and-a-paused-leader&ls=5', 'article.consumer');
   // A second reader the step points at leads the column, above the coordinator (it was at y=752).
   await onScreen('?lesson=commit-and-abort&ls=4', 'article.consumer.spotlight');
+  // A log the step points at comes above the oracle's counts (it ended at y=804), and a
+  // processor above its producer (at y=772).
+  await onScreen('?lesson=a-commit-waiting-for-its-marker&ls=0', 'section.partition.spotlight');
+  assert(await page.$eval('.brokers', (e) => {
+    const [bar, log] = [e.querySelector('.outcome-bar'), e.querySelector('.partition')];
+    return bar.getBoundingClientRect().top > log.getBoundingClientRect().bottom;
+  }), 'the oracle\'s counts under the logs while a log is pointed at');
+  await onScreen('?lesson=alo-idempotent-consumer&ls=0', 'article.processor.spotlight');
   assert((await page.$eval('.side', (e) => e.firstElementChild.className)) === 'readers', 'in a lesson the readers lead the column');
   // In the playground the narration leads it, as on the stage's first screen before.
   await page.goto(url + '?s=rpw-crash-exactly-once', { waitUntil: 'load' });

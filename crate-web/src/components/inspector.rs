@@ -260,7 +260,9 @@ pub fn inspector(props: &InspectorProps) -> Html {
                                 }
                                 { for entries.iter().map(|(step, said, later)| {
                                     let Some(step) = *step else {
-                                        return html! { <span title={t(S::BeforeCell)}>{ said }</span> };
+                                        // The tooltip, and for a screen reader the same words.
+                                        return html! { <span title={t(S::BeforeCell)}>{ said }
+                                            <span class="visually-hidden">{ " (" }{ t(S::BeforeCell) }{ ")" }</span></span> };
                                     };
                                     let go = i18n.f(S::GoToStep, &[&step]);
                                     // "#7" says no more than its step; a sentence says what.

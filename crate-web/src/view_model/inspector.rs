@@ -266,6 +266,13 @@ fn step_kind(sim: &Simulation, step: u64) -> Option<&'static str> {
     Some(note.kind_name())
 }
 
+/// A lane's run is not the run on screen: its steps are told in words, not linked (a link
+/// would move the run on screen to a step of another run).
+fn told_not_linked(mut vm: InspectorVm) -> InspectorVm {
+    vm.steps.clear();
+    vm
+}
+
 /// "`at` (step N)", at step N.
 fn at_step(at: String, step: u64, lang: Lang) -> (u64, String) {
     (step, S::AtStep.f(lang, &[&at, &step]))
@@ -283,9 +290,11 @@ pub fn inspect(sim: &Simulation, sel: &Selection, lang: Lang) -> InspectorVm {
         } => {
             let mut vm = record(sim, tp, broker, offset, lang);
             vm.title = S::InLane.f(lang, &[&guarantee.name(), &vm.title]);
-            vm
+            told_not_linked(vm)
         }
-        Selection::LaneInput { guarantee, input } => lane_input(sim, guarantee, input, lang),
+        Selection::LaneInput { guarantee, input } => {
+            told_not_linked(lane_input(sim, guarantee, input, lang))
+        }
         Selection::Checkpoint(id) => crate::flink_checkpoint::inspect(sim, id, lang),
         Selection::Channel(i) => crate::flink_channel::inspect(sim, i, lang),
         Selection::FlinkRecord(r) => crate::flink_channel::inspect_record(sim, r, lang),
@@ -558,6 +567,39 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             DeliveryStatus::Indeterminate => S::DeliveryIndeterminate,
         };
         rows.push(row(S::LedgerStatus, lang, status.get(lang)));
+        // This cell exists from its append on: before, the panel would be empty.
+        let from = e
+            .appends
+            .iter()
+            .find(|a| a.tp == tp && a.offset == offset)
+            .map_or(0, |a| a.step);
+        // The record's story next to its status: what happened to it, in the panel's first
+        // screen (last, it was below the fold of a 720 px screen); the details follow.
+        // (A lane's run keeps no trace to name its steps' events by: no story of numbers.)
+        if !e.evidence.is_empty() && !sim.trace().is_empty() {
+            let entries = e
+                .evidence
+                .iter()
+                .map(|s| {
+                    (
+                        *s,
+                        format!(
+                            "#{s} {}",
+                            step_kind(sim, *s)
+                                .map(|k| super::gist::gist(k, lang))
+                                .unwrap_or_default()
+                        ),
+                    )
+                })
+                .map(|(s, said)| (s, said.trim_end().to_string()))
+                .collect();
+            stepped(
+                (&mut rows, &mut steps),
+                (S::Story, lang, from),
+                entries,
+                (" · ", ""),
+            );
+        }
         if let Some(by) = eos_core::report::sender(e) {
             rows.push(row(S::SentBy, lang, sim.names.node(by)));
         }
@@ -574,12 +616,6 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         if let Some(t) = e.accepted_at {
             rows.push(row(S::HandedOverAt, lang, dur(t)));
         }
-        // This cell exists from its append on: before, the panel would be empty.
-        let from = e
-            .appends
-            .iter()
-            .find(|a| a.tp == tp && a.offset == offset)
-            .map_or(0, |a| a.step);
         let entries = e
             .appends
             .iter()
@@ -639,30 +675,6 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
         if let Some(err) = &e.error {
             // Kafka's own name for the error (`REQUEST_TIMED_OUT`).
             rows.push(row(S::Error, lang, err.name()));
-        }
-        if !e.evidence.is_empty() {
-            let entries = e
-                .evidence
-                .iter()
-                .map(|s| {
-                    (
-                        *s,
-                        format!(
-                            "#{s} {}",
-                            step_kind(sim, *s)
-                                .map(|k| super::gist::gist(k, lang))
-                                .unwrap_or_default()
-                        ),
-                    )
-                })
-                .map(|(s, said)| (s, said.trim_end().to_string()))
-                .collect();
-            stepped(
-                (&mut rows, &mut steps),
-                (S::Story, lang, from),
-                entries,
-                (" · ", ""),
-            );
         }
     }
     // A loss and a record nobody read are known at the end (as the oracle's bar says): mid-run
@@ -762,6 +774,10 @@ fn lane_input(sim: &Simulation, guarantee: Guarantee, input: u32, lang: Lang) ->
             either(last.processed.contains(&handed), S::Yes, S::No, lang),
         ),
     ];
+    // The rows told by step keep theirs: each index moves down by the rows put above.
+    for (row, _) in &mut vm.steps {
+        *row += head.len();
+    }
     head.append(&mut vm.rows);
     vm.rows = head;
     if visible.is_empty() {
@@ -1258,6 +1274,18 @@ pub(crate) mod tests {
             .expect("a replica on that broker")
     }
 
+    /// The first record of the first topic's partition 0 on broker 0.
+    fn first_record() -> Selection {
+        Selection::Record {
+            tp: Tp {
+                topic: 0,
+                partition: 0,
+            },
+            broker: 0,
+            offset: 0,
+        }
+    }
+
     fn at_step(name: &str, steps: u64) -> Simulation {
         let mut sim = builtin::get(name).expect("built-in").simulation(None);
         sim.run(RunLimit::Steps(steps));
@@ -1546,14 +1574,7 @@ pub(crate) mod tests {
     /// call a record lost (it may be read or copied yet), though judged now it would be.
     #[test]
     fn a_record_is_not_called_lost_mid_run() {
-        let v0 = Selection::Record {
-            tp: Tp {
-                topic: 0,
-                partition: 0,
-            },
-            broker: 0,
-            offset: 0,
-        };
+        let v0 = first_record();
         let sim = at_step("unclean-election-loss", 12);
         // The oracle, asked now, finds v0 lost (broker 1 leads without it)...
         assert!(anomalies::find(&sim).iter().any(|a| {
@@ -1971,6 +1992,60 @@ pub(crate) mod tests {
         assert_eq!(
             once.title,
             "exactly-once lane · input v7: 1 visible copy of v7′"
+        );
+    }
+
+    /// The labels of `vm`'s rows told by step, in order.
+    fn stepped_labels(vm: &InspectorVm) -> Vec<&str> {
+        vm.steps
+            .iter()
+            .filter_map(|(i, _)| vm.rows.get(*i).map(|(k, _)| k.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_record_s_story_follows_its_status_and_its_steps_stay_on_their_rows() {
+        // lost-ack-idempotence-off's v0 at the end: the story comes right after the ledger
+        // status, before the details, and the entries told by step sit on the rows that
+        // tell them.
+        let mut sim = at_step("lost-ack-idempotence-off", 0);
+        sim.run(RunLimit::Completion);
+        let v0 = first_record();
+        let vm = inspect(&sim, &v0, Lang::En);
+        assert_eq!(
+            stepped_labels(&vm),
+            ["story (steps)", "appends", "reads"],
+            "{:?}",
+            vm.rows
+        );
+        let labels: Vec<&str> = vm.rows.iter().map(|(k, _)| k.as_str()).collect();
+        let status = labels.iter().position(|k| *k == "ledger status");
+        let story = labels.iter().position(|k| *k == "story (steps)");
+        assert_eq!(story, status.map(|i| i + 1), "{labels:?}");
+        assert!(
+            value(&vm, "story (steps)").contains("#4 ack lost"),
+            "{:?}",
+            vm.rows
+        );
+        // Each row's plain value is its entries' words.
+        for (row, entries) in &vm.steps {
+            let said: Vec<&str> = entries.iter().map(|(_, t)| t.as_str()).collect();
+            let sep = if vm.rows[*row].0 == "story (steps)" {
+                " · "
+            } else {
+                ", "
+            };
+            assert_eq!(vm.rows[*row].1, said.join(sep));
+        }
+        // A compared input is told from another run than the one on screen: its rows say
+        // their steps in words, with no links into the run on screen, and two rows of its
+        // own come first.
+        let input = lane_input_at_end(Guarantee::AtLeastOnce, 7);
+        assert!(input.steps.is_empty(), "{:?}", input.steps);
+        assert_eq!(input.rows[0].0, "visible copies (read_committed)");
+        assert_eq!(
+            value(&input, "appends"),
+            "invoices-0 @7 (step 99), invoices-0 @8 (step 119)"
         );
     }
 
