@@ -7,7 +7,7 @@ use eos_core::kafka::processor::Guarantee;
 use eos_core::kafka::producer::ClientState;
 use eos_core::kafka::txn_index::FetchedEntry;
 use eos_core::oracle::anomalies;
-use eos_core::oracle::ledger::DeliveryStatus;
+use eos_core::oracle::ledger::{DeliveryStatus, RecordEntry};
 use eos_core::scenario::schema::FaultSpec;
 use eos_core::sim::narration::narrate;
 use eos_core::sim::observe::TxnCellState;
@@ -271,6 +271,36 @@ fn step_kind(sim: &Simulation, step: u64) -> Option<&'static str> {
 fn told_not_linked(mut vm: InspectorVm) -> InspectorVm {
     vm.steps.clear();
     vm
+}
+
+/// A record's story at step `step`: "#4 ack lost" told as "#4 appended @0, ack lost" when
+/// the record was appended then, with where (a story follows every copy of the record: "#19
+/// appended @5" is another copy than the panel's), else the step's kind in words.
+fn story_entry(sim: &Simulation, e: &RecordEntry, tp: Tp, step: u64, lang: Lang) -> String {
+    use super::gist::gist;
+    let kind = step_kind(sim, step);
+    let here: Vec<String> = e
+        .appends
+        .iter()
+        .filter(|a| a.step == step)
+        .map(|a| match a.tp == tp {
+            true => format!("@{}", a.offset),
+            false => format!("{} @{}", sim.names.tp(a.tp), a.offset),
+        })
+        .collect();
+    let said = match (here.is_empty(), kind) {
+        (true, k) => k.map(|k| gist(k, lang)).unwrap_or_default(),
+        (false, None | Some("appended")) => {
+            format!("{} {}", gist("appended", lang), here.join(", "))
+        }
+        (false, Some(k)) => format!(
+            "{} {}, {}",
+            gist("appended", lang),
+            here.join(", "),
+            gist(k, lang)
+        ),
+    };
+    format!("#{step} {said}").trim_end().to_string()
 }
 
 /// "`at` (step N)", at step N.
@@ -580,18 +610,7 @@ fn record(sim: &Simulation, tp: Tp, broker: u8, offset: u64, lang: Lang) -> Insp
             let entries = e
                 .evidence
                 .iter()
-                .map(|s| {
-                    (
-                        *s,
-                        format!(
-                            "#{s} {}",
-                            step_kind(sim, *s)
-                                .map(|k| super::gist::gist(k, lang))
-                                .unwrap_or_default()
-                        ),
-                    )
-                })
-                .map(|(s, said)| (s, said.trim_end().to_string()))
+                .map(|s| (*s, story_entry(sim, e, tp, *s, lang)))
                 .collect();
             stepped(
                 (&mut rows, &mut steps),
@@ -2022,11 +2041,11 @@ pub(crate) mod tests {
         let status = labels.iter().position(|k| *k == "ledger status");
         let story = labels.iter().position(|k| *k == "story (steps)");
         assert_eq!(story, status.map(|i| i + 1), "{labels:?}");
-        assert!(
-            value(&vm, "story (steps)").contains("#4 ack lost"),
-            "{:?}",
-            vm.rows
-        );
+        // The append that lost its ack says where it put this copy, and v0's second copy,
+        // at offset 5, is named so.
+        let told = value(&vm, "story (steps)");
+        assert!(told.contains("#4 appended @0, ack lost · #9"), "{told}");
+        assert!(told.contains("#19 appended @5 · #20"), "{told}");
         // Each row's plain value is its entries' words.
         for (row, entries) in &vm.steps {
             let said: Vec<&str> = entries.iter().map(|(_, t)| t.as_str()).collect();
