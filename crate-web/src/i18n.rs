@@ -434,7 +434,7 @@ strings! {
     SentBy => "sent by", "отправитель";
     SendAttempts => "send attempts", "попыток отправки";
     HandedOverTimes => "handed over by the application", "передана приложением";
-    HandOversN => "{0} times: each a new send (a replay), not a producer retry", "{0} раз(а): каждый раз новая отправка (повторная обработка), а не повтор продюсера";
+    HandOversN => "{0} times: each a new send (a replay), not a producer retry", "передач: {0}; каждая — новая отправка (повторная обработка), а не повтор продюсера";
     HandedOverAt => "handed over at", "передана в";
     Appends => "appends", "записана в лог";
     NoneAtAll => "none", "нет";
