@@ -9,7 +9,9 @@
 // regular expression, picks which; BENCH_PROFILE_OUT=file keeps the whole profile).
 // BENCH_SCROLL=selector plays with that part in view, BENCH_SHOT=file.png takes a picture at
 // the end of the playing, BENCH_DEBUG=1 reports where the held parts are, BENCH_CSS=rules
-// adds a style sheet (say, to switch animations off).
+// adds a style sheet (say, to switch animations off). BENCH_ONLY=spot (only on demand)
+// counts the lesson steps whose spotlight is wholly on the first 1280×720 screen, unscrolled,
+// in English and in Russian, and lists the others.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -354,6 +356,44 @@ if (wants('frame')) {
   }
   results.frame_time_playing_16x_ms = { frames: frames.length, median: round(median(frames)), p95: round(p95(frames)), slowest: [...frames].sort((a, b) => b - a).slice(0, 16).map(round), over_17: frames.filter((f) => f > 17.5).length, over_20: frames.filter((f) => f > 20).length, messages_listed_on_screen: inFlight };
   await page.close();
+}
+
+// 4. Lesson spotlights on the first screen (on demand: BENCH_ONLY=spot).
+if (only === 'spot') {
+  const { readdir, readFile: read } = await import('node:fs/promises');
+  const dir = join(root, 'lessons');
+  const lessons = (await readdir(dir)).filter((f) => f.endsWith('.toml')).sort();
+  for (const lang of ['en', 'ru']) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('#clock');
+    if (lang === 'ru') {
+      // The choice is kept in localStorage, so the pages below open in Russian.
+      await page.getByRole('button', { name: 'RU', exact: true }).click();
+      await page.waitForFunction(() => document.documentElement.lang === 'ru');
+    }
+    const out = { fits: 0, spotlit: 0, below: [] };
+    for (const file of lessons) {
+      const id = file.replace(/\.toml$/, '');
+      const steps = ((await read(join(dir, file), 'utf8')).match(/^\[\[steps\]\]/gm) ?? []).length;
+      for (let ls = 0; ls < steps; ls++) {
+        await page.goto(`${url}?lesson=${id}&ls=${ls}`, { waitUntil: 'load' });
+        await page.waitForSelector('#clock');
+        await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+        await page.waitForTimeout(300);
+        const box = await page.evaluate(() => {
+          const r = document.querySelector('.spotlight')?.getBoundingClientRect();
+          return r && { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+        });
+        if (!box) continue;
+        out.spotlit++;
+        if (box.top >= 0 && box.bottom <= 720) out.fits++;
+        else out.below.push(`${id} ls=${ls}: ${box.top}..${box.bottom}`);
+      }
+    }
+    results[`lesson_spotlight_on_first_screen_${lang}`] = out;
+    await page.close();
+  }
 }
 
 console.log(JSON.stringify(results, null, 2));
