@@ -1367,8 +1367,7 @@ pub(crate) mod tests {
     #[test]
     fn a_story_keeps_what_comes_later_after_a_jump_back() {
         let name = "seed-frozen-broker";
-        let mut sim = builtin::get(name).expect("built-in").simulation(None);
-        sim.run(RunLimit::Completion);
+        let sim = finished(name);
         let end = sim.steps();
         let tp = eos_core::ids::Tp {
             topic: 0,
@@ -1440,10 +1439,7 @@ pub(crate) mod tests {
     /// scenario is appended at step 6, where its copy to the cut-off follower is dropped.
     #[test]
     fn a_story_names_what_concerned_the_record() {
-        let mut sim = builtin::get("network-partition-isr-shrink")
-            .expect("built-in")
-            .simulation(None);
-        sim.run(RunLimit::Completion);
+        let sim = finished("network-partition-isr-shrink");
         let tp = eos_core::ids::Tp {
             topic: 0,
             partition: 0,
@@ -1470,8 +1466,7 @@ pub(crate) mod tests {
     fn every_kind_a_record_story_names_has_its_russian() {
         let mut kinds = std::collections::BTreeSet::new();
         for name in builtin::names() {
-            let mut sim = builtin::get(&name).expect("built-in").simulation(None);
-            sim.run(RunLimit::Completion);
+            let sim = finished(&name);
             for e in &sim.ledger.records {
                 for s in &e.evidence {
                     if let Some(kind) = step_kind(&sim, *s) {
@@ -1669,10 +1664,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_partition_shows_the_brokers_producer_state_the_last_five_batches() {
-        let mut sim = builtin::get("retry-outside-window")
-            .expect("built-in")
-            .simulation(None);
-        sim.run(RunLimit::Completion);
+        let sim = finished("retry-outside-window");
         let tp = eos_core::ids::Tp {
             topic: 0,
             partition: 0,
@@ -1802,10 +1794,7 @@ pub(crate) mod tests {
     #[test]
     fn a_held_metadata_request_whose_connection_closed_says_it_failed() {
         use eos_core::sim::note::Note;
-        let mut sim = builtin::get("seed-frozen-broker")
-            .expect("built-in")
-            .simulation(None);
-        sim.run(RunLimit::Completion);
+        let sim = finished("seed-frozen-broker");
         let (id, at) = metadata_delivery(&sim, |r| {
             r.notes
                 .iter()
@@ -1861,8 +1850,7 @@ pub(crate) mod tests {
     }
 
     fn first_record_at_end(scenario: &str, partition: &str) -> InspectorVm {
-        let mut sim = builtin::get(scenario).expect("built-in").simulation(None);
-        sim.run(RunLimit::Completion);
+        let sim = finished(scenario);
         let tp = (0..sim.names.topics.len() as u16)
             .map(|topic| Tp {
                 topic,
@@ -2027,8 +2015,7 @@ pub(crate) mod tests {
         // lost-ack-idempotence-off's v0 at the end: the story comes right after the ledger
         // status, before the details, and the entries told by step sit on the rows that
         // tell them.
-        let mut sim = at_step("lost-ack-idempotence-off", 0);
-        sim.run(RunLimit::Completion);
+        let sim = finished("lost-ack-idempotence-off");
         let v0 = first_record();
         let vm = inspect(&sim, &v0, Lang::En);
         assert_eq!(
